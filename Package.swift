@@ -1,0 +1,83 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// transitiond: a transition-animation daemon, its CLI, its engine and its animator plugins.
+///
+/// Pipeline: context → animator (plugin) → timeline → evaluate → encode → stream.
+let package = Package(
+  name: "transitiond",
+  products: [
+    .executable(name: "transitiond", targets: ["transitiond"]),
+    .executable(name: "transitionctl", targets: ["transitionctl"]),
+    .executable(name: "transition-bench", targets: ["transition-bench"]),
+    .library(name: "TransitionKit", targets: ["TransitionKit"]),
+    .library(name: "TransitionClient", targets: ["TransitionClient"]),
+    .library(name: "TransitionPluginSDK", targets: ["TransitionPluginSDK"]),
+    // Animator plugins: shared libraries loaded by the daemon at run time.
+    .library(name: "AlbumFlip", type: .dynamic, targets: ["AlbumFlip"]),
+    .library(name: "ZoomPresent", type: .dynamic, targets: ["ZoomPresent"]),
+    .library(name: "DefaultSlide", type: .dynamic, targets: ["DefaultSlide"]),
+    .library(name: "Crossfade", type: .dynamic, targets: ["Crossfade"]),
+  ],
+  targets: [
+    // C dependencies.
+    .systemLibrary(
+      name: "CLibevent",
+      pkgConfig: "libevent",
+      providers: [.apt(["libevent-dev"])]
+    ),
+    .target(name: "CTransitionPlugin"),
+
+    // The engine: pure Swift, no I/O.
+    .target(name: "TransitionKit"),
+
+    // Plugin boundary.
+    .target(name: "TransitionPluginSDK", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+    .target(name: "PluginHost", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+
+    // Wire codec, event loop, server, client.
+    .target(name: "TransitionWire", dependencies: ["TransitionKit"]),
+    .target(name: "EventLoop", dependencies: ["CLibevent"]),
+    .target(
+      name: "TransitionServer",
+      dependencies: ["TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]
+    ),
+    .target(name: "TransitionClient", dependencies: ["TransitionWire"]),
+
+    // Executables.
+    .executableTarget(name: "transitiond", dependencies: ["TransitionServer"]),
+    .executableTarget(name: "transitionctl", dependencies: ["TransitionClient"]),
+    .executableTarget(
+      name: "transition-bench",
+      dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]
+    ),
+
+    // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
+    .target(name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip"),
+    .target(
+      name: "ZoomPresent", dependencies: ["TransitionPluginSDK"], path: "Plugins/ZoomPresent"),
+    .target(
+      name: "DefaultSlide", dependencies: ["TransitionPluginSDK"], path: "Plugins/DefaultSlide"),
+    .target(name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade"),
+
+    // Tests.
+    .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit"]),
+    .testTarget(name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit"]),
+    .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+    .testTarget(
+      name: "PluginHostTests",
+      dependencies: ["PluginHost", "TransitionKit", "AlbumFlip", "ZoomPresent", "DefaultSlide", "Crossfade"]
+    ),
+    .testTarget(
+      name: "AnimatorTests",
+      dependencies: ["PluginHost", "TransitionKit", "AlbumFlip", "ZoomPresent", "DefaultSlide"]
+    ),
+    .testTarget(
+      name: "IntegrationTests",
+      dependencies: [
+        "TransitionClient", "TransitionWire", "transitiond", "transitionctl",
+        "AlbumFlip", "ZoomPresent", "DefaultSlide", "Crossfade",
+      ]
+    ),
+  ]
+)

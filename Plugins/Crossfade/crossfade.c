@@ -1,0 +1,1 @@
+#include "transitiond_plugin.h"

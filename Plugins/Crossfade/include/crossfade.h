@@ -1,0 +1,1 @@
+/* The Crossfade plugin has no public headers of its own. */
