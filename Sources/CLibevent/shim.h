@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <sys/time.h>
 #include <sys/select.h>
+#include <sys/socket.h>
 #include <stdint.h>
 #include <stdarg.h>
 
@@ -14,5 +15,66 @@
 #include <event2/bufferevent.h>
 #include <event2/listener.h>
 #include <event2/util.h>
+
+// libevent spells several entry points as function-like macros, which Swift cannot import.
+// Each wrapper below is the macro of the same name, prefixed `clibevent_`.
+
+/// `evtimer_new`: a pure timer event (no file descriptor, no flags).
+static inline struct event *clibevent_evtimer_new(
+    struct event_base *base, event_callback_fn callback, void *context) {
+  return evtimer_new(base, callback, context);
+}
+
+/// `evtimer_add`: make a timer pending, firing after `timeout` (relative).
+static inline int clibevent_evtimer_add(struct event *event, const struct timeval *timeout) {
+  return evtimer_add(event, timeout);
+}
+
+/// `evtimer_del`: make a timer non-pending.
+static inline int clibevent_evtimer_del(struct event *event) {
+  return evtimer_del(event);
+}
+
+/// `evtimer_pending`: non-zero when the timer is pending.
+static inline int clibevent_evtimer_pending(struct event *event, struct timeval *expiry) {
+  return evtimer_pending(event, expiry);
+}
+
+/// `evsignal_new`: a persistent event for signal `signal_number`.
+static inline struct event *clibevent_evsignal_new(
+    struct event_base *base, int signal_number, event_callback_fn callback, void *context) {
+  return evsignal_new(base, signal_number, callback, context);
+}
+
+/// `evsignal_add`: install the signal handler and make the event pending.
+static inline int clibevent_evsignal_add(struct event *event, const struct timeval *timeout) {
+  return evsignal_add(event, timeout);
+}
+
+/// `evsignal_del`: make the signal event non-pending (restores the previous handler when it
+/// was the last event for that signal).
+static inline int clibevent_evsignal_del(struct event *event) {
+  return evsignal_del(event);
+}
+
+/// `EVUTIL_SOCKET_ERROR()`: the error of the last socket operation (errno on POSIX).
+static inline int clibevent_socket_error(void) {
+  return EVUTIL_SOCKET_ERROR();
+}
+
+/// The peer's credentials of a connected AF_UNIX socket, as `struct ucred` lays them out.
+/// (`struct ucred` needs _GNU_SOURCE, which the Swift Glibc module is not built with.)
+struct clibevent_peer_credentials {
+  pid_t pid;
+  uid_t uid;
+  gid_t gid;
+};
+
+/// `getsockopt(fd, SOL_SOCKET, SO_PEERCRED, …)`: 0 on success, -1 with errno set otherwise.
+static inline int clibevent_get_peer_credentials(
+    int fd, struct clibevent_peer_credentials *credentials) {
+  socklen_t length = (socklen_t)sizeof(*credentials);
+  return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, credentials, &length);
+}
 
 #endif

@@ -1,0 +1,85 @@
+import Glibc
+
+/// An exclusive `flock` on `<socket>.lock` that makes one process the owner of a socket
+/// path, as libwayland does.
+///
+/// Taking the lock proves no live process serves the path, so a socket file still there is
+/// stale (left by a killed process) and is removed, letting ``UnixListener`` bind again. A
+/// second instance fails to take the lock and must not start. The kernel drops the lock
+/// when the process dies, however it dies.
+///
+/// ```swift
+/// let lock = try SocketLock(socketPath: path)   // before UnixListener(path:)
+/// defer { lock.release() }
+/// ```
+public final class SocketLock {
+  /// The socket path the lock guards.
+  public let socketPath: String
+  /// The lock file: ``socketPath`` followed by `.lock`.
+  public let lockPath: String
+
+  private var descriptor: Int32
+
+  /// Takes the lock for `socketPath`, then removes a stale socket file at that path.
+  ///
+  /// Missing parent directories are created with mode 0700; the lock file is created with
+  /// mode 0600 and kept open (close-on-exec) while held.
+  ///
+  /// - Parameters:
+  ///   - socketPath: The socket path to own (at most 107 bytes).
+  ///   - ownerName: The program named in the refusal message.
+  /// - Throws: ``UnixSocketError`` with code ``UnixSocketError/Code/alreadyInUse``
+  ///   ("another `ownerName` is running on `socketPath`") when another process holds the lock,
+  ///   ``UnixSocketError/Code/notASocket`` when a non-socket file occupies the path, and
+  ///   ``SystemError`` when a system call fails.
+  public init(socketPath: String, ownerName: String = "transitiond") throws {
+    _ = try UnixSocketAddress(path: socketPath)
+    self.socketPath = socketPath
+    lockPath = socketPath + ".lock"
+    try SocketFiles.createParentDirectories(of: socketPath)
+    let lockPath = lockPath
+    descriptor = try retryingInterrupts("open", path: lockPath) {
+      open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    }
+    do {
+      try retryingInterrupts("flock", path: lockPath) { flock(descriptor, LOCK_EX | LOCK_NB) }
+    } catch {
+      Glibc.close(descriptor)
+      descriptor = -1
+      guard error.errno == EWOULDBLOCK else { throw error }
+      throw UnixSocketError(
+        code: .alreadyInUse, path: socketPath,
+        message: "another \(ownerName) is running on \(socketPath)")
+    }
+    if let existing = SocketFiles.identity(of: socketPath) {
+      guard existing.isSocket else {
+        release()
+        throw UnixSocketError(
+          code: .notASocket, path: socketPath,
+          message: "\(socketPath) exists and is not a socket; not removing it")
+      }
+      do {
+        try retryingInterrupts("unlink", path: socketPath) { unlink(socketPath) }
+      } catch {
+        release()
+        throw error
+      }
+    }
+  }
+
+  deinit {
+    release()
+  }
+
+  /// True until ``release()``.
+  public var isHeld: Bool { descriptor >= 0 }
+
+  /// Removes the lock file and drops the lock. Safe to call twice.
+  public func release() {
+    guard descriptor >= 0 else { return }
+    // Unlink while still holding the lock, so no other process locks the old file.
+    unlink(lockPath)
+    Glibc.close(descriptor)
+    descriptor = -1
+  }
+}
