@@ -1,0 +1,149 @@
+/// A property track prepared for fast evaluation: keyframes sorted by start with the value each
+/// one starts from, and the knots of the paced and cubic modes.
+struct CompiledTrack: Sendable {
+  struct Key: Sendable {
+    var start: Double
+    var end: Double
+    var from: PropertyValue
+    var to: PropertyValue
+    var curve: TimingCurve
+
+    /// The key's value at relative time `time` (at or after its start).
+    func value(at time: Double) -> PropertyValue {
+      let duration = end - start
+      let local = duration > 0 ? min(max((time - start) / duration, 0), 1) : 1
+      return .interpolate(from: from, to: to, by: curve.value(at: local))
+    }
+  }
+
+  let property: LayerProperty
+  let mode: CalculationMode
+  let initial: PropertyValue
+  let keys: [Key]
+  /// Paced and cubic modes: knot times and values (vector form) and, for cubic, tangents.
+  let knotTimes: [Double]
+  let knotValues: [SIMD4<Double>]
+  let knotTangents: [SIMD4<Double>]
+  /// Paced mode: distance travelled at each knot.
+  let knotDistances: [Double]
+
+  init(_ track: PropertyTrack, initial: PropertyValue) {
+    property = track.property
+    self.initial = initial
+    let sorted = track.keyframes.enumerated().sorted {
+      ($0.element.relativeStart, $0.offset) < ($1.element.relativeStart, $1.offset)
+    }.map(\.element)
+    var keys: [Key] = []
+    for keyframe in sorted {
+      let from = keys.last?.value(at: keyframe.relativeStart) ?? initial
+      keys.append(
+        Key(
+          start: keyframe.relativeStart, end: keyframe.relativeEnd, from: from, to: keyframe.value,
+          curve: keyframe.curve))
+    }
+    self.keys = keys
+    // Paced and cubic blend vectors; booleans and matrices have none, so they fall back to linear.
+    let vectorMode =
+      (track.mode == .paced || track.mode == .cubic) && initial.kind != .bool
+      && initial.kind != .transform
+    mode = vectorMode ? track.mode : (track.mode == .discrete ? .discrete : .linear)
+    var times: [Double] = []
+    var values: [SIMD4<Double>] = []
+    if vectorMode {
+      times.append(keys[0].start)
+      values.append(initial.vector)
+      for key in keys.sorted(by: { $0.end < $1.end }) {
+        if let last = times.last, key.end <= last {
+          values[values.count - 1] = key.to.vector  // a knot at the same time: the later wins
+        } else {
+          times.append(key.end)
+          values.append(key.to.vector)
+        }
+      }
+    }
+    knotTimes = times
+    knotValues = values
+    var distances: [Double] = values.isEmpty ? [] : [0]
+    for index in values.indices.dropFirst() {
+      let step = values[index] - values[index - 1]
+      distances.append(distances[index - 1] + (step * step).sum().squareRoot())
+    }
+    knotDistances = distances
+    var tangents: [SIMD4<Double>] = []
+    for index in values.indices {
+      let before = max(index - 1, 0)
+      let after = min(index + 1, values.count - 1)
+      let span = times[after] - times[before]
+      tangents.append(span > 0 ? (values[after] - values[before]) / span : .zero)
+    }
+    knotTangents = tangents
+  }
+
+  /// The property's value at relative time `time` (already eased by the timeline's curve).
+  func value(at time: Double) -> PropertyValue {
+    switch mode {
+    case .linear:
+      guard let index = activeKey(at: time) else { return initial }
+      return keys[index].value(at: time)
+    case .discrete:
+      guard let index = activeKey(at: time) else { return initial }
+      return keys[index].to
+    case .paced: return pacedValue(at: time)
+    case .cubic: return cubicValue(at: time)
+    }
+  }
+
+  /// The key that started last at or before `time`.
+  private func activeKey(at time: Double) -> Int? {
+    var index = keys.count - 1
+    while index >= 0 {
+      if keys[index].start <= time { return index }
+      index -= 1
+    }
+    return nil
+  }
+
+  /// The index of the knot segment containing `time`, or nil before the first or after the last.
+  private func segment(at time: Double) -> Int? {
+    var index = 0
+    while index + 1 < knotTimes.count {
+      if time < knotTimes[index + 1] { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  private func pacedValue(at time: Double) -> PropertyValue {
+    if time <= knotTimes[0] { return initial }
+    guard let last = knotTimes.last, time < last, let total = knotDistances.last, total > 0 else {
+      return initial.withVector(knotValues[knotValues.count - 1])
+    }
+    let travelled = (time - knotTimes[0]) / (last - knotTimes[0]) * total
+    var index = 0
+    while index + 2 < knotDistances.count, knotDistances[index + 1] <= travelled { index += 1 }
+    let length = knotDistances[index + 1] - knotDistances[index]
+    let fraction = length > 0 ? (travelled - knotDistances[index]) / length : 1
+    let a = knotValues[index]
+    let b = knotValues[index + 1]
+    return initial.withVector(a + (b - a) * fraction)
+  }
+
+  private func cubicValue(at time: Double) -> PropertyValue {
+    if time <= knotTimes[0] { return initial }
+    guard let index = segment(at: time) else {
+      return initial.withVector(knotValues[knotValues.count - 1])
+    }
+    let h = knotTimes[index + 1] - knotTimes[index]
+    let s = (time - knotTimes[index]) / h
+    let s2 = s * s
+    let s3 = s2 * s
+    let h00 = 2 * s3 - 3 * s2 + 1
+    let h10 = s3 - 2 * s2 + s
+    let h01 = -2 * s3 + 3 * s2
+    let h11 = s3 - s2
+    let value =
+      knotValues[index] * h00 + knotTangents[index] * (h10 * h) + knotValues[index + 1] * h01
+      + knotTangents[index + 1] * (h11 * h)
+    return initial.withVector(value)
+  }
+}

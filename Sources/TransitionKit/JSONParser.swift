@@ -1,0 +1,244 @@
+/// A strict JSON parser over UTF-8 bytes, bounded in nesting depth.
+struct JSONParser {
+  /// Deeper nesting is refused rather than risking the stack.
+  static let maximumDepth = 64
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var index = 0
+  private var depth = 0
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  /// One value, surrounded by nothing but whitespace.
+  mutating func parseDocument() throws(EngineError) -> JSONValue {
+    let value = try parseValue()
+    skipWhitespace()
+    guard index == bytes.count else { throw failure("unexpected data after the JSON value") }
+    return value
+  }
+
+  private func failure(_ message: String) -> EngineError {
+    EngineError(.invalidValue, "not valid JSON: \(message) at byte \(index)")
+  }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  private mutating func parseValue() throws(EngineError) -> JSONValue {
+    skipWhitespace()
+    guard index < bytes.count else { throw failure("unexpected end of input") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try parseObject()
+    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+    case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+    case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw failure("unexpected character")
+    }
+  }
+
+  private mutating func parseLiteral(_ word: StaticString, _ value: JSONValue) throws(EngineError)
+    -> JSONValue
+  {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { throw failure("unexpected end of input") }
+    for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+      throw failure("unexpected character")
+    }
+    index += count
+    return value
+  }
+
+  private mutating func enter() throws(EngineError) {
+    depth += 1
+    guard depth <= Self.maximumDepth else {
+      throw failure("nesting deeper than \(Self.maximumDepth)")
+    }
+  }
+
+  private mutating func parseObject() throws(EngineError) -> JSONValue {
+    try enter()
+    index += 1
+    var members: [String: JSONValue] = [:]
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      depth -= 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw failure("expected a member name")
+      }
+      let key = try parseString()
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+        throw failure("expected ':'")
+      }
+      index += 1
+      members[key] = try parseValue()
+      skipWhitespace()
+      guard index < bytes.count else { throw failure("unexpected end of input") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        depth -= 1
+        return .object(members)
+      } else {
+        throw failure("expected ',' or '}'")
+      }
+    }
+  }
+
+  private mutating func parseArray() throws(EngineError) -> JSONValue {
+    try enter()
+    index += 1
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      depth -= 1
+      return .array(elements)
+    }
+    while true {
+      elements.append(try parseValue())
+      skipWhitespace()
+      guard index < bytes.count else { throw failure("unexpected end of input") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        depth -= 1
+        return .array(elements)
+      } else {
+        throw failure("expected ',' or ']'")
+      }
+    }
+  }
+
+  private mutating func parseNumber() throws(EngineError) -> Double {
+    let start = index
+    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    guard digits() > 0 else { throw failure("malformed number") }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      guard digits() > 0 else { throw failure("malformed number") }
+    }
+    if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard digits() > 0 else { throw failure("malformed number") }
+    }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    guard let value = Double(text), value.isFinite else {
+      throw failure("number out of range")
+    }
+    return value
+  }
+
+  /// Skips ASCII digits; returns how many.
+  private mutating func digits() -> Int {
+    let start = index
+    while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9")
+    {
+      index += 1
+    }
+    return index - start
+  }
+
+  private mutating func parseString() throws(EngineError) -> String {
+    index += 1
+    var scalars = String.UnicodeScalarView()
+    var runStart = index
+    func flushRun(_ end: Int) {
+      if end > runStart {
+        scalars.append(
+          contentsOf: String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self
+          ).unicodeScalars)
+      }
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        flushRun(index)
+        index += 1
+        return String(scalars)
+      }
+      if byte < 0x20 { throw failure("control character in string") }
+      if byte == UInt8(ascii: "\\") {
+        flushRun(index)
+        index += 1
+        guard index < bytes.count else { break }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""): scalars.append("\"")
+        case UInt8(ascii: "\\"): scalars.append("\\")
+        case UInt8(ascii: "/"): scalars.append("/")
+        case UInt8(ascii: "b"): scalars.append("\u{08}")
+        case UInt8(ascii: "f"): scalars.append("\u{0C}")
+        case UInt8(ascii: "n"): scalars.append("\n")
+        case UInt8(ascii: "r"): scalars.append("\r")
+        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape())
+        default: throw failure("invalid escape")
+        }
+        runStart = index
+        continue
+      }
+      index += 1
+    }
+    throw failure("unterminated string")
+  }
+
+  private mutating func parseUnicodeEscape() throws(EngineError) -> Unicode.Scalar {
+    let first = try hex4()
+    if (0xD800..<0xDC00).contains(first) {
+      guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+        bytes[index + 1] == UInt8(ascii: "u")
+      else { throw failure("unpaired surrogate") }
+      index += 2
+      let second = try hex4()
+      guard (0xDC00..<0xE000).contains(second),
+        let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+      else { throw failure("unpaired surrogate") }
+      return scalar
+    }
+    guard let scalar = Unicode.Scalar(first) else { throw failure("unpaired surrogate") }
+    return scalar
+  }
+
+  private mutating func hex4() throws(EngineError) -> UInt32 {
+    guard index + 4 <= bytes.count else { throw failure("unexpected end of input") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a")) + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A")) + 10
+      default: throw failure("invalid \\u escape")
+      }
+      value = value * 16 + digit
+      index += 1
+    }
+    return value
+  }
+}

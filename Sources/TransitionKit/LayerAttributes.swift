@@ -1,0 +1,100 @@
+/// Everything a timeline can animate on one layer: the model state that tracks write into.
+///
+/// The layer's rendered transform is `composedTransform`:
+/// `transform · scale · rotation.x · rotation.y · rotation.z · translation · perspective`
+/// with Core Animation's row vectors (the leftmost factor acts first), applied about `anchor`.
+public struct LayerAttributes: Equatable, Sendable {
+  public var frame: Rect
+  public var anchor: Point = .center
+  public var alpha: Double = 1
+  public var hidden: Bool = false
+  public var z: Double = 0
+  public var background: Color? = nil
+  public var transform: Transform3D = .identity
+  public var rotationX: Double = 0
+  public var rotationY: Double = 0
+  public var rotationZ: Double = 0
+  public var scaleX: Double = 1
+  public var scaleY: Double = 1
+  public var translationX: Double = 0
+  public var translationY: Double = 0
+  public var translationZ: Double = 0
+  public var perspective: Double = 0
+
+  public init(frame: Rect) {
+    self.frame = frame
+  }
+
+  /// The current value of `property`.
+  public func value(of property: LayerProperty) -> PropertyValue {
+    switch property {
+    case .frame: .rect(frame)
+    case .position: .point(frame.center)
+    case .size: .size(frame.size)
+    case .anchor: .point(anchor)
+    case .alpha: .number(alpha)
+    case .hidden: .bool(hidden)
+    case .z: .number(z)
+    case .background: .color(background)
+    case .transform: .transform(transform)
+    case .rotationX: .number(rotationX)
+    case .rotationY: .number(rotationY)
+    case .rotationZ: .number(rotationZ)
+    case .scale, .scaleX: .number(scaleX)
+    case .scaleY: .number(scaleY)
+    case .translationX: .number(translationX)
+    case .translationY: .number(translationY)
+    case .translationZ: .number(translationZ)
+    case .perspective: .number(perspective)
+    }
+  }
+
+  /// Sets `property` to `value`; a value of the wrong kind (which validation rules out) is ignored.
+  public mutating func set(_ property: LayerProperty, to value: PropertyValue) {
+    switch (property, value) {
+    case (.frame, .rect(let rect)): frame = rect
+    case (.position, .point(let point)): frame = Rect(center: point, size: frame.size)
+    case (.size, .size(let size)): frame = Rect(center: frame.center, size: size)
+    case (.anchor, .point(let point)): anchor = point
+    case (.alpha, .number(let number)): alpha = number
+    case (.hidden, .bool(let flag)): hidden = flag
+    case (.z, .number(let number)): z = number
+    case (.background, .color(let color)): background = color
+    case (.transform, .transform(let matrix)): transform = matrix
+    case (.rotationX, .number(let number)): rotationX = number
+    case (.rotationY, .number(let number)): rotationY = number
+    case (.rotationZ, .number(let number)): rotationZ = number
+    case (.scale, .number(let number)):
+      scaleX = number
+      scaleY = number
+    case (.scaleX, .number(let number)): scaleX = number
+    case (.scaleY, .number(let number)): scaleY = number
+    case (.translationX, .number(let number)): translationX = number
+    case (.translationY, .number(let number)): translationY = number
+    case (.translationZ, .number(let number)): translationZ = number
+    case (.perspective, .number(let number)): perspective = number
+    default: break
+    }
+  }
+
+  /// The layer's transform with the scalar components composed in (see the type's summary).
+  public var composedTransform: Transform3D {
+    var result = transform
+    if scaleX != 1 || scaleY != 1 {
+      result = result.concatenating(.scale(x: scaleX, y: scaleY))
+    }
+    if rotationX != 0 { result = result.concatenating(.rotation(angle: rotationX, x: 1, y: 0, z: 0)) }
+    if rotationY != 0 { result = result.concatenating(.rotation(angle: rotationY, x: 0, y: 1, z: 0)) }
+    if rotationZ != 0 { result = result.concatenating(.rotation(angle: rotationZ, x: 0, y: 0, z: 1)) }
+    if translationX != 0 || translationY != 0 || translationZ != 0 {
+      result = result.concatenating(.translation(x: translationX, y: translationY, z: translationZ))
+    }
+    if perspective != 0 { result = result.concatenating(.perspective(m34: perspective)) }
+    return result
+  }
+
+  /// The numbers a timeline must never carry as NaN or infinity, with their property names.
+  var numbers: [(LayerProperty, PropertyValue)] {
+    LayerProperty.allCases.map { ($0, value(of: $0)) }
+  }
+}

@@ -1,0 +1,115 @@
+/// One layer of a timeline: its initial state, its pass-through content and its tracks.
+public struct TimelineLayer: Equatable, Sendable {
+  public var id: String
+  public var initial: LayerAttributes
+  /// Opaque JSON handed to renderers unchanged (an image name, a text…).
+  public var content: JSONValue?
+  public var tracks: [PropertyTrack]
+
+  public init(
+    id: String, initial: LayerAttributes, content: JSONValue? = nil, tracks: [PropertyTrack] = []
+  ) {
+    self.id = id
+    self.initial = initial
+    self.content = content
+    self.tracks = tracks
+  }
+}
+
+/// The declarative description of a whole transition, which the engine evaluates at any time.
+///
+/// `curve` is applied to the timeline's own time (the keyframe block's curve): at linear
+/// progress `p`, keyframes are evaluated at relative time `curve.value(at: p)`.
+///
+/// Overlapping keyframes on one property: keyframes are ordered by start (ties keep their
+/// order); at any time the keyframe that started last is in charge, and it starts from the value
+/// the property had at its start, so the value never jumps when one keyframe takes over from
+/// another.
+public struct Timeline: Equatable, Sendable {
+  public private(set) var duration: Double
+  public private(set) var curve: TimingCurve
+  public private(set) var layers: [TimelineLayer]
+
+  /// A validated timeline.
+  /// - Throws: `EngineError` naming the first problem: a duration that is not positive and
+  ///   finite, no layers, an empty or repeated layer id, a non-finite initial value, a track
+  ///   repeated or without keyframes, a keyframe outside [0, 1], a value of the wrong kind,
+  ///   an invalid curve.
+  public init(duration: Double, curve: TimingCurve = .linear, layers: [TimelineLayer])
+    throws(EngineError)
+  {
+    try EngineError.requireFinite(duration, "duration")
+    guard duration > 0 else {
+      throw EngineError(.outOfRange, "duration must be positive, got \(duration)")
+    }
+    guard !layers.isEmpty else { throw EngineError(.empty, "a timeline needs at least one layer") }
+    self.duration = duration
+    self.curve = try curve.validated()
+    self.layers = layers
+    var seen = Set<String>()
+    for (index, layer) in layers.enumerated() {
+      let path = "layers[\(index)]"
+      guard !layer.id.isEmpty else { throw EngineError(.empty, "\(path).id must not be empty") }
+      guard seen.insert(layer.id).inserted else {
+        throw EngineError(.duplicate, "\(path).id \"\(layer.id)\" is used by another layer")
+      }
+      try Self.validate(layer, path: path)
+    }
+  }
+
+  private static func validate(_ layer: TimelineLayer, path: String) throws(EngineError) {
+    for (property, value) in layer.initial.numbers where !value.isFinite {
+      throw EngineError(.nonFinite, "\(path).\(property.rawValue) must be finite")
+    }
+    guard layer.initial.frame.width >= 0, layer.initial.frame.height >= 0 else {
+      throw EngineError(.outOfRange, "\(path).frame must not have a negative size")
+    }
+    var animated = Set<LayerProperty>()
+    for (trackIndex, track) in layer.tracks.enumerated() {
+      let trackPath = "\(path).tracks[\(trackIndex)]"
+      guard animated.insert(track.property).inserted else {
+        throw EngineError(
+          .duplicate, "\(trackPath) animates \(track.property.rawValue) a second time")
+      }
+      guard !track.keyframes.isEmpty else {
+        throw EngineError(.empty, "\(trackPath) has no keyframes")
+      }
+      for (keyIndex, keyframe) in track.keyframes.enumerated() {
+        let keyPath = "\(trackPath).keyframes[\(keyIndex)]"
+        try EngineError.require(keyframe.relativeStart, in: 0...1, "\(keyPath).start")
+        try EngineError.require(keyframe.relativeDuration, in: 0...1, "\(keyPath).duration")
+        guard keyframe.relativeEnd <= 1 + 1e-9 else {
+          throw EngineError(
+            .outOfRange,
+            "\(keyPath) ends at \(keyframe.relativeEnd), after the end of the timeline (1)")
+        }
+        guard keyframe.value.kind == track.property.kind else {
+          throw EngineError(
+            .invalidValue,
+            "\(keyPath).value must be a \(track.property.kind.rawValue) for \(track.property.rawValue), got a \(keyframe.value.kind.rawValue)"
+          )
+        }
+        guard keyframe.value.isFinite else {
+          throw EngineError(.nonFinite, "\(keyPath).value must be finite")
+        }
+        do {
+          _ = try keyframe.curve.validated()
+        } catch {
+          throw EngineError(error.code, "\(keyPath).curve: \(error.message)")
+        }
+      }
+    }
+    for (whole, parts) in Self.overlappingProperties where animated.contains(whole) {
+      if let part = parts.first(where: animated.contains) {
+        throw EngineError(
+          .duplicate,
+          "\(path) animates both \(whole.rawValue) and \(part.rawValue), which set the same values")
+      }
+    }
+  }
+
+  /// Properties that write the same numbers as others, and so cannot be animated together.
+  private static let overlappingProperties: [(LayerProperty, [LayerProperty])] = [
+    (.frame, [.position, .size]), (.scale, [.scaleX, .scaleY]),
+  ]
+}

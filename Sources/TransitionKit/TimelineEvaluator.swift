@@ -1,0 +1,65 @@
+/// Evaluates a timeline at any progress: the engine's frame evaluation.
+///
+/// Evaluation is a pure function of the timeline and the progress (same input, same bits), and
+/// `evaluate(progress:time:into:)` reuses the frame's storage, so the steady state allocates
+/// nothing on the heap.
+public struct TimelineEvaluator: Sendable {
+  private struct CompiledLayer: Sendable {
+    var id: String
+    var initial: LayerAttributes
+    var content: JSONValue?
+    var tracks: [CompiledTrack]
+  }
+
+  public let timeline: Timeline
+  private let layers: [CompiledLayer]
+
+  public init(_ timeline: Timeline) {
+    self.timeline = timeline
+    layers = timeline.layers.map { layer in
+      CompiledLayer(
+        id: layer.id, initial: layer.initial, content: layer.content,
+        tracks: layer.tracks.map {
+          CompiledTrack($0, initial: layer.initial.value(of: $0.property))
+        })
+    }
+  }
+
+  /// Writes the state of every layer at linear `progress` (clamped to [0, 1]) into `frame`.
+  /// - Parameters:
+  ///   - progress: linear progress; the timeline's curve is applied to it.
+  ///   - time: the frame's `t` in seconds (session time); defaults to `progress × duration`.
+  public func evaluate(progress: Double, time: Double? = nil, into frame: inout Frame) {
+    let linear = progress.isNaN ? 0 : min(max(progress, 0), 1)
+    let relativeTime = timeline.curve.value(at: linear)
+    frame.t = time ?? linear * timeline.duration
+    frame.progress = linear
+    if frame.layers.count != layers.count {
+      frame.layers = layers.map { LayerState(id: $0.id, frame: $0.initial.frame) }
+    }
+    for index in layers.indices {
+      let layer = layers[index]
+      var attributes = layer.initial
+      for track in layer.tracks {
+        attributes.set(track.property, to: track.value(at: relativeTime))
+      }
+      frame.layers[index] = LayerState(
+        id: layer.id, frame: attributes.frame, anchor: attributes.anchor,
+        transform: attributes.composedTransform, alpha: min(max(attributes.alpha, 0), 1),
+        hidden: attributes.hidden, z: attributes.z, background: attributes.background,
+        content: layer.content)
+    }
+  }
+
+  /// A new frame at linear `progress`.
+  public func frame(progress: Double, time: Double? = nil) -> Frame {
+    var frame = Frame()
+    evaluate(progress: progress, time: time, into: &frame)
+    return frame
+  }
+}
+
+/// The frame of `timeline` at `t` seconds after its start when it runs uninterrupted.
+public func evaluate(_ timeline: Timeline, at t: Double) -> Frame {
+  TimelineEvaluator(timeline).frame(progress: t / timeline.duration, time: t)
+}

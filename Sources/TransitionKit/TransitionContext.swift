@@ -1,0 +1,155 @@
+/// What a transition does (UIKit's navigation and modal operations).
+public enum TransitionOperation: String, CaseIterable, Hashable, Sendable {
+  case push, pop, present, dismiss
+}
+
+/// One layer of a screen as the app has it.
+public struct ContextLayer: Equatable, Sendable {
+  public var id: String
+  /// `[x, y, w, h]` in container coordinates.
+  public var frame: Rect
+  public var background: Color?
+  /// Opaque JSON passed through to renderers (an image name, a text…).
+  public var content: JSONValue?
+
+  public init(id: String, frame: Rect, background: Color? = nil, content: JSONValue? = nil) {
+    self.id = id
+    self.frame = frame
+    self.background = background
+    self.content = content
+  }
+}
+
+/// One screen (view controller's view) of a transition: a background and its layers.
+public struct Screen: Equatable, Sendable {
+  public var background: Color?
+  public var layers: [ContextLayer]
+
+  public init(background: Color? = nil, layers: [ContextLayer] = []) {
+    self.background = background
+    self.layers = layers
+  }
+
+  /// The layer named `id`, if the screen has it.
+  public func layer(_ id: String?) -> ContextLayer? {
+    guard let id else { return nil }
+    return layers.first { $0.id == id }
+  }
+}
+
+/// What UIKit calls the transition context: the operation, the container and both screens.
+///
+/// Layer ids are unique across both screens. `selected` (the tapped layer) names a layer of
+/// either screen; other top-level members are kept in `hints` for animators that want them.
+public struct TransitionContext: Equatable, Sendable {
+  public var operation: TransitionOperation
+  /// The container's `[w, h]`.
+  public var container: Size
+  public var from: Screen
+  public var to: Screen
+  public var selected: String?
+  public var hints: [String: JSONValue]
+
+  public init(
+    operation: TransitionOperation, container: Size, from: Screen, to: Screen,
+    selected: String? = nil, hints: [String: JSONValue] = [:]
+  ) {
+    self.operation = operation
+    self.container = container
+    self.from = from
+    self.to = to
+    self.selected = selected
+    self.hints = hints
+  }
+
+  /// The layer named `selected`, looked up in the `from` screen, then in the `to` screen.
+  public var selectedLayer: ContextLayer? {
+    from.layer(selected) ?? to.layer(selected)
+  }
+}
+
+extension TransitionContext {
+  private static let knownKeys: Set<String> = ["operation", "container", "from", "to", "selected"]
+
+  /// Decodes and validates a context.
+  /// - Parameter path: the name of the context in messages (`context` in a `begin` request).
+  /// - Throws: `EngineError` naming the field: unknown operation, missing or non-finite numbers,
+  ///   negative sizes, duplicate layer ids, a `selected` that names no layer.
+  public init(json: JSONValue, path: String = "context") throws(EngineError) {
+    let root = JSONField(json, path: path)
+    let operationField = try root.required("operation")
+    let name = try operationField.string()
+    guard let operation = TransitionOperation(rawValue: name) else {
+      throw EngineError(
+        .invalidValue,
+        "\(operationField.path) must be one of push, pop, present, dismiss, got \"\(name)\"")
+    }
+    let container = try root.required("container").size()
+    let from = try Self.screen(try root.required("from"))
+    let to = try Self.screen(try root.required("to"))
+    var seen = Set<String>()
+    for (screenName, screen) in [("from", from), ("to", to)] {
+      for (index, layer) in screen.layers.enumerated() where !seen.insert(layer.id).inserted {
+        throw EngineError(
+          .duplicate,
+          "\(path).\(screenName).layers[\(index)].id \"\(layer.id)\" is used by another layer")
+      }
+    }
+    let selected = try root.optional("selected")?.string()
+    if let selected, !seen.contains(selected) {
+      throw EngineError(.invalidValue, "\(path).selected \"\(selected)\" names no layer")
+    }
+    var hints = json.objectValue ?? [:]
+    for key in Self.knownKeys { hints[key] = nil }
+    self.init(
+      operation: operation, container: container, from: from, to: to, selected: selected,
+      hints: hints)
+  }
+
+  private static func screen(_ field: JSONField) throws(EngineError) -> Screen {
+    try field.allowOnly(["background", "layers"])
+    var layers: [ContextLayer] = []
+    for element in try field.optional("layers")?.elements() ?? [] {
+      try element.allowOnly(["id", "frame", "background", "content"])
+      let id = try element.required("id").string()
+      guard !id.isEmpty else { throw EngineError(.empty, "\(element.path).id must not be empty") }
+      layers.append(
+        ContextLayer(
+          id: id, frame: try element.required("frame").rect(),
+          background: try element.optional("background")?.color(),
+          content: try element.optional("content")?.value))
+    }
+    return Screen(background: try field.optional("background")?.color(), layers: layers)
+  }
+
+  /// The context as JSON, in the form `init(json:)` reads.
+  public var json: JSONValue {
+    func screen(_ screen: Screen) -> JSONValue {
+      var members: [String: JSONValue] = [
+        "layers": .array(
+          screen.layers.map { layer in
+            var members: [String: JSONValue] = ["id": .string(layer.id), "frame": .rect(layer.frame)]
+            if let background = layer.background { members["background"] = .string(background.hex) }
+            if let content = layer.content { members["content"] = content }
+            return .object(members)
+          })
+      ]
+      if let background = screen.background { members["background"] = .string(background.hex) }
+      return .object(members)
+    }
+    var members = hints
+    members["operation"] = .string(operation.rawValue)
+    members["container"] = .array([.number(container.width), .number(container.height)])
+    members["from"] = screen(from)
+    members["to"] = screen(to)
+    if let selected { members["selected"] = .string(selected) }
+    return .object(members)
+  }
+}
+
+extension JSONValue {
+  /// `[x, y, w, h]`.
+  static func rect(_ rect: Rect) -> JSONValue {
+    .array([.number(rect.x), .number(rect.y), .number(rect.width), .number(rect.height)])
+  }
+}

@@ -1,0 +1,46 @@
+import TransitionKit
+
+/// One request line, parsed: its `op`, its `id` (echoed in the reply) and its members.
+public struct Request: Sendable {
+  public let op: String
+  public let id: JSONValue?
+  /// The whole request object, for reading the op's fields with path-naming errors.
+  public let body: JSONField
+
+  /// Parses one line (without its `\n`).
+  /// - Throws: `WireError` `invalid_json` for text that is not JSON, `bad_request` for JSON that
+  ///   is not an object with a string `op`. The `id`, when it could be read, is in the error's
+  ///   companion `partialID` so the reply can still echo it.
+  public init(line: some Collection<UInt8>) throws(RequestError) {
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: line)
+    } catch {
+      throw RequestError(id: nil, WireError(.invalidJSON, error.message))
+    }
+    guard case .object(let members) = value else {
+      throw RequestError(id: nil, WireError(.badRequest, "a request must be a JSON object"))
+    }
+    let id = members["id"]
+    if let id, id.arrayValue != nil || id.objectValue != nil {
+      throw RequestError(id: nil, WireError(.badRequest, "id must be a number, string or null"))
+    }
+    guard let op = members["op"]?.stringValue else {
+      throw RequestError(id: id, WireError(.badRequest, "op is required and must be a string"))
+    }
+    self.op = op
+    self.id = id
+    body = JSONField(value, path: "")
+  }
+}
+
+/// A request that could not be parsed, with the `id` to echo when it was readable.
+public struct RequestError: Error, Sendable {
+  public let id: JSONValue?
+  public let error: WireError
+
+  public init(id: JSONValue?, _ error: WireError) {
+    self.id = id
+    self.error = error
+  }
+}
