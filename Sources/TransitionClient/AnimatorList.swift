@@ -1,0 +1,56 @@
+/// One loaded animator, as listed by `animators`.
+public struct AnimatorInfo: Equatable, Sendable {
+  /// The animator's name (`album-flip`), used in routes and `begin`.
+  public let name: String
+  /// The operations it serves (`push`, `pop`, …).
+  public let operations: [String]
+  /// The plugin that provides it.
+  public let plugin: String
+  /// The plugin's version.
+  public let version: String
+  /// The animator's default duration in seconds, when the daemon reports it.
+  public let duration: Double?
+  /// The plugin's file, when the daemon reports it.
+  public let path: String?
+}
+
+/// The reply to `animators`: every loaded animator and the route table.
+public struct AnimatorList: Equatable, Sendable {
+  /// The loaded animators, in the daemon's order.
+  public let animators: [AnimatorInfo]
+  /// Which animator serves each operation.
+  public let routes: [String: String]
+
+  /// Reads the fields of an `animators` reply.
+  /// - Throws: ``ClientError/Code/malformed`` when a field is missing or mistyped.
+  public init(_ reply: Reply) throws(ClientError) {
+    let object = reply.object
+    var animators: [AnimatorInfo] = []
+    for entry in try object.objects("animators") {
+      animators.append(
+        AnimatorInfo(
+          name: try entry.string("name"),
+          operations: try entry.strings("operations"),
+          plugin: try entry.string("plugin"),
+          version: try entry.string("version"),
+          duration: JSONObject.number(entry["duration"]),
+          path: entry["path"] as? String))
+    }
+    self.animators = animators
+    routes = try RouteTable.decode(object)
+  }
+}
+
+/// Decoding of the `routes` object shared by `animators`, `routes` and `route` replies.
+enum RouteTable {
+  /// The `routes` field of `object` as operation → animator.
+  /// - Throws: ``ClientError/Code/malformed`` when it is missing or a value is not a string.
+  static func decode(_ object: JSONObject) throws(ClientError) -> [String: String] {
+    let table = try object.object("routes")
+    var routes: [String: String] = [:]
+    for key in table.fields.keys {
+      routes[key] = try table.string(key)
+    }
+    return routes
+  }
+}

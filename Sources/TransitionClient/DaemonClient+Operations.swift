@@ -1,0 +1,126 @@
+/// Typed wrappers over the protocol's ops. Each sends one request, waits up to
+/// ``DaemonClient/defaultTimeout`` for its reply, and throws
+/// ``ClientError/Code/protocolError`` when the daemon refuses it.
+extension DaemonClient {
+  /// `hello`: the version handshake.
+  public func hello() throws(ClientError) -> ServerInfo {
+    try ServerInfo(request(["op": "hello"]))
+  }
+
+  /// `animators`: the loaded animators and the route table.
+  public func animators() throws(ClientError) -> AnimatorList {
+    try AnimatorList(request(["op": "animators"]))
+  }
+
+  /// `routes`: which animator serves each operation.
+  public func routes() throws(ClientError) -> [String: String] {
+    try RouteTable.decode(request(["op": "routes"]).object)
+  }
+
+  /// `route` (admin): makes `animator` serve `operation`.
+  /// - Returns: the route table after the switch.
+  /// - Throws: ``ClientError/Code/protocolError`` with `forbidden` for a non-admin peer,
+  ///   `unknown_animator` or `unsupported_operation`.
+  public func route(operation: String, animator: String) throws(ClientError) -> [String: String] {
+    try RouteTable.decode(
+      request(["op": "route", "operation": operation, "animator": animator]).object)
+  }
+
+  /// `begin`: starts a session from a transition context.
+  ///
+  /// - Parameters:
+  ///   - context: the context object (`operation`, `container`, `from`, `to`, …).
+  ///   - animator: an animator to use instead of the routed one.
+  ///   - duration: a duration in seconds instead of the animator's.
+  ///   - interactive: when true the session waits for `update`/`finish`/`cancel`.
+  ///   - session: an id to give the session instead of the daemon's `sN`.
+  public func begin(
+    context: [String: Any], animator: String? = nil, duration: Double? = nil,
+    interactive: Bool? = nil, session: String? = nil
+  ) throws(ClientError) -> BeginResult {
+    var message: [String: Any] = ["op": "begin", "context": context]
+    if let animator { message["animator"] = animator }
+    if let duration { message["duration"] = duration }
+    if let interactive { message["interactive"] = interactive }
+    if let session { message["session"] = session }
+    return try BeginResult(request(message))
+  }
+
+  /// `subscribe`: starts streaming frames of `session` (or of every session with `"*"`).
+  ///
+  /// The reply precedes the first frame, so every frame of the subscription is read after this
+  /// returns with ``nextEvent(timeout:)``.
+  /// - Parameters:
+  ///   - fps: frames per second; the daemon's configured rate when `nil`.
+  ///   - clock: `wall` or `virtual`; the daemon's default (wall) when `nil`.
+  /// - Returns: the subscription's number, for ``unsubscribe(subscription:)``.
+  public func subscribe(session: String, fps: Double? = nil, clock: SubscriptionClock? = nil)
+    throws(ClientError) -> Int
+  {
+    var message: [String: Any] = ["op": "subscribe", "session": session]
+    if let fps { message["fps"] = fps }
+    if let clock { message["clock"] = clock.rawValue }
+    return try request(message).object.int("subscription")
+  }
+
+  /// `unsubscribe`: stops a subscription.
+  public func unsubscribe(subscription: Int) throws(ClientError) {
+    try request(["op": "unsubscribe", "subscription": subscription])
+  }
+
+  /// Sends an interactive control (`update`, `seek`, `pause`, `resume`, `reverse`, `finish`,
+  /// `cancel`) to `session`.
+  /// - Returns: the session's state and progress after it.
+  public func control(session: String, action: ControlAction) throws(ClientError)
+    -> ControlResult
+  {
+    try ControlResult(request(action.request(session: session)))
+  }
+
+  /// `end` (admin): cancels `session` at once.
+  public func end(session: String) throws(ClientError) {
+    try request(["op": "end", "session": session])
+  }
+
+  /// `sessions`: the sessions still running.
+  public func sessions() throws(ClientError) -> [SessionInfo] {
+    try SessionInfo.list(request(["op": "sessions"]))
+  }
+
+  /// `stats`: the daemon's counters.
+  public func stats() throws(ClientError) -> Stats {
+    try Stats(request(["op": "stats"]))
+  }
+
+  /// `reload` (admin): re-reads the config and rescans plugins.
+  /// - Returns: the number of animators loaded afterwards.
+  public func reload() throws(ClientError) -> Int {
+    try request(["op": "reload"]).object.int("animators")
+  }
+
+  /// Reads events until `session` completes, collecting its frames.
+  ///
+  /// Events about other sessions are skipped.
+  /// - Parameter timeout: the longest wait for any one event; `nil` waits for ever.
+  /// - Returns: the session's frames in arrival order and whether it finished (true) or was
+  ///   cancelled (false).
+  /// - Throws: ``ClientError/Code/closed`` when the daemon stops first, and the errors of
+  ///   ``nextEvent(timeout:)``.
+  public func framesUntilComplete(session: String, timeout: Duration? = .seconds(30))
+    throws(ClientError) -> (frames: [FrameEvent], finished: Bool)
+  {
+    var frames: [FrameEvent] = []
+    while true {
+      switch try nextEvent(timeout: timeout) {
+      case .frame(let frame) where frame.session == session:
+        frames.append(frame)
+      case .complete(let complete) where complete.session == session:
+        return (frames, complete.finished)
+      case .stopping:
+        throw ClientError(.closed, "the daemon is stopping")
+      default:
+        continue
+      }
+    }
+  }
+}

@@ -1,0 +1,218 @@
+import Foundation
+
+/// A blocking connection to transitiond over its Unix socket.
+///
+/// Requests are JSON objects; each gets an auto-incrementing integer `id`, and
+/// ``reply(to:timeout:)`` waits for the reply carrying that id. Events that arrive while a
+/// reply is awaited are queued in order for ``nextEvent(timeout:)``; replies to other ids are
+/// kept for their own callers. A `DaemonClient` is not thread-safe: use it from one thread.
+///
+/// ```swift
+/// let client = try DaemonClient(path: SocketPath.resolve(environment: ProcessInfo.processInfo.environment))
+/// let started = try client.begin(context: scene)
+/// _ = try client.subscribe(session: started.session, clock: .virtual)
+/// while case .frame(let frame) = try client.nextEvent(timeout: .seconds(5)) { print(frame.line) }
+/// ```
+public final class DaemonClient {
+  /// The socket path this client connected to.
+  public let path: String
+  /// How long ``request(_:timeout:)`` and the typed operations wait for a reply by default.
+  public var defaultTimeout: Duration = .seconds(10)
+
+  private let connection: SocketConnection
+  private var nextID = 1
+  private var queuedEvents: [Event] = []
+  private var queuedReplies: [Reply] = []
+
+  /// Connects to the daemon's socket at `path`.
+  ///
+  /// - Throws: ``ClientError/Code/connectFailed`` naming `path` when the socket is missing,
+  ///   refuses, or cannot be opened.
+  public init(path: String) throws(ClientError) {
+    self.path = path
+    connection = try SocketConnection(path: path)
+  }
+
+  /// Closes the connection; the daemon drops this client's subscriptions.
+  public func close() { connection.close() }
+
+  // MARK: Requests and replies
+
+  /// Sends `request` with a fresh integer `id` (replacing any `id` it had).
+  ///
+  /// - Returns: the id to pass to ``reply(to:timeout:)``.
+  /// - Throws: ``ClientError/Code/malformed`` when `request` is not encodable as JSON,
+  ///   ``ClientError/Code/closed`` when the daemon has gone.
+  @discardableResult
+  public func send(_ request: [String: Any]) throws(ClientError) -> Int {
+    let id = nextID
+    nextID += 1
+    var message = request
+    message["id"] = id
+    guard JSONSerialization.isValidJSONObject(message),
+      let data = try? JSONSerialization.data(
+        withJSONObject: message, options: [.withoutEscapingSlashes])
+    else {
+      throw ClientError(.malformed, "the request is not encodable as JSON")
+    }
+    try connection.write(Array(data) + [UInt8(ascii: "\n")])
+    return id
+  }
+
+  /// Sends one raw line, exactly as given (a `\n` is appended when missing).
+  ///
+  /// For tests of the daemon's handling of bad input; the reply (if any) is read with
+  /// ``nextReply(timeout:)``.
+  /// - Throws: ``ClientError/Code/closed`` when the daemon has gone.
+  public func sendLine(_ line: String) throws(ClientError) {
+    var bytes = Array(line.utf8)
+    if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+    try connection.write(bytes)
+  }
+
+  /// Waits for the reply whose `id` is `id`, queuing events and other replies that arrive
+  /// first. The reply is returned whether `ok` is true or false.
+  ///
+  /// - Parameter timeout: how long to wait; `nil` waits for ever.
+  /// - Throws: ``ClientError/Code/timeout``, ``ClientError/Code/closed`` or
+  ///   ``ClientError/Code/malformed``.
+  public func reply(to id: Int, timeout: Duration?) throws(ClientError) -> Reply {
+    if let index = queuedReplies.firstIndex(where: { $0.id == id }) {
+      return queuedReplies.remove(at: index)
+    }
+    let deadline = timeout.map { ContinuousClock.now + $0 }
+    while true {
+      switch try readMessage(deadline: deadline) {
+      case .event(let event):
+        queuedEvents.append(event)
+      case .reply(let reply) where reply.id == id:
+        return reply
+      case .reply(let reply):
+        queuedReplies.append(reply)
+      }
+    }
+  }
+
+  /// Returns the oldest reply not yet handed out, whatever its `id` (or lack of one).
+  ///
+  /// - Parameter timeout: how long to wait; `nil` waits for ever.
+  /// - Throws: ``ClientError/Code/timeout``, ``ClientError/Code/closed`` or
+  ///   ``ClientError/Code/malformed``.
+  public func nextReply(timeout: Duration?) throws(ClientError) -> Reply {
+    if !queuedReplies.isEmpty { return queuedReplies.removeFirst() }
+    let deadline = timeout.map { ContinuousClock.now + $0 }
+    while true {
+      switch try readMessage(deadline: deadline) {
+      case .event(let event): queuedEvents.append(event)
+      case .reply(let reply): return reply
+      }
+    }
+  }
+
+  /// Sends `request` and waits for its reply.
+  ///
+  /// - Parameter timeout: how long to wait; ``defaultTimeout`` when `nil`.
+  /// - Returns: the successful reply.
+  /// - Throws: ``ClientError/Code/protocolError`` when the daemon answers `ok: false`, and the
+  ///   errors of ``send(_:)`` and ``reply(to:timeout:)``.
+  @discardableResult
+  public func request(_ request: [String: Any], timeout: Duration? = nil) throws(ClientError)
+    -> Reply
+  {
+    let id = try send(request)
+    return try reply(to: id, timeout: timeout ?? defaultTimeout).checked()
+  }
+
+  // MARK: Events
+
+  /// Returns the next event, first from those queued while replies were awaited.
+  ///
+  /// Replies that arrive meanwhile are kept for ``reply(to:timeout:)``.
+  /// - Parameter timeout: how long to wait; `nil` waits for ever.
+  /// - Throws: ``ClientError/Code/timeout``, ``ClientError/Code/closed`` (the daemon went
+  ///   away) or ``ClientError/Code/malformed``.
+  public func nextEvent(timeout: Duration?) throws(ClientError) -> Event {
+    if !queuedEvents.isEmpty { return queuedEvents.removeFirst() }
+    let deadline = timeout.map { ContinuousClock.now + $0 }
+    while true {
+      switch try readMessage(deadline: deadline) {
+      case .event(let event): return event
+      case .reply(let reply): queuedReplies.append(reply)
+      }
+    }
+  }
+
+  /// The events of this connection as a sequence that ends when the daemon closes the
+  /// connection or sends `stopping` (which is yielded last).
+  ///
+  /// Other failures (a malformed line, a timeout) also end the sequence; the iterator's
+  /// ``EventIterator/error`` then holds it.
+  /// - Parameter timeout: the longest wait for any one event; `nil` waits for ever.
+  public func events(timeout: Duration? = nil) -> EventSequence {
+    EventSequence(client: self, timeout: timeout)
+  }
+
+  // MARK: Reading
+
+  private enum Message {
+    case reply(Reply)
+    case event(Event)
+  }
+
+  private func readMessage(deadline: ContinuousClock.Instant?) throws(ClientError) -> Message {
+    let bytes = try connection.readLine(deadline: deadline)
+    let line = String(decoding: bytes, as: UTF8.self)
+    let decoded: Any
+    do {
+      decoded = try JSONSerialization.jsonObject(with: Data(bytes))
+    } catch {
+      throw ClientError(.malformed, "the daemon sent a line that is not JSON: \(line.prefix(200))")
+    }
+    guard let fields = decoded as? [String: Any] else {
+      throw ClientError(
+        .malformed, "the daemon sent a line that is not a JSON object: \(line.prefix(200))")
+    }
+    if fields["event"] != nil {
+      return .event(try Event(fields: fields, line: line))
+    }
+    return .reply(try Reply(fields: fields, line: line))
+  }
+}
+
+/// The events of a ``DaemonClient``, for `for event in client.events() { … }`.
+public struct EventSequence: Sequence {
+  let client: DaemonClient
+  let timeout: Duration?
+
+  public func makeIterator() -> EventIterator {
+    EventIterator(client: client, timeout: timeout)
+  }
+}
+
+/// Iterates a client's events until the connection closes, `stopping` arrives, or an error
+/// occurs (kept in ``error``).
+public struct EventIterator: IteratorProtocol {
+  let client: DaemonClient
+  let timeout: Duration?
+  private var finished = false
+  /// The error that ended the iteration, if one did (a clean close leaves it `nil`).
+  public private(set) var error: ClientError?
+
+  init(client: DaemonClient, timeout: Duration?) {
+    self.client = client
+    self.timeout = timeout
+  }
+
+  public mutating func next() -> Event? {
+    guard !finished else { return nil }
+    do {
+      let event = try client.nextEvent(timeout: timeout)
+      if case .stopping = event { finished = true }
+      return event
+    } catch {
+      finished = true
+      if error.code != .closed { self.error = error }
+      return nil
+    }
+  }
+}

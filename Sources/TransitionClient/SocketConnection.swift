@@ -1,0 +1,160 @@
+import Glibc
+
+/// A blocking, connected AF_UNIX stream socket that reads whole lines.
+///
+/// Every system call retries on `EINTR`; reads wait with `poll(2)` so callers can bound them.
+/// The descriptor is closed when the connection is deinitialised or ``close()`` is called.
+final class SocketConnection {
+  private var descriptor: Int32
+  private var buffer = LineBuffer()
+  private var reachedEnd = false
+  private var chunk = [UInt8](repeating: 0, count: 65_536)
+  private let path: String
+
+  /// Connects to the Unix socket at `path`.
+  ///
+  /// - Throws: ``ClientError/Code/connectFailed`` naming `path` and the system's reason.
+  init(path: String) throws(ClientError) {
+    self.path = path
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let pathBytes = Array(path.utf8)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard !pathBytes.isEmpty else {
+      throw .connectFailed(path: path, reason: "the socket path is empty")
+    }
+    guard pathBytes.count < capacity else {
+      throw .connectFailed(
+        path: path, reason: "the socket path is longer than \(capacity - 1) bytes")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: pathBytes)
+      raw[pathBytes.count] = 0
+    }
+
+    let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    let fd = socket(AF_UNIX, streamType, 0)
+    guard fd >= 0 else {
+      let code = errno
+      throw .connectFailed(path: path, reason: Self.describe(code), errno: code)
+    }
+    var result: Int32
+    repeat {
+      result = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+          connect(fd, generic, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+    } while result != 0 && errno == EINTR
+    guard result == 0 else {
+      let code = errno
+      _ = Glibc.close(fd)
+      throw .connectFailed(path: path, reason: Self.describe(code), errno: code)
+    }
+    descriptor = fd
+  }
+
+  deinit { close() }
+
+  /// Closes the socket; later reads and writes fail with ``ClientError/Code/closed``.
+  func close() {
+    if descriptor >= 0 {
+      _ = Glibc.close(descriptor)
+      descriptor = -1
+    }
+  }
+
+  /// Shuts down the writing half, so the daemon sees end-of-file while replies can still be
+  /// read.
+  func shutdownWriting() {
+    if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_WR)) }
+  }
+
+  /// Writes all of `bytes`.
+  ///
+  /// - Throws: ``ClientError/Code/closed`` when the daemon has gone or the socket is closed.
+  func write(_ bytes: [UInt8]) throws(ClientError) {
+    guard descriptor >= 0 else { throw ClientError(.closed, "the connection is closed") }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { raw in
+        send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+      }
+      if written < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        throw ClientError(
+          .closed, "writing to \(path) failed: \(Self.describe(code))", errno: code)
+      }
+      offset += written
+    }
+  }
+
+  /// Reads the next complete line, waiting until `deadline` (forever when `nil`).
+  ///
+  /// - Returns: the line without its `\n`.
+  /// - Throws: ``ClientError/Code/timeout`` past the deadline, ``ClientError/Code/closed`` at
+  ///   end of file or on a read error.
+  func readLine(deadline: ContinuousClock.Instant?) throws(ClientError) -> [UInt8] {
+    while true {
+      if let line = buffer.nextLine() { return line }
+      guard descriptor >= 0, !reachedEnd else {
+        throw ClientError(.closed, "the daemon closed the connection")
+      }
+      try waitReadable(deadline: deadline)
+      try fill()
+    }
+  }
+
+  private func waitReadable(deadline: ContinuousClock.Instant?) throws(ClientError) {
+    while true {
+      var timeoutMilliseconds: Int32 = -1
+      if let deadline {
+        let remaining = deadline - ContinuousClock.now
+        if remaining <= .zero { throw ClientError(.timeout, "no answer from the daemon in time") }
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds =
+          seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        timeoutMilliseconds = Int32(clamping: max(1, milliseconds))
+      }
+      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&entry, 1, timeoutMilliseconds)
+      if ready > 0 { return }
+      if ready < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        throw ClientError(.closed, "poll failed: \(Self.describe(code))", errno: code)
+      }
+      // ready == 0: loop to re-check the deadline.
+    }
+  }
+
+  private func fill() throws(ClientError) {
+    while true {
+      let count = chunk.withUnsafeMutableBytes { raw in
+        read(descriptor, raw.baseAddress!, raw.count)
+      }
+      if count > 0 {
+        chunk.withUnsafeBytes { raw in
+          buffer.append(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+        }
+        return
+      }
+      if count == 0 {
+        reachedEnd = true
+        return
+      }
+      let code = errno
+      if code == EINTR { continue }
+      if code == ECONNRESET {
+        reachedEnd = true
+        return
+      }
+      throw ClientError(.closed, "reading from \(path) failed: \(Self.describe(code))", errno: code)
+    }
+  }
+
+  private static func describe(_ code: Int32) -> String {
+    String(cString: strerror(code))
+  }
+}

@@ -1,0 +1,60 @@
+import TransitionClient
+
+/// `transitionctl animators`: the loaded animators, with each operation's current route
+/// marked.
+enum AnimatorsCommand: Command {
+  static let name = "animators"
+  static let summary = "List the loaded animators and the operations each serves."
+  static let usage = "animators [--json] [--quiet]"
+  static let details = """
+    Prints one row per animator: its name, the operations it serves, the plugin that provides
+    it and the plugin's version. An operation marked with '*' is currently routed to that
+    animator (see 'transitionctl routes').
+
+    options:
+      --json, -j    print the daemon's reply as JSON (animators and routes)
+      --quiet, -q   print only the animator names, one a line
+
+    example:
+      transitionctl animators
+      NAME          OPERATIONS                     PLUGIN        VERSION
+      album-flip    push* pop*                     AlbumFlip     1.0.0
+      default-slide push pop present dismiss       DefaultSlide  1.0.0
+    """
+  static let flags: Set<String> = ["json", "quiet"]
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
+    -> Int32
+  {
+    _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
+    let reply = try context.withClient { client throws(ClientError) in
+      try client.request(["op": "animators"])
+    }
+    if arguments.has("json") {
+      try context.output.line(JSONOutput.payload(of: reply))
+      return ExitCode.success
+    }
+    let list: AnimatorList
+    do { list = try AnimatorList(reply) } catch { throw CommandFailure(error) }
+    if arguments.has("quiet") {
+      for animator in list.animators { try context.output.line(animator.name) }
+      return ExitCode.success
+    }
+    var table = TableFormatter(["NAME", "OPERATIONS", "PLUGIN", "VERSION", "DURATION"])
+    for animator in list.animators {
+      let operations = OperationOrder.sorted(animator.operations).map { operation in
+        list.routes[operation] == animator.name ? operation + "*" : operation
+      }
+      table.add([
+        animator.name, operations.joined(separator: " "), animator.plugin, animator.version,
+        animator.duration.map { NumberText.compact($0) + " s" } ?? "-",
+      ])
+    }
+    for line in table.render() { try context.output.line(line) }
+    try context.output.line("")
+    try context.output.line(
+      "\(list.animators.count) animator\(list.animators.count == 1 ? "" : "s"); * marks the current route of an operation."
+    )
+    return ExitCode.success
+  }
+}

@@ -1,0 +1,82 @@
+import TransitionClient
+
+/// `transitionctl drive SESSION ACTION`: interactive control of a running session.
+enum DriveCommand: Command {
+  static let name = "drive"
+  static let summary = "Drive a session: set progress, finish, cancel, pause, resume, reverse."
+  static let usage = """
+    drive SESSION (--progress P | --seek P | --finish [--velocity V] | --cancel [--velocity V]
+                         | --pause | --resume | --reverse) [--json]
+    """
+  static let details = """
+    Sends one control to SESSION and prints its state and progress afterwards. Start a session
+    that waits for control with 'transitionctl play SCENE.json --interactive'.
+
+    actions (exactly one):
+      --progress P    set progress to P in [0, 1] while interactive (a finger dragging)
+      --seek P        jump to progress P in [0, 1]
+      --finish        animate to the end; --velocity V in progress units per second
+      --cancel        animate back to the start; --velocity V likewise
+      --pause         freeze the session's clock
+      --resume        restart it
+      --reverse       run the transition backwards from where it is
+
+    options:
+      --json, -j      print the daemon's reply as JSON
+
+    example:
+      transitionctl play config/scenes/album-flip-push.json --interactive &
+      transitionctl drive s1 --progress 0.3
+      transitionctl drive s1 --finish --velocity 2
+    """
+  static let flags: Set<String> = ["json", "finish", "cancel", "pause", "resume", "reverse"]
+  static let options: Set<String> = ["progress", "seek", "velocity"]
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
+    -> Int32
+  {
+    let session = try arguments.positionals(minimum: 1, maximum: 1, names: "SESSION", verb: name)[0]
+    let action = try parseAction(arguments)
+    let reply = try context.withClient { client throws(ClientError) in
+      try client.request(action.request(session: session))
+    }
+    if arguments.has("json") {
+      try context.output.line(JSONOutput.payload(of: reply))
+      return ExitCode.success
+    }
+    let result: ControlResult
+    do { result = try ControlResult(reply) } catch { throw CommandFailure(error) }
+    try context.output.line(
+      "\(result.session): \(result.state), progress \(NumberText.fixed(result.progress, digits: 3))"
+    )
+    return ExitCode.success
+  }
+
+  /// The one action the arguments name.
+  /// - Throws: a usage ``CommandFailure`` when none or several are given, or a value is bad.
+  static func parseAction(_ arguments: ParsedArguments) throws(CommandFailure) -> ControlAction {
+    var actions: [ControlAction] = []
+    if let progress = try arguments.number("progress", in: 0...1, verb: name) {
+      actions.append(.update(progress: progress))
+    }
+    if let progress = try arguments.number("seek", in: 0...1, verb: name) {
+      actions.append(.seek(progress: progress))
+    }
+    let velocity = try arguments.number("velocity", in: -1000...1000, verb: name)
+    if arguments.has("finish") { actions.append(.finish(velocity: velocity)) }
+    if arguments.has("cancel") { actions.append(.cancel(velocity: velocity)) }
+    if arguments.has("pause") { actions.append(.pause) }
+    if arguments.has("resume") { actions.append(.resume) }
+    if arguments.has("reverse") { actions.append(.reverse) }
+    guard actions.count == 1, let action = actions.first else {
+      throw .usage(
+        actions.isEmpty
+          ? "'drive' needs one action: --progress, --seek, --finish, --cancel, --pause, --resume or --reverse"
+          : "'drive' takes exactly one action", verb: name)
+    }
+    if velocity != nil && action.op != "finish" && action.op != "cancel" {
+      throw .usage("--velocity goes with --finish or --cancel", verb: name)
+    }
+    return action
+  }
+}

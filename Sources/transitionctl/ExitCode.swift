@@ -1,0 +1,27 @@
+/// Process exit statuses of `transitionctl`, following `sysexits.h` where one fits.
+enum ExitCode {
+  /// Success; for `play` and `watch SESSION`, the session finished.
+  static let success: Int32 = 0
+  /// The daemon refused a request (its code and message are printed).
+  static let daemonError: Int32 = 1
+  /// `play` or `watch SESSION`: the session was cancelled.
+  static let cancelled: Int32 = 3
+  /// EX_USAGE: the command line is wrong.
+  static let usage: Int32 = 64
+  /// EX_DATAERR: the input (a scene file) is not valid.
+  static let dataError: Int32 = 65
+  /// EX_NOINPUT: an input file does not exist or cannot be read.
+  static let noInput: Int32 = 66
+  /// EX_UNAVAILABLE: the daemon cannot be reached, or it went away.
+  static let unavailable: Int32 = 69
+  /// EX_CANTCREAT: an output file cannot be created.
+  static let cannotCreate: Int32 = 73
+  /// EX_IOERR: writing the output failed.
+  static let ioError: Int32 = 74
+  /// EX_TEMPFAIL: the daemon did not answer in time.
+  static let temporaryFailure: Int32 = 75
+  /// EX_PROTOCOL: the daemon sent something the protocol does not allow.
+  static let protocolError: Int32 = 76
+  /// EX_NOPERM: the daemon refused an admin request from this user.
+  static let permissionDenied: Int32 = 77
+}

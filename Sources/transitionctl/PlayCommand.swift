@@ -1,0 +1,110 @@
+import TransitionClient
+
+/// `transitionctl play SCENE.json`: begins a session from a scene file and streams its frames.
+enum PlayCommand: Command {
+  static let name = "play"
+  static let summary = "Begin a session from a scene file and stream its frames as NDJSON."
+  static let usage = """
+    play SCENE.json [--animator NAME] [--duration S] [--fps N] [--virtual] [--interactive]
+                         [--session ID] [--out FILE]
+    """
+  static let details = """
+    Reads SCENE.json (a transition context: operation, container, from and to screens with
+    their layers, selected; see config/scenes/), begins a session with it, subscribes to the
+    session and writes every frame, one JSON object a line exactly as the daemon sent it, to
+    standard output or FILE until the session completes. A scene may carry "animator",
+    "duration" and "interactive"; the options below override them.
+
+    options:
+      --animator NAME   use this animator instead of the operation's route
+      --duration S      run for S seconds instead of the animator's duration
+      --fps N           frames per second (default: the daemon's, 60)
+      --virtual         virtual clock: every frame at t = k/N from 0 to the end, as fast
+                        as they can be written (for offline rendering), not in real time
+      --interactive     begin the session interactive: it waits for 'transitionctl drive';
+                        its id is printed on standard error
+      --session ID      name the session ID instead of the daemon's sN
+      --out FILE        write the frames to FILE instead of standard output
+
+    exit status:
+      0 the session finished, 3 it was cancelled, 1 the daemon refused it,
+      65 the scene file is invalid, 66 it cannot be read, 69 the daemon is unreachable
+
+    example:
+      transitionctl play config/scenes/album-flip-push.json --virtual --fps 30 --out flip.ndjson
+    """
+  static let flags: Set<String> = ["virtual", "interactive"]
+  static let options: Set<String> = ["animator", "duration", "fps", "session", "out"]
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
+    -> Int32
+  {
+    let path = try arguments.positionals(
+      minimum: 1, maximum: 1, names: "a SCENE.json file", verb: name)[0]
+    let fps = try arguments.number("fps", in: 1...1000, verb: name)
+    let duration = try arguments.number("duration", in: 0.001...3600, verb: name)
+    let scene = try SceneFile(path: path)
+    let interactive = arguments.has("interactive") ? true : scene.interactive
+    let output =
+      try arguments.value("out").map { path throws(CommandFailure) in
+        try OutputWriter(creatingFileAt: path)
+      } ?? context.output
+    let client = try context.connect()
+    defer { client.close() }
+
+    let started: BeginResult
+    do {
+      started = try client.begin(
+        context: scene.context, animator: arguments.value("animator") ?? scene.animator,
+        duration: duration ?? scene.duration, interactive: interactive,
+        session: arguments.value("session"))
+    } catch  where error.daemonCode == "invalid_context" {
+      throw CommandFailure(ExitCode.dataError, "\(path): \(error.description)")
+    } catch {
+      throw CommandFailure(error)
+    }
+    if started.fallback {
+      StandardStreams.note(
+        "the routed animator declined \(path); \(started.animator) plays it instead")
+    }
+    if interactive == true {
+      StandardStreams.note(
+        "session \(started.session) (\(started.animator) \(scene.operation)) waits for control: "
+          + "transitionctl drive \(started.session) --progress P | --finish | --cancel")
+    }
+    return try stream(
+      session: started.session, client: client, fps: fps,
+      clock: arguments.has("virtual") ? .virtual : nil, to: output)
+  }
+
+  /// Subscribes to `session` and writes its frames until it completes.
+  ///
+  /// - Returns: ``ExitCode/success`` when it finished, ``ExitCode/cancelled`` when cancelled.
+  /// - Throws: ``ExitCode/unavailable`` when the daemon stops or goes away first.
+  static func stream(
+    session: String, client: DaemonClient, fps: Double?, clock: SubscriptionClock?,
+    to output: OutputWriter
+  ) throws(CommandFailure) -> Int32 {
+    do {
+      _ = try client.subscribe(session: session, fps: fps, clock: clock)
+      while true {
+        switch try client.nextEvent(timeout: nil) {
+        case .frame(let frame) where frame.session == session:
+          try output.line(frame.line)
+        case .complete(let complete) where complete.session == session:
+          return complete.finished ? ExitCode.success : ExitCode.cancelled
+        case .stopping:
+          throw CommandFailure(ExitCode.unavailable, "transitiond is stopping")
+        default:
+          continue
+        }
+      }
+    } catch let error as ClientError {
+      throw CommandFailure(error)
+    } catch let error as CommandFailure {
+      throw error
+    } catch {
+      throw CommandFailure(ExitCode.protocolError, "\(error)")
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import TransitionClient
+
+/// `transitionctl version`: this tool's version and the daemon's `hello`.
+enum VersionCommand: Command {
+  static let name = "version"
+  static let summary = "Show the versions of transitionctl and the daemon."
+  static let usage = "version [--json]"
+  static let details = """
+    Prints transitionctl's version, then greets the daemon and prints its name, version,
+    protocol and process id. ('transitionctl --version' prints only transitionctl's version
+    and does not contact the daemon.)
+
+    options:
+      --json, -j    print the daemon's hello reply as JSON, plus "client"
+
+    example:
+      transitionctl version
+      transitionctl 0.1.0
+      transitiond 0.1.0 (protocol 1, pid 4242) at /run/user/1000/transitiond/transitiond.sock
+    """
+  static let flags: Set<String> = ["json"]
+
+  /// The version of this tool.
+  static let clientVersion = "0.1.0"
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
+    -> Int32
+  {
+    _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
+    let reply = try context.withClient { client throws(ClientError) in
+      try client.request(["op": "hello"])
+    }
+    if arguments.has("json") {
+      var payload = reply.payload
+      payload["client"] = clientVersion
+      try context.output.line(JSONOutput.encode(payload))
+      return ExitCode.success
+    }
+    let info: ServerInfo
+    do { info = try ServerInfo(reply) } catch { throw CommandFailure(error) }
+    try context.output.line("transitionctl \(clientVersion)")
+    try context.output.line(
+      "\(info.server) \(info.version) (protocol \(info.protocolVersion), pid \(info.pid)) at \(context.socketPath)"
+    )
+    return ExitCode.success
+  }
+}

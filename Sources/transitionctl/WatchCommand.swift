@@ -1,0 +1,112 @@
+import Glibc
+import TransitionClient
+
+/// `transitionctl watch [SESSION|*]`: subscribes and prints frames as NDJSON, or a live view.
+enum WatchCommand: Command {
+  static let name = "watch"
+  static let summary = "Watch sessions' frames as NDJSON, or as a live view on a terminal."
+  static let usage = "watch [SESSION|*] [--fps N] [--virtual] [--pretty | --no-pretty] [--count N]"
+  static let details = """
+    Subscribes to SESSION, or to every session with '*' (the default, quote it for the shell),
+    and prints each event the daemon sends (frame, begin, complete) as one JSON line exactly as
+    received. Watching one session ends when it completes; watching '*' runs until interrupted,
+    until the daemon stops, or until --count sessions have completed.
+
+    On a terminal the default is --pretty: one live line per session with its animator, a
+    progress bar, session time, frames received and frames dropped (coalesced by the daemon
+    because this reader was slow).
+
+    options:
+      --fps N        frames per second (default: the daemon's, 60)
+      --virtual      virtual clock: every frame from t = 0, as fast as they can be read
+      --pretty       the live view, even when standard output is not a terminal
+      --no-pretty    NDJSON, even on a terminal
+      --count N      stop after N sessions have completed
+
+    exit status:
+      0 done (for one SESSION: it finished), 3 the watched SESSION was cancelled,
+      1 the daemon refused (unknown session), 69 the daemon is unreachable or stopped
+
+    example:
+      transitionctl watch '*' --fps 30
+      transitionctl watch s4 --no-pretty | jq -c '.progress'
+    """
+  static let flags: Set<String> = ["pretty", "no-pretty", "virtual"]
+  static let options: Set<String> = ["fps", "count"]
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
+    -> Int32
+  {
+    let target =
+      try arguments.positionals(minimum: 0, maximum: 1, names: "SESSION", verb: name).first ?? "*"
+    let fps = try arguments.number("fps", in: 1...1000, verb: name)
+    let count = try arguments.number("count", in: 1...1_000_000, verb: name).map { Int($0) }
+    if arguments.has("pretty") && arguments.has("no-pretty") {
+      throw .usage("--pretty and --no-pretty exclude each other", verb: name)
+    }
+    let pretty =
+      arguments.has("pretty") || (!arguments.has("no-pretty") && context.output.isTerminal)
+    let client = try context.connect()
+    defer { client.close() }
+    var view = WatchView()
+    var completed = 0
+    do {
+      if pretty {
+        for session in try client.sessions() where target == "*" || session.session == target {
+          view.describe(
+            session: session.session, animator: session.animator, operation: session.operation,
+            duration: session.duration)
+        }
+      }
+      _ = try client.subscribe(
+        session: target, fps: fps, clock: arguments.has("virtual") ? .virtual : nil)
+      var lastDraw: ContinuousClock.Instant?
+      while true {
+        let event = try client.nextEvent(timeout: nil)
+        var outcome: Int32?
+        var forceDraw = false
+        switch event {
+        case .frame(let frame):
+          view.record(frame)
+          if !pretty { try context.output.line(frame.line) }
+        case .begin(let begin):
+          view.describe(
+            session: begin.session, animator: begin.animator, operation: begin.operation,
+            duration: begin.duration)
+          forceDraw = true
+          if !pretty { try context.output.line(begin.line) }
+        case .complete(let complete):
+          view.complete(session: complete.session, finished: complete.finished)
+          forceDraw = true
+          if !pretty { try context.output.line(complete.line) }
+          completed += 1
+          if complete.session == target {
+            outcome = complete.finished ? ExitCode.success : ExitCode.cancelled
+          } else if let count, completed >= count {
+            outcome = ExitCode.success
+          }
+        case .stopping:
+          if pretty { try context.output.write(view.redraw()) }
+          throw CommandFailure(ExitCode.unavailable, "transitiond is stopping")
+        case .other(_, _, let line):
+          if !pretty { try context.output.line(line) }
+        }
+        if pretty {
+          let now = ContinuousClock.now
+          if forceDraw || outcome != nil || lastDraw.map({ now - $0 >= .milliseconds(33) }) ?? true
+          {
+            try context.output.write(view.redraw())
+            lastDraw = now
+          }
+        }
+        if let outcome { return outcome }
+      }
+    } catch let error as ClientError {
+      throw CommandFailure(error)
+    } catch let error as CommandFailure {
+      throw error
+    } catch {
+      throw CommandFailure(ExitCode.protocolError, "\(error)")
+    }
+  }
+}
