@@ -1,0 +1,44 @@
+import Foundation
+
+/// The few file-system facts the plugin host needs, from `stat` and `realpath`.
+enum FileSystem {
+  /// What a path names, following symlinks.
+  enum Kind: Equatable { case file, directory, missing }
+
+  static func kind(of path: String) -> Kind {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return .missing }
+    switch info.st_mode & S_IFMT {
+    case S_IFDIR: return .directory
+    case S_IFREG: return .file
+    default: return .missing
+    }
+  }
+
+  /// The canonical absolute path with every symlink resolved, or `nil` if it does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// The directory part of an absolute path (`/` for a file at the root).
+  static func directory(of path: String) -> String {
+    let directory = (path as NSString).deletingLastPathComponent
+    return directory.isEmpty ? "/" : directory
+  }
+
+  /// The permission bits (including setuid, setgid and sticky) of `path`, or `nil` if it
+  /// cannot be examined.
+  static func mode(of path: String) -> mode_t? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return info.st_mode & 0o7777
+  }
+
+  /// A mode as four octal digits, as `ls` and `chmod` write it: `0664`.
+  static func octal(_ mode: mode_t) -> String {
+    let digits = String(mode, radix: 8)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+}

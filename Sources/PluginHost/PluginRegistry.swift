@@ -1,0 +1,161 @@
+import Synchronization
+import TransitionKit
+
+/// The daemon's registry of animator plugins: loads shared libraries from the search path
+/// through the C ABI of `transitiond_plugin.h`, keeps their animators by name and calls them.
+///
+/// Loading rules, in the order they apply to each candidate library:
+/// 1. Libraries already loaded by an earlier scan are skipped (never reloaded, never closed).
+/// 2. A library writable by group or others, or in a directory that is, is refused unless
+///    `allowInsecurePlugins` is set.
+/// 3. `dlopen(RTLD_NOW | RTLD_LOCAL)`; a library without `transitiond_plugin_entry` is not a
+///    plugin and is skipped quietly (a debug diagnostic).
+/// 4. The descriptor's ABI version is read before anything else; a mismatch is refused.
+/// 5. Each animator is checked; an animator whose name is already taken is refused (the
+///    first loaded wins).
+///
+/// Thread safety: every method may be called from any thread. Calls into plugins (loading and
+/// `makeTimeline`) are serialised, so a plugin is entered by one thread at a time.
+public final class PluginRegistry: Sendable {
+  /// What to load: a search path and the permission switch.
+  public struct Configuration: Equatable, Sendable {
+    public var searchPath: PluginSearchPath
+    /// Load plugins even when their file or directory is writable by group or others.
+    public var allowInsecurePlugins: Bool
+
+    public init(searchPath: PluginSearchPath, allowInsecurePlugins: Bool = false) {
+      self.searchPath = searchPath
+      self.allowInsecurePlugins = allowInsecurePlugins
+    }
+  }
+
+  /// The animator the daemon uses when the chosen one returns `.declined`, as UIKit uses its
+  /// default transition when the delegate returns nil.
+  public static let fallbackAnimatorName = "default-slide"
+
+  private struct State {
+    var configuration: Configuration
+    /// Accepted animators in load order.
+    var animators: [LoadedAnimator] = []
+    var animatorIndex: [String: Int] = [:]
+    var plugins: [PluginInfo] = []
+    /// Real paths of the libraries accepted as plugins; they are never looked at again.
+    var loadedPaths: Set<String> = []
+  }
+
+  private let state: Mutex<State>
+
+  /// An empty registry; call `rescan()` to load the plugins.
+  public init(configuration: Configuration) {
+    state = Mutex(State(configuration: configuration))
+  }
+
+  /// The configuration the next `rescan()` uses.
+  public var configuration: Configuration {
+    state.withLock { $0.configuration }
+  }
+
+  /// Scans the search path and loads every plugin not loaded yet.
+  ///
+  /// The first call loads the plugins; later calls (the daemon's `reload`) add new libraries,
+  /// retry ones refused before, and leave loaded libraries and their animators as they are.
+  /// - Parameter configuration: replaces the stored configuration first (a re-read config
+  ///   file), or `nil` to keep it.
+  /// - Returns: what this scan loaded and noticed, for the daemon's log.
+  @discardableResult
+  public func rescan(with configuration: Configuration? = nil) -> PluginLoadReport {
+    state.withLock { state in
+      if let configuration { state.configuration = configuration }
+      let allowInsecure = state.configuration.allowInsecurePlugins
+      let (candidates, searchDiagnostics) = state.configuration.searchPath.candidates()
+      var report = PluginLoadReport(diagnostics: searchDiagnostics)
+      for path in candidates where !state.loadedPaths.contains(path) {
+        if let problem = PermissionCheck.problem(realPath: path, allowInsecure: allowInsecure) {
+          report.diagnostics.append(problem)
+          if !allowInsecure { continue }
+        }
+        Self.load(path, into: &state, report: &report)
+      }
+      return report
+    }
+  }
+
+  /// Every loaded animator, in load order.
+  public var animators: [AnimatorInfo] {
+    state.withLock { $0.animators.map(\.info) }
+  }
+
+  /// Every loaded plugin, in load order.
+  public var plugins: [PluginInfo] {
+    state.withLock { $0.plugins }
+  }
+
+  /// The animator called `name`, if loaded.
+  public func animator(named name: String) -> AnimatorInfo? {
+    state.withLock { state in state.animatorIndex[name].map { state.animators[$0].info } }
+  }
+
+  /// Asks the animator called `name` for the timeline of a context.
+  ///
+  /// Never traps on what a plugin does: an error status, a missing or oversized result and an
+  /// unknown status all become `.failed`. The bytes are not decoded here; see
+  /// `PluginTimelineResult.decodedTimeline()`.
+  /// - Parameters:
+  ///   - name: the animator's name; an unknown name gives `.failed`.
+  ///   - contextJSON: the transition context as UTF-8 JSON (schema in docs/plugins.md).
+  public func makeTimeline(animator name: String, contextJSON: [UInt8]) -> PluginTimelineResult {
+    state.withLock { state in
+      guard let index = state.animatorIndex[name] else {
+        return .failed("no animator named \(name) is loaded")
+      }
+      return state.animators[index].call(contextJSON: contextJSON)
+    }
+  }
+
+  /// Opens one library and adds its animators; reports the outcome.
+  private static func load(_ path: String, into state: inout State, report: inout PluginLoadReport)
+  {
+    let raw: UnsafeRawPointer
+    switch PluginLibrary.open(realPath: path) {
+    case .refused(let diagnostic):
+      report.diagnostics.append(diagnostic)
+      return
+    case .descriptor(let descriptor):
+      raw = descriptor
+    }
+    let plugin: DescriptorReader.Plugin
+    switch DescriptorReader.read(raw, libraryPath: path) {
+    case .refused(let diagnostic):
+      report.diagnostics.append(diagnostic)
+      return
+    case .plugin(let read):
+      plugin = read
+    }
+    report.diagnostics.append(contentsOf: plugin.refusals)
+    var accepted: [String] = []
+    for animator in plugin.animators {
+      let name = animator.info.name
+      if let taken = state.animatorIndex[name] {
+        report.diagnostics.append(
+          PluginDiagnostic(
+            .duplicateAnimator, .warning, path: path,
+            "animator \(name) of plugin \(path) is refused: the name is already taken by "
+              + "\(state.animators[taken].info.libraryPath)"))
+        continue
+      }
+      state.animatorIndex[name] = state.animators.count
+      state.animators.append(animator)
+      accepted.append(name)
+    }
+    let info = PluginInfo(
+      name: plugin.name, version: plugin.version, libraryPath: path, animatorNames: accepted)
+    state.loadedPaths.insert(path)
+    state.plugins.append(info)
+    report.loaded.append(info)
+    let list = accepted.isEmpty ? "no animators" : "animators " + accepted.joined(separator: ", ")
+    report.diagnostics.append(
+      PluginDiagnostic(
+        .loaded, .info, path: path,
+        "loaded plugin \(plugin.name) \(plugin.version) from \(path): \(list)"))
+  }
+}
