@@ -21,7 +21,8 @@ public struct Color: Equatable, Hashable, Sendable {
   public init(hex text: String) throws(EngineError) {
     let digits = Array(text.utf8)
     guard digits.first == UInt8(ascii: "#"), digits.count == 7 || digits.count == 9 else {
-      throw EngineError(.invalidValue, "colour must be \"#rrggbbaa\" or \"#rrggbb\", got \"\(text)\"")
+      throw EngineError(
+        .invalidValue, "colour must be \"#rrggbbaa\" or \"#rrggbb\", got \"\(text)\"")
     }
     var components: [Double] = []
     var index = 1

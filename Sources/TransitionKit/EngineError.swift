@@ -40,7 +40,9 @@ public struct EngineError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Throws `nonFinite` unless `value` is finite.
   /// - Parameter name: the field's name or path, used in the message.
   public static func requireFinite(_ value: Double, _ name: String) throws(EngineError) {
-    guard value.isFinite else { throw EngineError(.nonFinite, "\(name) must be a finite number, got \(value)") }
+    guard value.isFinite else {
+      throw EngineError(.nonFinite, "\(name) must be a finite number, got \(value)")
+    }
   }
 
   /// Throws `outOfRange` unless `value` is finite and within `range`.

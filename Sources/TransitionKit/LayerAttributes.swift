@@ -83,9 +83,15 @@ public struct LayerAttributes: Equatable, Sendable {
     if scaleX != 1 || scaleY != 1 {
       result = result.concatenating(.scale(x: scaleX, y: scaleY))
     }
-    if rotationX != 0 { result = result.concatenating(.rotation(angle: rotationX, x: 1, y: 0, z: 0)) }
-    if rotationY != 0 { result = result.concatenating(.rotation(angle: rotationY, x: 0, y: 1, z: 0)) }
-    if rotationZ != 0 { result = result.concatenating(.rotation(angle: rotationZ, x: 0, y: 0, z: 1)) }
+    if rotationX != 0 {
+      result = result.concatenating(.rotation(angle: rotationX, x: 1, y: 0, z: 0))
+    }
+    if rotationY != 0 {
+      result = result.concatenating(.rotation(angle: rotationY, x: 0, y: 1, z: 0))
+    }
+    if rotationZ != 0 {
+      result = result.concatenating(.rotation(angle: rotationZ, x: 0, y: 0, z: 1))
+    }
     if translationX != 0 || translationY != 0 || translationZ != 0 {
       result = result.concatenating(.translation(x: translationX, y: translationY, z: translationZ))
     }

@@ -80,7 +80,8 @@ public enum PropertyValue: Equatable, Sendable {
     case (.size(let a), .size(let b)): return .size(.interpolate(from: a, to: b, by: t))
     case (.rect(let a), .rect(let b)): return .rect(.interpolate(from: a, to: b, by: t))
     case (.color(let a), .color(let b)):
-      guard let start = a ?? b.map({ Color(red: $0.red, green: $0.green, blue: $0.blue, alpha: 0) }),
+      guard
+        let start = a ?? b.map({ Color(red: $0.red, green: $0.green, blue: $0.blue, alpha: 0) }),
         let end = b ?? a.map({ Color(red: $0.red, green: $0.green, blue: $0.blue, alpha: 0) })
       else { return .color(nil) }
       return .color(.interpolate(from: start, to: end, by: t))

@@ -35,7 +35,9 @@ public struct TimelineEvaluator: Sendable {
     frame.t = time ?? linear * timeline.duration
     frame.progress = linear
     if frame.layers.count != layers.count {
-      frame.layers = layers.map { LayerState(id: $0.id, frame: $0.initial.frame) }
+      frame.layers = layers.map {
+        LayerState(id: $0.id, frame: $0.initial.frame, content: $0.content)
+      }
     }
     for index in layers.indices {
       let layer = layers[index]
@@ -43,11 +45,21 @@ public struct TimelineEvaluator: Sendable {
       for track in layer.tracks {
         attributes.set(track.property, to: track.value(at: relativeTime))
       }
-      frame.layers[index] = LayerState(
-        id: layer.id, frame: attributes.frame, anchor: attributes.anchor,
-        transform: attributes.composedTransform, alpha: min(max(attributes.alpha, 0), 1),
-        hidden: attributes.hidden, z: attributes.z, background: attributes.background,
-        content: layer.content)
+      // Field by field: the id and content never change, so they are not copied (no reference
+      // counting on the hot path).
+      frame.layers.withUnsafeMutableBufferPointer { states in
+        if states[index].id != layer.id {
+          states[index] = LayerState(
+            id: layer.id, frame: layer.initial.frame, content: layer.content)
+        }
+        states[index].frame = attributes.frame
+        states[index].anchor = attributes.anchor
+        states[index].transform = attributes.composedTransform
+        states[index].alpha = min(max(attributes.alpha, 0), 1)
+        states[index].hidden = attributes.hidden
+        states[index].z = attributes.z
+        states[index].background = attributes.background
+      }
     }
   }
 

@@ -128,7 +128,9 @@ extension TransitionContext {
       var members: [String: JSONValue] = [
         "layers": .array(
           screen.layers.map { layer in
-            var members: [String: JSONValue] = ["id": .string(layer.id), "frame": .rect(layer.frame)]
+            var members: [String: JSONValue] = [
+              "id": .string(layer.id), "frame": .rect(layer.frame),
+            ]
             if let background = layer.background { members["background"] = .string(background.hex) }
             if let content = layer.content { members["content"] = content }
             return .object(members)

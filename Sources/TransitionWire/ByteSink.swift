@@ -31,7 +31,8 @@ public struct ByteSink: TextOutputStream {
   /// Appends literal ASCII text.
   @inline(__always)
   public mutating func append(_ text: StaticString) {
-    bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   public mutating func append(contentsOf other: [UInt8]) {

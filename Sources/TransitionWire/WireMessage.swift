@@ -22,7 +22,10 @@ public enum WireMessage {
 
   /// `{"event":"complete","session":…,"finished":…}\n`.
   public static func complete(session: String, finished: Bool) -> [UInt8] {
-    line(.object(["event": .string("complete"), "session": .string(session), "finished": .bool(finished)]))
+    line(
+      .object([
+        "event": .string("complete"), "session": .string(session), "finished": .bool(finished),
+      ]))
   }
 
   /// An event line: `name` in `event`, plus `fields`.

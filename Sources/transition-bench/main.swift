@@ -1,1 +1,117 @@
-print("not yet")
+import Foundation
+import TransitionKit
+import TransitionWire
+
+/// transition-bench: measures the engine's frame evaluation and the wire's frame encoding.
+///
+/// Each measurement runs several times and reports the median, so that a noisy machine does
+/// not decide the figure; compared measurements run side by side in the same process.
+
+let usage = """
+  usage: transition-bench [evaluate|encode|all] [--runs N] [--frames N] [--layers N]
+
+  evaluate  layer states per second evaluating an album-flip-like timeline (one core)
+  encode    frame events per second: FrameEncoder vs Foundation's JSONEncoder, same frames
+  all       both (default)
+
+  options:
+    --runs N     repetitions; the median is reported (default 7)
+    --frames N   frames per repetition (default 20000)
+    --layers N   layers in the timeline (default 25)
+  """
+
+var mode = "all"
+var runs = 7
+var frames = 20_000
+var layerCount = 25
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  func number() -> Int {
+    guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
+      FileHandle.standardError.write(
+        Data("transition-bench: \(argument) needs a positive number\n".utf8))
+      exit(64)
+    }
+    return value
+  }
+  switch argument {
+  case "evaluate", "encode", "all": mode = argument
+  case "--runs": runs = number()
+  case "--frames": frames = number()
+  case "--layers": layerCount = max(number(), 3)
+  case "-h", "--help":
+    print(usage)
+    exit(0)
+  default:
+    FileHandle.standardError.write(
+      Data("transition-bench: unknown argument \(argument)\n\(usage)\n".utf8))
+    exit(64)
+  }
+}
+
+let timeline = BenchTimeline.albumFlipLike(layers: layerCount)
+let evaluator = TimelineEvaluator(timeline)
+
+/// Runs `body` `runs` times; returns the median seconds.
+@MainActor func median(_ body: () -> Void) -> Double {
+  var samples: [Double] = []
+  for _ in 0..<runs {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+  }
+  samples.sort()
+  return samples[samples.count / 2]
+}
+
+func format(_ value: Double) -> String {
+  String(format: value >= 100 ? "%.0f" : "%.2f", value)
+}
+
+print("transition-bench: \(layerCount) layers, \(frames) frames a run, median of \(runs) runs")
+
+if mode == "evaluate" || mode == "all" {
+  var frame = Frame()
+  var checksum = 0.0
+  let seconds = median {
+    for index in 0..<frames {
+      evaluator.evaluate(progress: Double(index) / Double(frames - 1), into: &frame)
+      checksum += frame.layers[index % layerCount].frame.x
+    }
+  }
+  let states = Double(frames * layerCount) / seconds
+  print(
+    "evaluate  \(format(states / 1e6)) M layer states/s  (\(format(Double(frames) / seconds)) frames/s, checksum \(Int(checksum)))"
+  )
+}
+
+if mode == "encode" || mode == "all" {
+  let sampleFrames = (0..<64).map { evaluator.frame(progress: Double($0) / 63) }
+  var encoder = FrameEncoder()
+  var bytes = 0
+  let handSeconds = median {
+    bytes = 0
+    for index in 0..<frames {
+      bytes += encoder.encode(session: "s1", seq: index, frame: sampleFrames[index % 64]).count
+    }
+  }
+  let foundationFrames = max(frames / 10, 100)
+  let json = JSONEncoder()
+  let codableFrames = sampleFrames.map(CodableFrame.init)
+  var foundationBytes = 0
+  let foundationSeconds = median {
+    foundationBytes = 0
+    for index in 0..<foundationFrames {
+      foundationBytes += (try? json.encode(codableFrames[index % 64]))?.count ?? 0
+    }
+  }
+  let handRate = Double(frames) / handSeconds
+  let foundationRate = Double(foundationFrames) / foundationSeconds
+  print(
+    "encode    FrameEncoder \(format(handRate)) frames/s, \(format(Double(bytes) / handSeconds / 1e6)) MB/s, \(bytes / frames) bytes a frame"
+  )
+  print(
+    "encode    JSONEncoder  \(format(foundationRate)) frames/s, \(format(Double(foundationBytes) / foundationSeconds / 1e6)) MB/s"
+  )
+  print("encode    ratio        \(format(handRate / foundationRate))x")
+}

@@ -1,0 +1,148 @@
+import Testing
+import TransitionKit
+import TransitionWire
+
+@Suite struct FrameEncoderTests {
+  private func decode(_ bytes: [UInt8]) throws -> JSONValue {
+    #expect(bytes.last == UInt8(ascii: "\n"))
+    #expect(bytes.dropLast().contains(UInt8(ascii: "\n")) == false)
+    return try JSONValue(parsing: bytes.dropLast())
+  }
+
+  @Test func writesTheFrameContractWithDefaultsLeftOut() throws {
+    let plain = LayerState(id: "plain", frame: Rect(x: 0, y: 0, width: 390, height: 844))
+    var turned = LayerState(id: "cover", frame: Rect(x: 20.5, y: 120, width: 170, height: 170))
+    turned.anchor = Point(x: 0, y: 0.5)
+    turned.transform = Transform3D.rotation(angle: -1.1, x: 0, y: 1, z: 0)
+      .concatenating(.perspective(m34: -1.0 / 500))
+    turned.alpha = 0.25
+    turned.hidden = true
+    turned.z = 7
+    turned.background = try Color(hex: "#11223344")
+    turned.content = .object(["image": .string("album-3.jpg")])
+    let frame = Frame(t: 0.125, progress: 0.1, layers: [plain, turned])
+    var encoder = FrameEncoder()
+    let json = try decode(encoder.encode(session: "s1", seq: 42, frame: frame))
+
+    #expect(json["event"] == .string("frame"))
+    #expect(json["session"] == .string("s1"))
+    #expect(json["seq"] == .number(42))
+    #expect(json["t"] == .number(0.125))
+    #expect(json["progress"] == .number(0.1))
+    let layers = try #require(json["layers"]?.arrayValue)
+    #expect(layers.count == 2)
+
+    let first = try #require(layers[0].objectValue)
+    #expect(Set(first.keys) == ["id", "frame", "z"])
+    #expect(first["frame"] == .array([.number(0), .number(0), .number(390), .number(844)]))
+
+    let second = layers[1]
+    #expect(second["anchor"] == .array([.number(0), .number(0.5)]))
+    #expect(second["alpha"] == .number(0.25))
+    #expect(second["hidden"] == .bool(true))
+    #expect(second["z"] == .number(7))
+    #expect(second["background"] == .string("#11223344"))
+    #expect(second["content"] == .object(["image": .string("album-3.jpg")]))
+    let numbers = try #require(second["transform"]?.arrayValue).compactMap(\.numberValue)
+    // Every matrix entry reads back to the very same bits.
+    #expect(numbers.map(\.bitPattern) == turned.transform.elements.map(\.bitPattern))
+  }
+
+  @Test func numbersReadBackBitForBit() throws {
+    let awkward: [Double] = [0.1, 1.0 / 3, -2.5e-7, 123_456_789.125, -0.0019999999999999996, 1e21]
+    let layers = awkward.enumerated().map { index, value in
+      LayerState(id: "l\(index)", frame: Rect(x: value, y: -value, width: 1, height: 2), alpha: 0.5)
+    }
+    var encoder = FrameEncoder()
+    let json = try decode(encoder.encode(session: "s", seq: 0, frame: Frame(layers: layers)))
+    let decoded = try #require(json["layers"]?.arrayValue).compactMap {
+      $0["frame"]?.arrayValue?.first?.numberValue
+    }
+    #expect(decoded.map(\.bitPattern) == awkward.map(\.bitPattern))
+  }
+
+  @Test func escapesSessionAndLayerIds() throws {
+    let frame = Frame(layers: [LayerState(id: "a\"b\\c\nd\u{01}é", frame: .zero)])
+    var encoder = FrameEncoder()
+    let json = try decode(encoder.encode(session: "se\"ss", seq: 1, frame: frame))
+    #expect(json["session"] == .string("se\"ss"))
+    #expect(json["layers"]?.arrayValue?.first?["id"] == .string("a\"b\\c\nd\u{01}é"))
+  }
+
+  @Test func reusedEncoderGivesTheSameBytesForTheSameFrame() {
+    let frame = Frame(
+      t: 0.5, progress: 0.5,
+      layers: [
+        LayerState(id: "x", frame: Rect(x: 1, y: 2, width: 3, height: 4), content: .string("c"))
+      ])
+    var encoder = FrameEncoder()
+    let first = encoder.encode(session: "s", seq: 3, frame: frame)
+    let second = encoder.encode(session: "s", seq: 3, frame: frame)
+    #expect(first == second)
+  }
+}
+
+@Suite struct WireMessageTests {
+  @Test func successEchoesTheIdAndCarriesTheFields() throws {
+    let bytes = WireMessage.success(id: .number(7), ["session": .string("s1")])
+    let json = try JSONValue(parsing: bytes.dropLast())
+    #expect(json == .object(["id": .number(7), "ok": .bool(true), "session": .string("s1")]))
+  }
+
+  @Test func failureCarriesCodeAndMessage() throws {
+    let bytes = WireMessage.failure(
+      id: .string("a"), WireError(.unknownSession, "no session named s9"))
+    let json = try JSONValue(parsing: bytes.dropLast())
+    #expect(json["ok"] == .bool(false))
+    #expect(json["id"] == .string("a"))
+    #expect(json["error"]?["code"] == .string("unknown_session"))
+    #expect(json["error"]?["message"] == .string("no session named s9"))
+  }
+
+  @Test func completeEvent() throws {
+    let json = try JSONValue(
+      parsing: WireMessage.complete(session: "s2", finished: false).dropLast())
+    #expect(
+      json
+        == .object([
+          "event": .string("complete"), "session": .string("s2"), "finished": .bool(false),
+        ]))
+  }
+}
+
+@Suite struct RequestTests {
+  @Test func parsesOpAndId() throws {
+    let request = try Request(line: Array(#"{"op":"hello","id":3}"#.utf8))
+    #expect(request.op == "hello")
+    #expect(request.id == .number(3))
+  }
+
+  @Test func rejectsMalformedJSON() {
+    #expect(throws: RequestError.self) { try Request(line: Array(#"{"op":"#.utf8)) }
+    do {
+      _ = try Request(line: Array("{nope".utf8))
+      Issue.record("malformed JSON was accepted")
+    } catch {
+      #expect(error.error.code == .invalidJSON)
+    }
+  }
+
+  @Test func rejectsAMissingOpButKeepsTheId() {
+    do {
+      _ = try Request(line: Array(#"{"id":"x1","session":"s1"}"#.utf8))
+      Issue.record("a request without op was accepted")
+    } catch {
+      #expect(error.error.code == .badRequest)
+      #expect(error.id == .string("x1"))
+    }
+  }
+
+  @Test func rejectsNonObjects() {
+    do {
+      _ = try Request(line: Array("[1,2]".utf8))
+      Issue.record("an array was accepted as a request")
+    } catch {
+      #expect(error.error.code == .badRequest)
+    }
+  }
+}
