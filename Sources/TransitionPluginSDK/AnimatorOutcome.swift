@@ -1,0 +1,56 @@
+import TransitionKit
+
+/// What an animator made of one context's JSON bytes: the three answers of `make_timeline`.
+public enum AnimatorOutcome: Equatable, Sendable {
+  /// The timeline as compact UTF-8 JSON (`TRANSITIOND_STATUS_OK`).
+  case timeline([UInt8])
+  /// The animator cannot serve the context (`TRANSITIOND_STATUS_DECLINE`).
+  case declined
+  /// The context or the animator failed; the message names the problem
+  /// (`TRANSITIOND_STATUS_ERROR`).
+  case failed(String)
+}
+
+extension Animator {
+  /// Runs the animator on a context given as JSON bytes, without trapping on any input.
+  ///
+  /// The context is decoded with `TransitionContext(json:)`. Its optional `duration` member
+  /// (seconds, kept in `context.hints`) sets the timeline's duration; without it the animator's
+  /// `defaultDuration(for:)` is used. An operation outside `operations` is declined, so that the
+  /// daemon falls back to its default animator.
+  /// - Parameter contextJSON: the context as UTF-8 JSON.
+  /// - Returns: the encoded timeline, a decline, or a failure whose message starts with the
+  ///   animator's name.
+  public func outcome(forContextJSON contextJSON: some Collection<UInt8>) -> AnimatorOutcome {
+    let context: TransitionContext
+    let duration: Double
+    do {
+      context = try TransitionContext(json: try JSONValue(parsing: contextJSON))
+      duration = try Self.requestedDuration(in: context) ?? defaultDuration(for: context.operation)
+    } catch {
+      return .failed("\(name): \(error.message)")
+    }
+    guard operations.contains(context.operation) else { return .declined }
+    do {
+      guard let timeline = try timeline(for: context, duration: duration) else { return .declined }
+      return .timeline(Array(timeline.json.serialized.utf8))
+    } catch let error as EngineError {
+      return .failed("\(name): \(error.message)")
+    } catch {
+      return .failed("\(name): \(error)")
+    }
+  }
+
+  /// The context's `duration` member, if any.
+  /// - Throws: `EngineError` unless it is a finite positive number.
+  private static func requestedDuration(in context: TransitionContext) throws(EngineError)
+    -> Double?
+  {
+    guard let member = context.hints["duration"] else { return nil }
+    guard let seconds = member.numberValue, seconds.isFinite, seconds > 0 else {
+      throw EngineError(
+        .outOfRange, "context.duration must be a positive number of seconds, got \(member.serialized)")
+    }
+    return seconds
+  }
+}
