@@ -84,10 +84,10 @@ struct CompiledTrack: Sendable {
     switch mode {
     case .linear:
       guard let index = activeKey(at: time) else { return initial }
-      return keys[index].value(at: time)
+      return keys.withUnsafeBufferPointer { $0[index].value(at: time) }
     case .discrete:
       guard let index = activeKey(at: time) else { return initial }
-      return keys[index].to
+      return keys.withUnsafeBufferPointer { $0[index].to }
     case .paced: return pacedValue(at: time)
     case .cubic: return cubicValue(at: time)
     }
@@ -95,12 +95,14 @@ struct CompiledTrack: Sendable {
 
   /// The key that started last at or before `time`.
   private func activeKey(at time: Double) -> Int? {
-    var index = keys.count - 1
-    while index >= 0 {
-      if keys[index].start <= time { return index }
-      index -= 1
+    keys.withUnsafeBufferPointer { keys in
+      var index = keys.count - 1
+      while index >= 0 {
+        if keys[index].start <= time { return index }
+        index -= 1
+      }
+      return nil
     }
-    return nil
   }
 
   /// The index of the knot segment containing `time`, or nil before the first or after the last.

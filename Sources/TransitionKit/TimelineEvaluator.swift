@@ -39,26 +39,30 @@ public struct TimelineEvaluator: Sendable {
         LayerState(id: $0.id, frame: $0.initial.frame, content: $0.content)
       }
     }
-    for index in layers.indices {
-      let layer = layers[index]
-      var attributes = layer.initial
-      for track in layer.tracks {
-        attributes.set(track.property, to: track.value(at: relativeTime))
-      }
-      // Field by field: the id and content never change, so they are not copied (no reference
-      // counting on the hot path).
+    // Borrowed through buffer pointers so that no layer or track is copied (no reference
+    // counting on the hot path); the id and content of a state never change, so only the
+    // animated fields are written.
+    layers.withUnsafeBufferPointer { compiled in
       frame.layers.withUnsafeMutableBufferPointer { states in
-        if states[index].id != layer.id {
-          states[index] = LayerState(
-            id: layer.id, frame: layer.initial.frame, content: layer.content)
+        for index in compiled.indices {
+          var attributes = compiled[index].initial
+          compiled[index].tracks.withUnsafeBufferPointer { tracks in
+            for track in tracks.indices {
+              attributes.set(tracks[track].property, to: tracks[track].value(at: relativeTime))
+            }
+          }
+          if states[index].id != compiled[index].id {
+            states[index] = LayerState(
+              id: compiled[index].id, frame: attributes.frame, content: compiled[index].content)
+          }
+          states[index].frame = attributes.frame
+          states[index].anchor = attributes.anchor
+          states[index].transform = attributes.composedTransform
+          states[index].alpha = min(max(attributes.alpha, 0), 1)
+          states[index].hidden = attributes.hidden
+          states[index].z = attributes.z
+          states[index].background = attributes.background
         }
-        states[index].frame = attributes.frame
-        states[index].anchor = attributes.anchor
-        states[index].transform = attributes.composedTransform
-        states[index].alpha = min(max(attributes.alpha, 0), 1)
-        states[index].hidden = attributes.hidden
-        states[index].z = attributes.z
-        states[index].background = attributes.background
       }
     }
   }
