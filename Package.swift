@@ -72,13 +72,15 @@ let package = Package(
     ),
     .testTarget(
       name: "AnimatorTests",
-      dependencies: ["PluginHost", "TransitionKit", "AlbumFlip", "ZoomPresent", "DefaultSlide"]
+      // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
+      // (each exports `transitiond_plugin_entry`); `swift test` builds them.
+      dependencies: ["TransitionKit", "CTransitionPlugin"]
     ),
     .testTarget(
       name: "IntegrationTests",
+      // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
-        "TransitionClient", "TransitionWire", "transitiond", "transitionctl",
-        "AlbumFlip", "ZoomPresent", "DefaultSlide", "Crossfade",
+        "TransitionClient", "TransitionWire", "TransitionKit", "transitiond", "transitionctl",
       ]
     ),
   ]
