@@ -5,7 +5,7 @@
  * out while every layer of the "to" screen fades in, over 0.3 s with an ease-in-ease-out
  * curve. It reads just enough of the context JSON with a small scanner (operation,
  * container, and per screen its background and each layer's id, frame, background and
- * content) and declines a context it cannot read.
+ * content) and declines a context it cannot read, or one with nothing to fade.
  *
  * A screen's background becomes a full-container layer under that screen's layers, with id
  * "crossfade:from-background" or "crossfade:to-background", fading like the rest. A "to"
@@ -512,7 +512,9 @@ static transitiond_status crossfade_make_timeline(void *animator_data, const uin
     release_context(&c);
     return fail("crossfade: out of memory while reading the context", out_bytes, out_length);
   }
-  if (!readable) {
+  bool has_layers = c.from.count + c.to.count > 0 || c.from.background.length > 0 ||
+                    c.to.background.length > 0;
+  if (!readable || !has_layers) { /* a timeline needs at least one layer */
     release_context(&c);
     return TRANSITIOND_STATUS_DECLINE;
   }

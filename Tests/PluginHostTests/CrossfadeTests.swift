@@ -130,10 +130,17 @@ import TransitionKit
   }
 
   @Test func acceptsAMinimalContext() {
-    let context = #" {"operation":"dismiss","from":{"layers":[]},"to":{"layers":[]}} "#
-    #expect(
-      timeline(context)
-        == .timeline(Array(#"{"duration":0.3,"curve":"easeInEaseOut","layers":[]}"#.utf8)))
+    let context =
+      #" {"operation":"dismiss","from":{"layers":[]},"to":{"layers":[{"id":"x","frame":[0,0,1,1]}]}} "#
+    let expected =
+      #"{"duration":0.3,"curve":"easeInEaseOut","layers":[{"id":"x","frame":[0,0,1,1],"alpha":0,"z":0,"#
+      + #""tracks":[{"property":"alpha","keyframes":[{"start":0,"duration":1,"value":1,"curve":"linear"}]}]}]}"#
+    #expect(timeline(context) == .timeline(Array(expected.utf8)))
+  }
+
+  @Test func declinesAContextWithNothingToFade() {
+    let context = #"{"operation":"present","from":{"layers":[]},"to":{"layers":[]}}"#
+    #expect(timeline(context) == .declined)
   }
 
   @Test func itsTimelineDecodesWithTheEngineCodec() throws {
@@ -142,7 +149,10 @@ import TransitionKit
        "from":{"background":"#ffffffff","layers":[{"id":"a","frame":[0,0,390,844]}]},
        "to":{"layers":[{"id":"b","frame":[0,0,390,844],"background":"#ff0000ff"}]}}
       """
-    let decoded = try timeline(context).decodedTimeline()
-    #expect(decoded != nil)
+    let decoded = try #require(try timeline(context).decodedTimeline())
+    #expect(decoded.duration == 0.3)
+    #expect(decoded.curve == .easeInEaseOut)
+    #expect(decoded.layers.map(\.id) == ["crossfade:from-background", "a", "b"])
+    #expect(decoded.layers.map { $0.tracks.count } == [1, 1, 1])
   }
 }
