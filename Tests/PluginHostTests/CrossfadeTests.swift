@@ -143,6 +143,31 @@ import TransitionKit
     #expect(timeline(context) == .declined)
   }
 
+  @Test func declinesEveryTruncationOfAValidContext() {
+    let text =
+      ##"{"operation":"present","container":[2,3],"from":{"background":"#010203ff","##
+      + #""layers":[{"id":"a\u0041","frame":[-1.5e-3,0,1,2],"content":{"k":[true,null,"v"]}}]},"#
+      + #""to":{"layers":[{"id":"b","frame":[0,0,2,3],"background":null}]}}"#
+    let context = Array(text.utf8)
+    guard case .timeline = registry.makeTimeline(animator: "crossfade", contextJSON: context) else {
+      Issue.record("the full context should make a timeline")
+      return
+    }
+    let accepted = (0..<context.count).filter { length in
+      registry.makeTimeline(animator: "crossfade", contextJSON: Array(context[..<length]))
+        != .declined
+    }
+    #expect(accepted == [])
+  }
+
+  @Test func declinesContentNestedTooDeeply() {
+    let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+    let context =
+      #"{"operation":"present","from":{"layers":[{"id":"a","frame":[0,0,1,1],"content":"#
+      + deep + #"}]},"to":{"layers":[]}}"#
+    #expect(timeline(context) == .declined)
+  }
+
   @Test func itsTimelineDecodesWithTheEngineCodec() throws {
     let context = """
       {"operation":"present","container":[390,844],
