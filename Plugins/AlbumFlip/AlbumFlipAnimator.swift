@@ -88,7 +88,8 @@ public struct AlbumFlipAnimator: Animator {
       let move = start...min(start + Self.dealDuration, 1)
       photo.play(Motion(.alpha, from: 0, to: 1, over: Self.cellFadeWindow), direction)
       photo.play(
-        Motion(.scale, from: Self.fitScale(cell.frame.size, in: cover.frame.size), to: 1, over: move),
+        Motion(
+          .scale, from: Self.fitScale(cell.frame.size, in: cover.frame.size), to: 1, over: move),
         direction)
       photo.play(
         Motion(.translationX, from: cover.frame.midX - cell.frame.midX, to: 0, over: move),

@@ -66,7 +66,8 @@ public struct DefaultSlideAnimator: Animator {
     }
 
     if horizontal {
-      add(below, side: belowSide, motion: Motion(.translationX, from: 0, to: -Self.parallax * width))
+      add(
+        below, side: belowSide, motion: Motion(.translationX, from: 0, to: -Self.parallax * width))
       var dim = TimelineLayer(filling: context.container, id: "\(name).dim", color: .black, z: z)
       z += 1
       dim.play(Motion(.alpha, from: 0, to: Self.dimAlpha), direction)

@@ -63,7 +63,8 @@ public struct ZoomPresentAnimator: Animator {
     if let background = detail.background {
       detailLayers.append(
         TimelineLayer(
-          filling: container, id: "\(name).\(detailSide)-background", color: background, z: nextZ()))
+          filling: container, id: "\(name).\(detailSide)-background", color: background, z: nextZ())
+      )
     }
     for layer in detail.layers {
       detailLayers.append(TimelineLayer(layer, z: nextZ()))
@@ -83,7 +84,8 @@ public struct ZoomPresentAnimator: Animator {
       if direction == .backward {
         layer.tracks.append(
           PropertyTrack(
-            .hidden, mode: .discrete, keyframes: [Keyframe(start: 1, duration: 0, value: .bool(true))])
+            .hidden, mode: .discrete,
+            keyframes: [Keyframe(start: 1, duration: 0, value: .bool(true))])
         )
       }
       layers.append(layer)

@@ -49,7 +49,8 @@ extension Animator {
     guard let member = context.hints["duration"] else { return nil }
     guard let seconds = member.numberValue, seconds.isFinite, seconds > 0 else {
       throw EngineError(
-        .outOfRange, "context.duration must be a positive number of seconds, got \(member.serialized)")
+        .outOfRange,
+        "context.duration must be a positive number of seconds, got \(member.serialized)")
     }
     return seconds
   }

@@ -78,7 +78,8 @@ extension TimelineLayer {
       PropertyTrack(
         motion.property,
         keyframes: [
-          Keyframe(start: window.lowerBound, duration: window.upperBound - window.lowerBound, value: to)
+          Keyframe(
+            start: window.lowerBound, duration: window.upperBound - window.lowerBound, value: to)
         ]))
   }
 

@@ -72,7 +72,9 @@ import TransitionKit
     }
     let background = try frame.state("album-flip.to-background")
     #expect(background.alpha == 1 && background.background == Scenes.photosBackground)
-    #expect(background.frame == Rect(x: 0, y: 0, width: layout.container.width, height: layout.container.height))
+    #expect(
+      background.frame
+        == Rect(x: 0, y: 0, width: layout.container.width, height: layout.container.height))
     #expect(try frame.state("album-flip.cover").isInvisible)
     #expect(try frame.state("album-flip.cover.snapshot").isInvisible)
     // Paint order: albums below the photo background, photos above it, the fake cover on top.
@@ -106,7 +108,8 @@ import TransitionKit
     let cover = try cover(layout)
     let timeline = try animator.timeline(Scenes.albumPush(layout)).linearized
     let leftEdge = [
-      Point(x: cover.frame.minX, y: cover.frame.minY), Point(x: cover.frame.minX, y: cover.frame.midY),
+      Point(x: cover.frame.minX, y: cover.frame.minY),
+      Point(x: cover.frame.minX, y: cover.frame.midY),
       Point(x: cover.frame.minX, y: cover.frame.maxY),
     ]
     let rightMiddle = Point(x: cover.frame.maxX, y: cover.frame.midY)
@@ -130,8 +133,12 @@ import TransitionKit
     #expect(bottom.y - top.y > cover.frame.height)
     let edgeOn = try timeline.frame(at: Self.edgeOn).state("album-flip.cover")
     #expect(close(edgeOn.project(rightMiddle).x, cover.frame.minX))
-    #expect(try timeline.frame(at: 0.2).state("album-flip.cover").project(rightMiddle).x > cover.frame.minX)
-    #expect(try timeline.frame(at: 0.3).state("album-flip.cover").project(rightMiddle).x < cover.frame.minX)
+    #expect(
+      try timeline.frame(at: 0.2).state("album-flip.cover").project(rightMiddle).x
+        > cover.frame.minX)
+    #expect(
+      try timeline.frame(at: 0.3).state("album-flip.cover").project(rightMiddle).x
+        < cover.frame.minX)
     // Fully open at the end of the flip: mirrored onto the left of its edge.
     let open = try timeline.frame(at: Self.flipEnd).state("album-flip.cover")
     #expect(close(open.project(rightMiddle).x, cover.frame.minX - cover.frame.width))
@@ -148,7 +155,10 @@ import TransitionKit
     let timeline = try animator.timeline(Scenes.albumPush(layout))
     let progress = progress(where: .easeOut, reaches: Self.edgeOn)
     let state = try timeline.frame(at: progress).state("album-flip.cover")
-    #expect(close(state.project(Point(x: cover.frame.maxX, y: cover.frame.midY)).x, cover.frame.minX, within: 1e-6))
+    #expect(
+      close(
+        state.project(Point(x: cover.frame.maxX, y: cover.frame.midY)).x, cover.frame.minX,
+        within: 1e-6))
   }
 
   @Test(arguments: Layout.all)
@@ -172,11 +182,15 @@ import TransitionKit
       let frame = timeline.frame(at: time)
       for cell in context.to.layers {
         let state = try frame.state(cell.id)
-        let scale = min(cover.frame.width / cell.frame.width, cover.frame.height / cell.frame.height)
+        let scale = min(
+          cover.frame.width / cell.frame.width, cover.frame.height / cell.frame.height)
         let drawn = state.drawnRect
         #expect(close(drawn.center, cover.frame.center), "\(cell.id) at \(time) in \(layout)")
-        #expect(close(drawn.width, cell.frame.width * scale) && close(drawn.height, cell.frame.height * scale))
-        #expect(drawn.width <= cover.frame.width + 1e-9 && drawn.height <= cover.frame.height + 1e-9)
+        #expect(
+          close(drawn.width, cell.frame.width * scale)
+            && close(drawn.height, cell.frame.height * scale))
+        #expect(
+          drawn.width <= cover.frame.width + 1e-9 && drawn.height <= cover.frame.height + 1e-9)
         #expect(state.z < (try frame.state("album-flip.cover").z))
       }
     }
@@ -204,7 +218,8 @@ import TransitionKit
       #expect(!close(before.drawnRect, cell.frame, within: 1e-3), "\(cell.id) arrived early")
       let start = arrival - 0.3
       let waiting = try timeline.frame(at: start).state(cell.id)
-      #expect(close(waiting.drawnRect.center, try cover(layout).frame.center), "\(cell.id) left early")
+      #expect(
+        close(waiting.drawnRect.center, try cover(layout).frame.center), "\(cell.id) left early")
     }
     // Farther from the centre, earlier: the order of arrivals follows distance, decreasing.
     let center = Point(x: layout.container.width / 2, y: layout.container.height / 2)

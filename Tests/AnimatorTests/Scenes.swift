@@ -49,7 +49,8 @@ enum Scenes {
     let height = width * layout.coverAspect
     var layers = [
       ContextLayer(
-        id: "albums-title", frame: Rect(x: inset, y: 48, width: layout.container.width - 2 * inset, height: 34),
+        id: "albums-title",
+        frame: Rect(x: inset, y: 48, width: layout.container.width - 2 * inset, height: 34),
         content: .object(["text": .string("Albums")]))
     ]
     for index in 0..<layout.albumCount {
@@ -94,13 +95,16 @@ enum Scenes {
       background: detailBackground,
       layers: [
         ContextLayer(
-          id: "detail-image", frame: Rect(x: 0, y: size.height * 0.2, width: size.width, height: size.width),
+          id: "detail-image",
+          frame: Rect(x: 0, y: size.height * 0.2, width: size.width, height: size.width),
           content: .object(["image": .string("photo-\(layout.selectedIndex).jpg")])),
         ContextLayer(
           id: "detail-caption",
-          frame: Rect(x: 20, y: size.height * 0.2 + size.width + 12, width: size.width - 40, height: 44)),
+          frame: Rect(
+            x: 20, y: size.height * 0.2 + size.width + 12, width: size.width - 40, height: 44)),
         ContextLayer(
-          id: "detail-toolbar", frame: Rect(x: 0, y: size.height - 83, width: size.width, height: 83),
+          id: "detail-toolbar",
+          frame: Rect(x: 0, y: size.height - 83, width: size.width, height: 83),
           background: toolbarGrey),
       ])
   }
