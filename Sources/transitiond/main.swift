@@ -1,1 +1,29 @@
-print("not yet")
+import Glibc
+import TransitionServer
+
+/// `EX_USAGE` from sysexits.h.
+let usageExitStatus: Int32 = 64
+
+let request: CommandLineRequest
+do {
+  request = try parseCommandLine(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  let line = Array("transitiond: \(error.message)\n".utf8)
+  _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  exit(usageExitStatus)
+}
+
+switch request {
+case .help:
+  print(usageText, terminator: "")
+case .version:
+  print("transitiond \(Daemon.version) (protocol \(Daemon.protocolVersion))")
+case .run(let options):
+  do {
+    let daemon = try Daemon(options: options)
+    try daemon.run()
+  } catch {
+    Logger(level: .error).error(error.message)
+    exit(error.exitStatus)
+  }
+}

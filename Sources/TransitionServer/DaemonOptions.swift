@@ -1,0 +1,34 @@
+/// What the command line asks of the daemon; each value given overrides the config file's.
+public struct DaemonOptions: Equatable, Sendable {
+  /// The config file; nil runs on the built-in defaults.
+  public var configPath: String?
+  /// `--socket PATH`: overrides the config's `socket`.
+  public var socketPath: String?
+  /// `--plugin-path DIR` (repeatable): replaces the config's `pluginPaths` when not empty.
+  public var pluginPaths: [String]
+  /// `--log-level LEVEL`: overrides the config's `logLevel`.
+  public var logLevel: LogLevel?
+
+  public init(
+    configPath: String? = nil, socketPath: String? = nil, pluginPaths: [String] = [],
+    logLevel: LogLevel? = nil
+  ) {
+    self.configPath = configPath
+    self.socketPath = socketPath
+    self.pluginPaths = pluginPaths
+    self.logLevel = logLevel
+  }
+
+  /// The configuration in force: the file's (or the defaults), with these overrides applied.
+  ///
+  /// - Throws: ``ConfigError`` when the file cannot be read or is invalid.
+  public func effectiveConfig() throws(ConfigError) -> ServerConfig {
+    var config = try configPath.map { path throws(ConfigError) in
+      try ServerConfig(contentsOf: path)
+    } ?? ServerConfig()
+    if let socketPath { config.socket = socketPath }
+    if !pluginPaths.isEmpty { config.pluginPaths = pluginPaths }
+    if let logLevel { config.logLevel = logLevel }
+    return config
+  }
+}

@@ -1,0 +1,54 @@
+import Glibc
+
+/// Writes one line per event to standard error:
+/// `2026-11-29T12:00:00Z info transitiond: message`.
+///
+/// Lines below ``level`` are dropped. A message's newlines are replaced by spaces, so every
+/// event is exactly one line. Used on the loop thread only.
+public final class Logger {
+  /// The most detailed level written.
+  public var level: LogLevel
+  private let name: String
+
+  /// Creates a logger.
+  ///
+  /// - Parameters:
+  ///   - level: The most detailed level written.
+  ///   - name: The program name written before each message.
+  public init(level: LogLevel, name: String = "transitiond") {
+    self.level = level
+    self.name = name
+  }
+
+  /// Writes `message` at `messageLevel` when ``level`` allows it.
+  public func log(_ messageLevel: LogLevel, _ message: @autoclosure () -> String) {
+    guard messageLevel <= level else { return }
+    let text = message().map { $0.isNewline ? " " : $0 }
+    let line = "\(Self.timestamp()) \(messageLevel) \(name): \(String(text))\n"
+    var bytes = Array(line.utf8)
+    bytes.withUnsafeMutableBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+
+  public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+  public func warn(_ message: @autoclosure () -> String) { log(.warn, message()) }
+  public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+  public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+
+  /// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
+  static func timestamp() -> String {
+    var now = time(nil)
+    var parts = tm()
+    gmtime_r(&now, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  }
+}

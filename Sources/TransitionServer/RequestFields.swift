@@ -1,0 +1,42 @@
+import TransitionKit
+import TransitionWire
+
+/// Typed reads of a request's fields; every failure is a `bad_request` naming the field.
+extension Request {
+  func requiredString(_ key: String) throws(WireError) -> String {
+    try read { () throws(EngineError) in try body.required(key).string() }
+  }
+
+  func optionalString(_ key: String) throws(WireError) -> String? {
+    try read { () throws(EngineError) in try body.optional(key)?.string() }
+  }
+
+  func requiredNumber(_ key: String) throws(WireError) -> Double {
+    try read { () throws(EngineError) in try body.required(key).number() }
+  }
+
+  func optionalNumber(_ key: String) throws(WireError) -> Double? {
+    try read { () throws(EngineError) in try body.optional(key)?.number() }
+  }
+
+  func optionalBool(_ key: String) throws(WireError) -> Bool? {
+    try read { () throws(EngineError) in try body.optional(key)?.bool() }
+  }
+
+  /// A whole number field.
+  func requiredInteger(_ key: String) throws(WireError) -> Int {
+    let number = try requiredNumber(key)
+    guard number == number.rounded(), abs(number) < 1e15 else {
+      throw WireError(.badRequest, "\(key) must be an integer, got \(number)")
+    }
+    return Int(number)
+  }
+
+  private func read<Value>(_ body: () throws(EngineError) -> Value) throws(WireError) -> Value {
+    do {
+      return try body()
+    } catch {
+      throw WireError(.badRequest, error.message)
+    }
+  }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import TransitionKit
+
+/// The daemon's configuration (`config/transitiond.json`, documented in docs/config.md).
+///
+/// Every key is optional and has a default; an unknown key is refused, naming it, so a typo
+/// never passes silently. Decoding errors name the key path (`limits.maxClients`).
+public struct ServerConfig: Equatable, Sendable {
+  /// The socket path; empty means the default of `SocketPath.resolve(environment:)`.
+  public var socket = ""
+  /// The socket file's permission bits. Default 0o600 (the owner only).
+  public var socketMode: UInt32 = 0o600
+  /// Plugin files or directories searched before `TRANSITIOND_PLUGIN_PATH` and the
+  /// executable's directory. Relative entries are resolved against the config file's
+  /// directory.
+  public var pluginPaths: [String] = []
+  /// Load plugins even when their file or directory is writable by group or others.
+  public var allowInsecurePlugins = false
+  /// Which animator serves each operation.
+  public var routes: [TransitionOperation: String] = ServerConfig.defaultRoutes
+  /// The frame rate of a subscription that names none. Default 60.
+  public var defaultFps = 60.0
+  /// The most detailed log level written. Default `info`.
+  public var logLevel = LogLevel.info
+  /// A group whose members may use admin ops, besides root and the daemon's own user;
+  /// empty for none.
+  public var adminGroup = ""
+  /// The limits.
+  public var limits = ServerLimits()
+
+  /// The built-in routes: push and pop to `album-flip`, present and dismiss to `zoom-present`.
+  public static let defaultRoutes: [TransitionOperation: String] = [
+    .push: "album-flip", .pop: "album-flip", .present: "zoom-present", .dismiss: "zoom-present",
+  ]
+
+  /// The lowest and highest frame rate a subscription may ask for.
+  public static let fpsRange: ClosedRange<Double> = 1...240
+
+  public init() {}
+
+  private static let topLevelKeys: Set<String> = [
+    "socket", "socketMode", "pluginPaths", "allowInsecurePlugins", "routes", "defaultFps",
+    "logLevel", "adminGroup", "limits",
+  ]
+  private static let limitKeys: Set<String> = [
+    "maxLineBytes", "maxClients", "maxSessions", "maxSubscriptionsPerClient",
+    "maxLayersPerContext", "subscriberSoftLimitBytes", "subscriberHardLimitBytes",
+    "subscriberSoftLimitSeconds",
+  ]
+
+  /// Reads and validates a config file.
+  ///
+  /// - Parameter path: The file to read; relative `pluginPaths` entries are resolved against
+  ///   its directory.
+  /// - Throws: ``ConfigError`` naming the file and the offending key.
+  public init(contentsOf path: String) throws(ConfigError) {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ConfigError(file: path, "cannot be read")
+    }
+    let json: JSONValue
+    do {
+      json = try JSONValue(parsing: Array(data))
+    } catch {
+      throw ConfigError(file: path, "is not valid JSON: \(error.message)")
+    }
+    do {
+      try self.init(json: json, baseDirectory: (path as NSString).deletingLastPathComponent)
+    } catch {
+      throw ConfigError(file: path, error.message)
+    }
+  }
+
+  /// Decodes and validates a configuration from JSON.
+  ///
+  /// - Parameters:
+  ///   - json: The configuration object.
+  ///   - baseDirectory: The directory relative plugin paths are resolved against.
+  /// - Throws: ``ConfigError`` (without a file) naming the key.
+  public init(json: JSONValue, baseDirectory: String) throws(ConfigError) {
+    do {
+      try self.init(decoding: JSONField(json, path: ""), baseDirectory: baseDirectory)
+    } catch {
+      throw ConfigError(file: nil, error.message)
+    }
+  }
+
+  private init(decoding root: JSONField, baseDirectory: String) throws(EngineError) {
+    guard root.value.objectValue != nil else {
+      throw EngineError(.invalidValue, "the configuration must be a JSON object")
+    }
+    try root.allowOnly(Self.topLevelKeys)
+    if let field = try root.optional("socket") { socket = try field.string() }
+    if let field = try root.optional("socketMode") { socketMode = try Self.mode(field) }
+    if let field = try root.optional("pluginPaths") {
+      pluginPaths = try field.elements().map { element throws(EngineError) in
+        let entry = try element.string()
+        guard !entry.isEmpty else {
+          throw EngineError(.empty, "\(element.path) must not be empty")
+        }
+        return entry.hasPrefix("/") || baseDirectory.isEmpty
+          ? entry : (baseDirectory as NSString).appendingPathComponent(entry)
+      }
+    }
+    if let field = try root.optional("allowInsecurePlugins") {
+      allowInsecurePlugins = try field.bool()
+    }
+    if let field = try root.optional("routes") { routes = try Self.routes(field) }
+    if let field = try root.optional("defaultFps") {
+      defaultFps = try field.number()
+      try EngineError.require(defaultFps, in: Self.fpsRange, field.path)
+    }
+    if let field = try root.optional("logLevel") { logLevel = try Self.logLevel(field) }
+    if let field = try root.optional("adminGroup") { adminGroup = try field.string() }
+    if let field = try root.optional("limits") { limits = try Self.limits(field) }
+  }
+
+  /// A mode written as an octal string such as `"0600"` or `"660"`.
+  private static func mode(_ field: JSONField) throws(EngineError) -> UInt32 {
+    let text = try field.string()
+    guard !text.isEmpty, text.count <= 4, let mode = UInt32(text, radix: 8), mode <= 0o777 else {
+      throw EngineError(
+        .invalidValue, "\(field.path) must be an octal string such as \"0600\", got \"\(text)\"")
+    }
+    return mode
+  }
+
+  /// Reads a log level name.
+  static func logLevel(_ field: JSONField) throws(EngineError) -> LogLevel {
+    let name = try field.string()
+    guard let level = LogLevel(name: name) else {
+      throw EngineError(
+        .invalidValue, "\(field.path) must be one of error, warn, info, debug, got \"\(name)\"")
+    }
+    return level
+  }
+
+  private static func routes(_ field: JSONField) throws(EngineError) -> [TransitionOperation: String]
+  {
+    guard let members = field.value.objectValue else {
+      throw EngineError(.invalidValue, "\(field.path) must be an object")
+    }
+    var routes = defaultRoutes
+    for key in members.keys.sorted() {
+      guard let operation = TransitionOperation(rawValue: key) else {
+        throw EngineError(
+          .invalidValue,
+          "\(field.path).\(key) is not an operation (push, pop, present, dismiss)")
+      }
+      let animator = try field.required(key).string()
+      guard !animator.isEmpty else {
+        throw EngineError(.empty, "\(field.path).\(key) must name an animator")
+      }
+      routes[operation] = animator
+    }
+    return routes
+  }
+
+  private static func limits(_ field: JSONField) throws(EngineError) -> ServerLimits {
+    try field.allowOnly(limitKeys)
+    var limits = ServerLimits()
+    func integer(_ key: String, minimum: Int = 1) throws(EngineError) -> Int? {
+      guard let member = try field.optional(key) else { return nil }
+      let number = try member.number()
+      guard number == number.rounded(), number >= Double(minimum), number <= 1e15 else {
+        throw EngineError(
+          .outOfRange, "\(member.path) must be an integer of at least \(minimum), got \(number)")
+      }
+      return Int(number)
+    }
+    if let value = try integer("maxLineBytes", minimum: 256) { limits.maxLineBytes = value }
+    if let value = try integer("maxClients") { limits.maxClients = value }
+    if let value = try integer("maxSessions") { limits.maxSessions = value }
+    if let value = try integer("maxSubscriptionsPerClient") {
+      limits.maxSubscriptionsPerClient = value
+    }
+    if let value = try integer("maxLayersPerContext") { limits.maxLayersPerContext = value }
+    if let value = try integer("subscriberSoftLimitBytes") {
+      limits.subscriberSoftLimitBytes = value
+    }
+    if let value = try integer("subscriberHardLimitBytes") {
+      limits.subscriberHardLimitBytes = value
+    }
+    if let member = try field.optional("subscriberSoftLimitSeconds") {
+      let seconds = try member.number()
+      guard seconds >= 0 else {
+        throw EngineError(.outOfRange, "\(member.path) must not be negative, got \(seconds)")
+      }
+      limits.subscriberSoftLimitSeconds = seconds
+    }
+    guard limits.subscriberSoftLimitBytes <= limits.subscriberHardLimitBytes else {
+      throw EngineError(
+        .outOfRange,
+        "\(field.path).subscriberSoftLimitBytes (\(limits.subscriberSoftLimitBytes)) must not "
+          + "exceed \(field.path).subscriberHardLimitBytes (\(limits.subscriberHardLimitBytes))")
+    }
+    return limits
+  }
+}

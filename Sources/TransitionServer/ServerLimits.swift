@@ -1,0 +1,22 @@
+/// Every limit the daemon enforces, with the defaults docs/config.md documents.
+public struct ServerLimits: Equatable, Sendable {
+  /// The longest request line in bytes (not counting `\n`); a longer one gets `line_too_long`
+  /// and the connection is closed. Default 65536.
+  public var maxLineBytes = 65_536
+  /// The most clients connected at once; one more is refused with `limit_exceeded`. Default 256.
+  public var maxClients = 256
+  /// The most sessions running at once. Default 1024.
+  public var maxSessions = 1_024
+  /// The most subscriptions one connection holds. Default 64.
+  public var maxSubscriptionsPerClient = 64
+  /// The most layers in one context (both screens together). Default 512.
+  public var maxLayersPerContext = 512
+  /// Unsent bytes above which a subscriber's frames are coalesced. Default 1 MiB.
+  public var subscriberSoftLimitBytes = 1 << 20
+  /// Unsent bytes above which a client is disconnected. Default 8 MiB.
+  public var subscriberHardLimitBytes = 8 << 20
+  /// Seconds a subscriber may stay above the soft limit before it is disconnected. Default 5.
+  public var subscriberSoftLimitSeconds = 5.0
+
+  public init() {}
+}

@@ -1,0 +1,208 @@
+import EventLoop
+import Glibc
+import TransitionKit
+
+/// One running transition: its context, the timeline its animator made, the clock that drives
+/// it and the frame streams that carry it to subscribers.
+///
+/// A session runs on the daemon's monotonic clock from `begin`, whether or not anyone
+/// watches: a one-shot timer at the clock's end time completes it, and is re-scheduled after
+/// every control op, so nothing ticks for a session without subscribers. On completion every
+/// wall-clock stream sends its final frame and `complete`, and ``onComplete`` removes the
+/// session from the table. Virtual-clock readers keep the session object (and its timeline)
+/// alive until they have read to the end.
+final class Session {
+  /// How the session ended.
+  struct Outcome: Equatable {
+    /// True when it reached its end; false when cancelled.
+    var finished: Bool
+    /// The monotonic time it ended.
+    var time: Double
+  }
+
+  let id: String
+  let context: TransitionContext
+  /// The animator that made the timeline (after any fallback).
+  let animatorName: String
+  let timeline: Timeline
+  let evaluator: TimelineEvaluator
+  /// Whether the session began waiting for interaction (`interactive: true`).
+  let interactive: Bool
+  /// The monotonic time of `begin`: frame `t` counts from here.
+  let startTime: Double
+  /// The connection that began the session.
+  let ownerConnectionID: UInt64
+  /// The uid of the peer that began the session, when known.
+  let ownerUID: uid_t?
+  private let loop: EventLoop
+  private(set) var clock: TransitionClock
+  private(set) var outcome: Outcome?
+  /// The wall-clock frame streams, one per frame rate.
+  private(set) var streams: [Double: FrameStream] = [:]
+  /// Virtual-clock subscriptions still reading this session.
+  var virtualReaders = 0
+  private var completionTimer: LoopTimer?
+  /// Called once, when the session completes.
+  var onComplete: ((Session) -> Void)?
+
+  /// Creates a session whose clock starts now.
+  ///
+  /// - Throws: `EngineError` when the timeline's duration cannot drive a clock.
+  init(
+    id: String, context: TransitionContext, animatorName: String, timeline: Timeline,
+    interactive: Bool, owner: ClientConnection, loop: EventLoop
+  ) throws(EngineError) {
+    self.id = id
+    self.context = context
+    self.animatorName = animatorName
+    self.timeline = timeline
+    self.evaluator = TimelineEvaluator(timeline)
+    self.interactive = interactive
+    self.loop = loop
+    self.ownerConnectionID = owner.id
+    self.ownerUID = owner.credentials?.uid
+    let now = loop.now
+    startTime = now
+    clock = try TransitionClock(duration: timeline.duration, interactive: interactive, at: now)
+  }
+
+  var operation: TransitionOperation { context.operation }
+  var duration: Double { timeline.duration }
+  var isCompleted: Bool { outcome != nil }
+
+  /// True while the clock moves on its own (running, finishing, cancelling).
+  var isMoving: Bool { outcome == nil && clock.endTime != nil }
+
+  /// The state name of the protocol (`running`, `paused`, `interactive`, `finishing`,
+  /// `cancelling`, `completed`).
+  var stateName: String { outcome == nil ? clock.state.rawValue : "completed" }
+
+  /// Linear progress at monotonic `now`.
+  func progress(at now: Double) -> Double {
+    if let outcome { return outcome.finished ? 1 : 0 }
+    return clock.progress(at: now)
+  }
+
+  /// Subscriptions currently receiving this session's frames.
+  var subscriberCount: Int {
+    streams.values.reduce(virtualReaders) { $0 + $1.subscribers.count }
+  }
+
+  /// Starts the completion timer; call once, after the session is in the table.
+  func start() {
+    scheduleCompletion()
+  }
+
+  /// The wall-clock stream at `fps`, created when missing.
+  func stream(fps: Double) -> FrameStream {
+    if let stream = streams[fps] { return stream }
+    let stream = FrameStream(session: self, fps: fps, loop: loop)
+    streams[fps] = stream
+    return stream
+  }
+
+  /// Forgets a stream that lost its last subscriber.
+  func streamBecameEmpty(_ stream: FrameStream) {
+    guard streams[stream.fps] === stream else { return }
+    stream.stop()
+    streams[stream.fps] = nil
+  }
+
+  /// Completes the session if its clock has reached the end by `now`.
+  ///
+  /// - Returns: True when the session is completed (now or earlier).
+  @discardableResult
+  func advance(to now: Double) -> Bool {
+    if outcome != nil { return true }
+    var time = now
+    // A timer may fire a hair before its deadline; count that as the deadline.
+    if let end = clock.endTime, now < end, end - now < 1e-3 { time = end }
+    guard let completion = clock.advance(to: time) else { return false }
+    complete(finished: completion.finished, at: completion.time)
+    return true
+  }
+
+  /// Applies an interactive control to the clock at `now`. Call ``propagateChange(at:)``
+  /// next (after replying), which completes the session or re-schedules its completion and
+  /// wakes the streams.
+  ///
+  /// - Throws: `EngineError` with code `invalidState` when the clock's state forbids it,
+  ///   `outOfRange` or `nonFinite` for a bad progress or velocity.
+  func apply(_ control: SessionControl, at now: Double) throws(EngineError) {
+    guard outcome == nil else {
+      throw EngineError(.invalidState, "session \(id) is completed")
+    }
+    switch control {
+    case .update(let progress): try clock.update(progress: progress, at: now)
+    case .pause: try clock.pause(at: now)
+    case .resume: try clock.resume(at: now)
+    case .reverse: try clock.reverse(at: now)
+    case .seek(let progress): try clock.seek(progress: progress, at: now)
+    case .finish(let velocity): try clock.finish(velocity: velocity, at: now)
+    case .cancel(let velocity): try clock.cancel(velocity: velocity, at: now)
+    }
+  }
+
+  /// Cancels the session at once (the admin `end` op): the final frame shows the initial
+  /// state and `complete` says `finished: false`.
+  func end(at now: Double) {
+    guard outcome == nil else { return }
+    complete(finished: false, at: now)
+  }
+
+  /// The client that began the session went away: an interactive session is cancelled (it
+  /// would otherwise wait for ever), a paused non-interactive one resumes; a moving session
+  /// runs on to its end.
+  func ownerLeft(at now: Double) {
+    guard outcome == nil, !isMoving else { return }
+    if interactive {
+      try? clock.cancel(velocity: nil, at: now)
+    } else {
+      try? clock.resume(at: now)
+    }
+    propagateChange(at: now)
+  }
+
+  /// Stops every timer without completing (daemon shutdown).
+  func shutDown() {
+    completionTimer?.cancel()
+    completionTimer = nil
+    for stream in streams.values { stream.stop() }
+  }
+
+  /// Acts on a change of the clock: completes the session when it reached its end, otherwise
+  /// re-schedules the completion timer and lets the streams send the new state.
+  func propagateChange(at now: Double) {
+    if advance(to: now) { return }
+    scheduleCompletion()
+    for stream in streams.values { stream.sessionChanged() }
+  }
+
+  private func scheduleCompletion() {
+    guard let end = clock.endTime, outcome == nil else {
+      completionTimer?.cancel()
+      return
+    }
+    if completionTimer == nil {
+      completionTimer = try? LoopTimer(loop: loop) { [weak self] in
+        guard let self else { return }
+        if !self.advance(to: self.loop.now) { self.scheduleCompletion() }
+      }
+    }
+    completionTimer?.schedule(at: end)
+  }
+
+  private func complete(finished: Bool, at time: Double) {
+    outcome = Outcome(finished: finished, time: time)
+    completionTimer?.cancel()
+    completionTimer = nil
+    let finishedStreams = Array(streams.values)
+    streams = [:]
+    for stream in finishedStreams {
+      stream.finish(progress: finished ? 1 : 0, t: time - startTime, finished: finished)
+    }
+    let handler = onComplete
+    onComplete = nil
+    handler?(self)
+  }
+}

@@ -1,0 +1,100 @@
+import TransitionWire
+
+/// One client's subscription to one session or to every session (`*`), at its own frame rate
+/// and clock.
+///
+/// - `wall`: the subscription joins the session's shared ``FrameStream`` at its rate.
+/// - `virtual`: it keeps a ``VirtualCursor`` per session and produces frames on demand, as
+///   fast as its connection drains (``ClientConnection`` pumps it).
+///
+/// A subscription to one session ends after that session's `complete`; a `*` subscription
+/// lasts until `unsubscribe` or disconnect.
+final class Subscription {
+  /// What a subscription follows.
+  enum Target: Equatable {
+    case session(String)
+    case every
+  }
+
+  /// How frames are timed.
+  enum Clock: String {
+    /// Paced by the daemon's monotonic clock; frames shared with the session's other
+    /// subscribers at the same rate.
+    case wall
+    /// Every frame at t = k / fps, as fast as the subscriber reads.
+    case virtual
+  }
+
+  let id: Int
+  let target: Target
+  let fps: Double
+  let clock: Clock
+  weak var client: ClientConnection?
+  private(set) var streams: [FrameStream] = []
+  private(set) var cursors: [VirtualCursor] = []
+  private var nextCursor = 0
+
+  init(id: Int, target: Target, fps: Double, clock: Clock, client: ClientConnection) {
+    self.id = id
+    self.target = target
+    self.fps = fps
+    self.clock = clock
+    self.client = client
+  }
+
+  /// True while a virtual subscription has frames left to produce.
+  var hasVirtualFrames: Bool { !cursors.isEmpty }
+
+  /// Starts receiving `session`'s frames.
+  func follow(_ session: Session) {
+    switch clock {
+    case .wall:
+      let stream = session.stream(fps: fps)
+      streams.append(stream)
+      stream.attach(self)
+    case .virtual:
+      cursors.append(VirtualCursor(session: session, fps: fps))
+      session.virtualReaders += 1
+    }
+  }
+
+  /// A stream this subscription followed has sent its final frame and `complete`.
+  func streamFinished(_ stream: FrameStream) {
+    streams.removeAll { $0 === stream }
+    endIfDone()
+  }
+
+  /// Stops following every session (unsubscribe or disconnect).
+  func cancel() {
+    let followed = streams
+    streams = []
+    for stream in followed { stream.detach(self) }
+    for cursor in cursors { cursor.session.virtualReaders -= 1 }
+    cursors = []
+  }
+
+  /// Writes one virtual frame (or a `complete` after a session's last frame) to `client`,
+  /// taking the sessions in turn.
+  ///
+  /// - Returns: False when there was nothing left to write.
+  func pumpVirtual(into client: ClientConnection) -> Bool {
+    guard !cursors.isEmpty else { return false }
+    if nextCursor >= cursors.count { nextCursor = 0 }
+    let cursor = cursors[nextCursor]
+    if let bytes = cursor.nextFrame() {
+      client.sendVirtualFrame(bytes)
+      nextCursor += 1
+    } else {
+      cursors.remove(at: nextCursor)
+      cursor.session.virtualReaders -= 1
+      client.send(WireMessage.complete(session: cursor.session.id, finished: true))
+      endIfDone()
+    }
+    return true
+  }
+
+  private func endIfDone() {
+    guard case .session = target, streams.isEmpty, cursors.isEmpty else { return }
+    client?.subscriptionEnded(self)
+  }
+}
