@@ -25,7 +25,7 @@ struct Layout: Sendable, CustomStringConvertible {
       photoColumns: 3, photoCount: 12, selectedIndex: 1),
     Layout(
       container: Size(width: 390, height: 844), albumColumns: 2, coverAspect: 1.3, albumCount: 8,
-      photoColumns: 4, photoCount: 30, scroll: 0, selectedIndex: 4),
+      photoColumns: 4, photoCount: 30, selectedIndex: 4),
     Layout(
       container: Size(width: 1024, height: 1366), albumColumns: 4, coverAspect: 0.75,
       albumCount: 12, photoColumns: 6, photoCount: 40, selectedIndex: 6),
