@@ -92,7 +92,8 @@ public final class LoopTimer {
   ///     are raised to it.
   ///   - first: Monotonic time of the first firing; default one interval from now.
   public func scheduleRepeating(every interval: Double, startingAt first: Double? = nil) {
-    let interval = interval.isNaN ? Self.minimumRepeatInterval : max(interval, Self.minimumRepeatInterval)
+    let interval =
+      interval.isNaN ? Self.minimumRepeatInterval : max(interval, Self.minimumRepeatInterval)
     let now = loop.now
     let deadline = first.flatMap { $0.isNaN ? nil : $0 } ?? now + interval
     repeatInterval = interval

@@ -51,7 +51,8 @@ public final class UnixListener {
     let address = try UnixSocketAddress(path: path)
     try SocketFiles.createParentDirectories(of: path)
     let descriptor = try retryingInterrupts("socket") {
-      socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+      socket(
+        AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
     }
     var bound = false
     do {

@@ -47,7 +47,8 @@ struct UnixSocketAddress {
   ) throws(SystemError) -> Result {
     var copy = address
     return try withUnsafePointer(to: &copy) { pointer throws(SystemError) in
-      try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress throws(SystemError) in
+      try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        socketAddress throws(SystemError) in
         try body(socketAddress, length)
       }
     }

@@ -23,7 +23,7 @@ final class BlockingUnixClient {
     }
     if result != 0 {
       let code = errno
-      Glibc.close(descriptor)
+      close()
       throw SystemError(errno: code, function: "connect", path: path)
     }
   }
@@ -109,7 +109,8 @@ final class BlockingUnixClient {
 /// A connected AF_UNIX stream socket pair: a ``Connection`` on one end, a client on the other.
 func makeConnectedPair(loop: EventLoop) throws -> (Connection, BlockingUnixClient) {
   var descriptors: [Int32] = [-1, -1]
-  let result = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &descriptors)
+  let result = socketpair(
+    AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &descriptors)
   guard result == 0 else { throw SystemError(errno: errno, function: "socketpair") }
   let client = BlockingUnixClient(descriptor: descriptors[1])
   let connection = try Connection(loop: loop, adopting: descriptors[0])

@@ -10,7 +10,9 @@ private final class Recorder {
   var closes: [Connection.CloseReason] = []
 
   func attach(to connection: Connection) {
-    connection.onLine = { [unowned self] _, line in lines.append(String(decoding: line, as: UTF8.self)) }
+    connection.onLine = { [unowned self] _, line in
+      lines.append(String(decoding: line, as: UTF8.self))
+    }
     connection.onLineTooLong = { [unowned self] _ in tooLong += 1 }
     connection.onDrained = { [unowned self] _ in drained += 1 }
     connection.onClose = { [unowned self] _, reason in closes.append(reason) }

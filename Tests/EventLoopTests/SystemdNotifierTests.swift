@@ -63,7 +63,8 @@ private final class NotificationReceiver {
     #expect(lines.count == 2)
     #expect(lines.first == "RELOADING=1")
     let prefix = "MONOTONIC_USEC="
-    let usec = try #require(lines.last.flatMap { $0.hasPrefix(prefix) ? UInt64($0.dropFirst(prefix.count)) : nil })
+    let usec = try #require(
+      lines.last.flatMap { $0.hasPrefix(prefix) ? UInt64($0.dropFirst(prefix.count)) : nil })
     #expect(before <= usec + 1 && usec <= after)
   }
 

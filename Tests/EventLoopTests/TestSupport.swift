@@ -43,6 +43,8 @@ extension EventLoop {
     watchdog.schedule(after: 20)
     defer { watchdog.cancel() }
     while !condition() && !timedOut { try runOnce() }
-    if timedOut { Issue.record("condition not reached before the watchdog", sourceLocation: sourceLocation) }
+    if timedOut {
+      Issue.record("condition not reached before the watchdog", sourceLocation: sourceLocation)
+    }
   }
 }

@@ -18,7 +18,7 @@ import Testing
     try loop.pump(until: { accepted.count == 1 })
     #expect(accepted.first?.isOpen == true)
     client.close()
-    accepted.forEach { $0.close() }
+    for connection in accepted { connection.close() }
   }
 
   @Test func appliesTheRequestedMode() throws {
@@ -96,7 +96,37 @@ import Testing
     }
     let ids = accepted.map(\.id)
     #expect(ids == ids.sorted() && Set(ids).count == 3)
-    clients.forEach { $0.close() }
-    accepted.forEach { $0.close() }
+    for client in clients { client.close() }
+    for connection in accepted { connection.close() }
+  }
+
+  @Test func closingFromInsideOnAcceptIsSafe() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("once.sock")
+    let loop = try EventLoop()
+    var accepted: [Connection] = []
+    weak var weakListener: UnixListener?
+    do {
+      let listener = try UnixListener(loop: loop, path: path) { connection in
+        accepted.append(connection)
+        weakListener?.close()
+      }
+      weakListener = listener
+    }
+    let client = try BlockingUnixClient(connectingTo: path)
+    try loop.pump(until: { !accepted.isEmpty })
+    #expect(weakListener == nil)
+    #expect(fileMode(path) == nil)
+    // The accepted connection outlives its listener.
+    let connection = try #require(accepted.first)
+    var echoed: [UInt8] = []
+    connection.onLine = { connection, line in
+      echoed = line
+      connection.write(line + [UInt8(ascii: "\n")])
+    }
+    try client.write("echo\n")
+    try loop.pump(until: { !echoed.isEmpty && connection.pendingOutputBytes == 0 })
+    #expect(try client.read(count: 5) == Array("echo\n".utf8))
+    connection.close()
   }
 }
