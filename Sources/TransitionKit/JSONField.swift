@@ -28,6 +28,21 @@ public struct JSONField: Sendable {
     return field
   }
 
+  /// The member `key`, which may be `null` (for values where `null` means something, such as
+  /// "no colour").
+  /// - Throws: `invalidValue` when this value is not an object; `missingField` naming the member
+  ///   when absent.
+  public func requiredOrNull(_ key: String) throws(EngineError) -> JSONField {
+    guard case .object(let members) = value else {
+      throw EngineError(.invalidValue, "\(path) must be an object")
+    }
+    let memberPath = path.isEmpty ? key : "\(path).\(key)"
+    guard let member = members[key] else {
+      throw EngineError(.missingField, "\(memberPath) is required")
+    }
+    return JSONField(member, path: memberPath)
+  }
+
   /// The elements of an array, each with its indexed path.
   public func elements() throws(EngineError) -> [JSONField] {
     guard case .array(let values) = value else {

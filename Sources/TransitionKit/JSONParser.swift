@@ -131,7 +131,14 @@ struct JSONParser {
   private mutating func parseNumber() throws(EngineError) -> Double {
     let start = index
     if bytes[index] == UInt8(ascii: "-") { index += 1 }
-    guard digits() > 0 else { throw failure("malformed number") }
+    let integerStart = index
+    let integerDigits = digits()
+    guard integerDigits > 0 else { throw failure("malformed number") }
+    // RFC 8259: `int = zero / ( digit1-9 *DIGIT )`.
+    guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
+      index = integerStart + 1
+      throw failure("leading zero in number")
+    }
     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
       index += 1
       guard digits() > 0 else { throw failure("malformed number") }
@@ -165,24 +172,25 @@ struct JSONParser {
     index += 1
     var scalars = String.UnicodeScalarView()
     var runStart = index
-    func flushRun(_ end: Int) {
-      if end > runStart {
-        scalars.append(
-          contentsOf: String(
-            decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self
-          ).unicodeScalars)
-      }
+    func flushRun(_ end: Int) -> Bool {
+      guard end > runStart else { return true }
+      guard
+        let run = String(
+          validating: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self)
+      else { return false }
+      scalars.append(contentsOf: run.unicodeScalars)
+      return true
     }
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        flushRun(index)
+        guard flushRun(index) else { throw failure("invalid UTF-8 in string") }
         index += 1
         return String(scalars)
       }
       if byte < 0x20 { throw failure("control character in string") }
       if byte == UInt8(ascii: "\\") {
-        flushRun(index)
+        guard flushRun(index) else { throw failure("invalid UTF-8 in string") }
         index += 1
         guard index < bytes.count else { break }
         let escape = bytes[index]

@@ -79,7 +79,7 @@ extension Timeline {
         Keyframe(
           start: try element.optional("start")?.number() ?? 0,
           duration: try element.optional("duration")?.number() ?? 1,
-          value: try PropertyValue(json: try element.required("value"), kind: property.kind),
+          value: try PropertyValue(json: try element.requiredOrNull("value"), kind: property.kind),
           curve: curve ?? .linear))
     }
     return PropertyTrack(property, mode: mode, keyframes: keyframes)

@@ -13,6 +13,9 @@
 ///   velocity instead, so neither value nor velocity jumps at release.
 /// - `completed` is final: progress is exactly 1 or exactly 0, and `advance(to:)` reports the
 ///   completion exactly once.
+///
+/// Every operation throws `invalidState` when the clock's state does not allow it and `nonFinite`
+/// for a NaN or infinite time, progress or velocity; a throwing operation changes nothing.
 public struct TransitionClock: Sendable {
   /// The states of DESIGN.md's session clock.
   public enum State: String, Sendable, CaseIterable {
@@ -111,7 +114,9 @@ public struct TransitionClock: Sendable {
   /// Moves the clock to `time`; returns the completion the first time the end is reached.
   public mutating func advance(to time: Double) -> Completion? {
     if state != .completed, let end = endTime, time >= end {
-      complete(finished: progress(at: end) >= 1, at: end)
+      // The motion's direction, not `progress(at: end)`: a linear run's end time is rounded,
+      // so the progress computed back from it can fall just short of 1.
+      complete(finished: endsAtOne, at: end)
     }
     guard state == .completed, !reported, case .still(let progress) = motion else { return nil }
     reported = true
@@ -119,6 +124,15 @@ public struct TransitionClock: Sendable {
   }
 
   private var completionTime: Double = 0
+
+  /// Whether the current motion ends at progress 1 rather than at 0.
+  private var endsAtOne: Bool {
+    switch motion {
+    case .still(let progress): progress >= 1
+    case .linear(_, _, let direction): direction > 0
+    case .eased(_, let target, _, _, _), .spring(_, let target, _, _): target >= 1
+    }
+  }
 
   private mutating func complete(finished: Bool, at time: Double) {
     state = .completed
@@ -129,14 +143,14 @@ public struct TransitionClock: Sendable {
   /// Sets progress while interactive.
   /// - Throws: `invalidState` unless interactive; `outOfRange` unless `progress` is in [0, 1].
   public mutating func update(progress: Double, at time: Double) throws(EngineError) {
-    try require([.interactive], for: "update")
+    try require([.interactive], for: "update", at: time)
     try EngineError.require(progress, in: 0...1, "progress")
     motion = .still(progress)
   }
 
   /// Stops the motion where it is; `resume` continues it.
   public mutating func pause(at time: Double) throws(EngineError) {
-    try require([.running, .finishing, .cancelling], for: "pause")
+    try require([.running, .finishing, .cancelling], for: "pause", at: time)
     if state == .finishing { direction = 1 }
     if state == .cancelling { direction = -1 }
     motion = .still(progress(at: time))
@@ -146,7 +160,7 @@ public struct TransitionClock: Sendable {
   /// Runs again at normal speed from the current progress: a paused transition in its previous
   /// direction, an interactive one forwards.
   public mutating func resume(at time: Double) throws(EngineError) {
-    try require([.paused, .interactive], for: "resume")
+    try require([.paused, .interactive], for: "resume", at: time)
     if state == .interactive { direction = 1 }
     run(from: progress(at: time), at: time)
   }
@@ -154,7 +168,7 @@ public struct TransitionClock: Sendable {
   /// Turns the motion around without a jump: running or paused transitions change direction;
   /// finishing becomes cancelling and the other way round.
   public mutating func reverse(at time: Double) throws(EngineError) {
-    try require([.running, .paused, .finishing, .cancelling], for: "reverse")
+    try require([.running, .paused, .finishing, .cancelling], for: "reverse", at: time)
     switch state {
     case .running:
       direction = -direction
@@ -171,13 +185,19 @@ public struct TransitionClock: Sendable {
   /// Jumps to `progress`; the state stays (a running or completing transition continues from
   /// there).
   public mutating func seek(progress: Double, at time: Double) throws(EngineError) {
-    try require([.running, .paused, .interactive, .finishing, .cancelling], for: "seek")
+    try require([.running, .paused, .interactive, .finishing, .cancelling], for: "seek", at: time)
     try EngineError.require(progress, in: 0...1, "progress")
     switch state {
     case .running: run(from: progress, at: time)
     case .finishing, .cancelling:
+      let previous = motion
       motion = .still(progress)
-      try settle(toEnd: state == .finishing, velocity: nil, at: time)
+      do {
+        try settle(toEnd: state == .finishing, velocity: nil, at: time)
+      } catch {
+        motion = previous
+        throw error
+      }
     default: motion = .still(progress)
     }
   }
@@ -185,7 +205,8 @@ public struct TransitionClock: Sendable {
   /// Animates to the end (progress 1); completes with `finished` true.
   /// - Parameter velocity: release velocity in progress units per second, if any.
   public mutating func finish(velocity: Double? = nil, at time: Double) throws(EngineError) {
-    try require([.running, .paused, .interactive, .finishing, .cancelling], for: "finish")
+    try require(
+      [.running, .paused, .interactive, .finishing, .cancelling], for: "finish", at: time)
     try settle(toEnd: true, velocity: velocity, at: time)
   }
 
@@ -193,7 +214,8 @@ public struct TransitionClock: Sendable {
   /// initial state.
   /// - Parameter velocity: release velocity in progress units per second, if any.
   public mutating func cancel(velocity: Double? = nil, at time: Double) throws(EngineError) {
-    try require([.running, .paused, .interactive, .finishing, .cancelling], for: "cancel")
+    try require(
+      [.running, .paused, .interactive, .finishing, .cancelling], for: "cancel", at: time)
     try settle(toEnd: false, velocity: velocity, at: time)
   }
 
@@ -211,7 +233,6 @@ public struct TransitionClock: Sendable {
     }
     let start = progress(at: time)
     let target: Double = toEnd ? 1 : 0
-    state = toEnd ? .finishing : .cancelling
     let distance = target - start
     guard distance != 0 else {
       complete(finished: toEnd, at: time)
@@ -227,13 +248,20 @@ public struct TransitionClock: Sendable {
       motion = .eased(
         progress: start, target: target, time: time, length: length, curve: completionCurve)
     }
+    // Set last, so that a spring that cannot be built leaves the clock as it was.
+    state = toEnd ? .finishing : .cancelling
   }
 
   /// A critically damped spring settles (to 0.1%) in about 9.23/ω = 1.47 × its response; this
   /// factor makes a released spring take about as long as the curve it replaces.
   private static let responsePerSettlingSecond = 0.68
 
-  private func require(_ states: Set<State>, for operation: String) throws(EngineError) {
+  /// Throws `invalidState` unless the clock is in one of `states`, and `nonFinite` unless `time`
+  /// is finite.
+  private func require(_ states: Set<State>, for operation: String, at time: Double)
+    throws(EngineError)
+  {
+    try EngineError.requireFinite(time, "time")
     guard states.contains(state) else {
       throw EngineError(
         .invalidState,
