@@ -36,10 +36,12 @@ struct CompiledTrack: Sendable {
     var keys: [Key] = []
     for keyframe in sorted {
       let from = keys.last?.value(at: keyframe.relativeStart) ?? initial
+      // Validation lets an end pass 1 by a rounding error; it ends at 1 so that progress 1
+      // reaches the target exactly.
       keys.append(
         Key(
-          start: keyframe.relativeStart, end: keyframe.relativeEnd, from: from, to: keyframe.value,
-          curve: keyframe.curve))
+          start: keyframe.relativeStart, end: min(keyframe.relativeEnd, 1), from: from,
+          to: keyframe.value, curve: keyframe.curve))
     }
     self.keys = keys
     // Paced and cubic blend vectors; booleans and matrices have none, so they fall back to linear.

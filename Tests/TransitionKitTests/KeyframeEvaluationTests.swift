@@ -49,6 +49,15 @@ import TransitionKit
     #expect(try z(initial: 1, keyframes, at: 1) == 7)
   }
 
+  @Test func keyframeEndingARoundingErrorAfterOneReachesItsTargetAtTheEnd() throws {
+    // Validation allows an end up to 1e-9 past 1 for rounding; progress 1 must still land on
+    // the target exactly.
+    let keyframes = [
+      Keyframe(start: 0.5, duration: 0.500_000_000_1, value: .number(10), curve: .easeIn)
+    ]
+    #expect(try z(initial: 0, keyframes, at: 1) == 10)
+  }
+
   // MARK: - Sequences
 
   @Test func eachKeyframeStartsFromTheValueAtItsStart() throws {
