@@ -55,7 +55,7 @@ extension Daemon {
     do {
       session = try Session(
         id: sessionID, context: context, animatorName: made.animator, timeline: made.timeline,
-        interactive: interactive, owner: client, loop: loop)
+        duration: duration, interactive: interactive, owner: client, loop: loop)
     } catch {
       throw WireError(
         .animatorFailed, "animator \(made.animator) returned an unusable timeline: \(error.message)")

@@ -108,6 +108,11 @@ public final class Daemon {
       ) { [unowned self] connection in
         self.accept(connection)
       }
+      // A parent may have left signals blocked (posix_spawn inherits the mask); the daemon
+      // must see SIGINT, SIGTERM and SIGHUP.
+      var unblocked = sigset_t()
+      sigemptyset(&unblocked)
+      pthread_sigmask(SIG_SETMASK, &unblocked, nil)
       signals = try SignalWatcher(loop: loop) { [unowned self] signal in
         self.handle(signal: signal)
       }

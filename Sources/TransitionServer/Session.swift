@@ -21,6 +21,9 @@ final class Session {
   }
 
   let id: String
+  /// The length of the transition in seconds: the client's `duration` when it asked for one
+  /// (keyframe times are relative, so a timeline plays at any length), else the timeline's.
+  let duration: Double
   let context: TransitionContext
   /// The animator that made the timeline (after any fallback).
   let animatorName: String
@@ -47,12 +50,14 @@ final class Session {
 
   /// Creates a session whose clock starts now.
   ///
-  /// - Throws: `EngineError` when the timeline's duration cannot drive a clock.
+  /// - Parameter duration: The length to play the timeline at; nil for the timeline's own.
+  /// - Throws: `EngineError` when the duration cannot drive a clock.
   init(
     id: String, context: TransitionContext, animatorName: String, timeline: Timeline,
-    interactive: Bool, owner: ClientConnection, loop: EventLoop
+    duration: Double?, interactive: Bool, owner: ClientConnection, loop: EventLoop
   ) throws(EngineError) {
     self.id = id
+    self.duration = duration ?? timeline.duration
     self.context = context
     self.animatorName = animatorName
     self.timeline = timeline
@@ -63,11 +68,10 @@ final class Session {
     self.ownerUID = owner.credentials?.uid
     let now = loop.now
     startTime = now
-    clock = try TransitionClock(duration: timeline.duration, interactive: interactive, at: now)
+    clock = try TransitionClock(duration: self.duration, interactive: interactive, at: now)
   }
 
   var operation: TransitionOperation { context.operation }
-  var duration: Double { timeline.duration }
   var isCompleted: Bool { outcome != nil }
 
   /// True while the clock moves on its own (running, finishing, cancelling).

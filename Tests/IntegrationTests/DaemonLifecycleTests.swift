@@ -1,0 +1,183 @@
+import Foundation
+import Glibc
+import Testing
+import TransitionClient
+
+/// Start-up, the socket lock, reload, signals and systemd notifications.
+@Suite struct DaemonLifecycleTests {
+  @Test func helpAndVersion() throws {
+    let help = try DaemonHarness.runProgram(DaemonHarness.product("transitiond"), ["--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("--plugin-path"))
+    let version = try DaemonHarness.runProgram(DaemonHarness.product("transitiond"), ["--version"])
+    #expect(version.status == 0)
+    #expect(version.stdout.hasPrefix("transitiond 0.1.0"))
+    let bad = try DaemonHarness.runProgram(DaemonHarness.product("transitiond"), ["--frobnicate"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("--frobnicate"))
+  }
+
+  @Test func badConfigKeyIsNamed() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    for (text, key) in [
+      (#"{"limits": {"maxClient": 3}}"#, "limits.maxClient"),
+      (#"{"sockt": "/tmp/x"}"#, "sockt"),
+      (#"{"defaultFps": 1000}"#, "defaultFps"),
+      (#"{"limits": {"maxSessions": -1}}"#, "limits.maxSessions"),
+      (#"{"socketMode": 600}"#, "socketMode"),
+    ] {
+      let path = directory + "/bad.json"
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      let result = try DaemonHarness.runProgram(
+        DaemonHarness.product("transitiond"),
+        ["--config", path, "--socket", directory + "/d.sock"])
+      #expect(result.status == 78, "\(text)")
+      #expect(result.stderr.contains(key), "\(text): \(result.stderr)")
+      #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: directory + "/d.sock"))
+    }
+  }
+
+  @Test func noPluginsIsAStartFailure() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    // A copy of the binary, away from the plugins next to the original.
+    let binary = directory + "/transitiond"
+    try FileManager.default.copyItem(atPath: DaemonHarness.product("transitiond"), toPath: binary)
+    try FileManager.default.createDirectory(
+      atPath: directory + "/empty", withIntermediateDirectories: false)
+    var environment = ProcessInfo.processInfo.environment
+    environment["TRANSITIOND_PLUGIN_PATH"] = nil
+    let result = try DaemonHarness.runProgram(
+      binary, ["--socket", directory + "/d.sock", "--plugin-path", directory + "/empty"],
+      environment: environment)
+    #expect(result.status == 69)
+    #expect(result.stderr.contains("no animator plugins"))
+    #expect(!FileManager.default.fileExists(atPath: directory + "/d.sock.lock"))
+  }
+
+  @Test func secondInstanceRefusesAndTheFirstKeepsServing() throws {
+    let daemon = try DaemonProcess()
+    let result = try DaemonHarness.runProgram(
+      DaemonHarness.product("transitiond"),
+      ["--socket", daemon.socketPath, "--plugin-path", DaemonHarness.productsDirectory])
+    #expect(result.status == 69)
+    #expect(result.stderr.contains("another transitiond is running on \(daemon.socketPath)"))
+    #expect(try daemon.client().hello().pid == Int(daemon.pid))
+  }
+
+  @Test func staleSocketIsReplaced() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    // A socket file left behind by a process that died without removing it.
+    let path = directory + "/d.sock"
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    close(descriptor)
+    #expect(bound == 0)
+    #expect(FileManager.default.fileExists(atPath: path))
+    let daemon = try DaemonProcess(directory: directory)
+    #expect(try daemon.client().hello().server == "transitiond")
+  }
+
+  @Test func sigtermTellsSubscribersAndRemovesSocketAndLock() throws {
+    let daemon = try DaemonProcess()
+    let watcher = try daemon.client()
+    let session = try watcher.begin(context: DaemonScenes.plainPush(), interactive: true).session
+    _ = try watcher.subscribe(session: session, fps: 30)
+    daemon.send(SIGTERM)
+    var sawStopping = false
+    while !sawStopping {
+      if case .stopping = try watcher.event() { sawStopping = true }
+    }
+    #expect(try daemon.waitForExit() == 0)
+    #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    #expect(!FileManager.default.fileExists(atPath: daemon.socketPath + ".lock"))
+    #expect(daemon.log.contains("stopping (SIGTERM)"))
+  }
+
+  @Test func reloadKeepsSessionsAndAppliesRoutes() throws {
+    let daemon = try DaemonProcess(config: #"{"logLevel": "info"}"#)
+    let client = try daemon.client()
+    let session = try client.begin(context: DaemonScenes.plainPush(), interactive: true).session
+    _ = try client.control(session: session, action: .update(progress: 0.3))
+    try #"{"routes": {"push": "default-slide"}}"#.write(
+      toFile: try #require(daemon.configPath), atomically: true, encoding: .utf8)
+    #expect(try client.reload() >= 4)
+    #expect(try client.routes()["push"] == "default-slide")
+    let kept = try #require(try client.sessions().first)
+    #expect(kept.session == session)
+    #expect(kept.progress == 0.3)
+    #expect(try client.control(session: session, action: .update(progress: 0.6)).progress == 0.6)
+  }
+
+  @Test func invalidConfigOnReloadIsRefusedAndTheOldStays() throws {
+    let daemon = try DaemonProcess(config: #"{"routes": {"present": "crossfade"}}"#)
+    let client = try daemon.client()
+    let session = try client.begin(context: DaemonScenes.plainPush(), interactive: true).session
+    try #"{"routes": {"present": "crossfade"}, "limits": {"maxSession": 1}}"#.write(
+      toFile: try #require(daemon.configPath), atomically: true, encoding: .utf8)
+    let reply = try client.rawReply(["op": "reload"])
+    #expect(reply.errorCode == "reload_failed")
+    #expect(reply.errorMessage?.contains("limits.maxSession") == true)
+    #expect(try client.routes()["present"] == "crossfade")
+    #expect(try client.sessions().map(\.session) == [session])
+  }
+
+  @Test func sighupReloads() throws {
+    let daemon = try DaemonProcess(config: "{}")
+    let client = try daemon.client()
+    let session = try client.begin(context: DaemonScenes.plainPush(), interactive: true).session
+    try #"{"routes": {"pop": "default-slide"}}"#.write(
+      toFile: try #require(daemon.configPath), atomically: true, encoding: .utf8)
+    daemon.send(SIGHUP)
+    let switched = try DaemonHarness.waitUntil { try client.routes()["pop"] == "default-slide" }
+    #expect(switched)
+    #expect(try client.sessions().map(\.session) == [session])
+  }
+
+  @Test func systemdNotifications() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    let notifyPath = directory + "/notify.sock"
+    let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      for (index, byte) in notifyPath.utf8.enumerated() { buffer[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    try #require(bound == 0)
+    var timeout = timeval(tv_sec: 20, tv_usec: 0)
+    setsockopt(
+      descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    func receive() -> String {
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      let count = recv(descriptor, &buffer, buffer.count, 0)
+      return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+    }
+    let daemon = try DaemonProcess(
+      environment: ["NOTIFY_SOCKET": notifyPath], directory: directory)
+    #expect(receive() == "READY=1")
+    daemon.send(SIGHUP)
+    let reloading = receive()
+    #expect(reloading.hasPrefix("RELOADING=1\nMONOTONIC_USEC="))
+    #expect(receive() == "READY=1")
+    daemon.send(SIGTERM)
+    #expect(receive() == "STOPPING=1")
+    #expect(try daemon.waitForExit() == 0)
+  }
+}

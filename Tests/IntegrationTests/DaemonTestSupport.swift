@@ -1,0 +1,233 @@
+import Foundation
+import Glibc
+import Testing
+import TransitionClient
+
+/// Helpers for the daemon's integration tests.
+enum DaemonHarness {
+  /// The directory holding the built `transitiond`, `transitionctl` and `lib<Name>.so` plugins.
+  static let productsDirectory: String = {
+  let bundle = Bundle.main.bundlePath
+  let candidates = [bundle, (bundle as NSString).deletingLastPathComponent]
+  return candidates.first {
+    FileManager.default.isExecutableFile(atPath: ($0 as NSString).appendingPathComponent("transitiond"))
+  } ?? bundle
+  }()
+
+  /// The path of a built product.
+  static func product(_ name: String) -> String {
+    (productsDirectory as NSString).appendingPathComponent(name)
+  }
+
+  /// A fresh directory under /tmp with a short path (AF_UNIX paths are at most 107 bytes).
+  static func makeTemporaryDirectory() throws -> String {
+    var template = Array("/tmp/td-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw DaemonHarnessError("mkdtemp failed") }
+    return String(cString: made)
+  }
+
+  /// Waits until `condition` holds, polling every 10 ms for at most `seconds`.
+  ///
+  /// - Returns: Whether the condition held before the deadline.
+  @discardableResult
+  static func waitUntil(seconds: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if try condition() { return true }
+      usleep(10_000)
+    }
+    return try condition()
+  }
+
+  /// Runs a program to completion and returns its status, standard output and standard error.
+  static func runProgram(
+    _ path: String, _ arguments: [String], environment: [String: String]? = nil
+  ) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let outputPath = directory + "/stdout"
+    let errorPath = directory + "/stderr"
+    _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+    process.standardError = FileHandle(forWritingAtPath: errorPath)
+    try process.run()
+    process.waitUntilExit()
+    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    let error = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+    return (process.terminationStatus, output, error)
+  }
+}
+
+/// A failure of the test harness itself (not of the daemon under test).
+struct DaemonHarnessError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// The real `transitiond` binary running on a temporary socket, with the real plugins.
+///
+/// Stopped (SIGTERM, then SIGKILL if needed) and its directory removed when released.
+final class DaemonProcess {
+  let directory: String
+  let socketPath: String
+  let configPath: String?
+  let logPath: String
+  let process = Process()
+  private var removed = false
+
+  /// Starts the daemon and waits for its socket to accept connections.
+  ///
+  /// - Parameters:
+  ///   - config: The config file's JSON text, or nil to run on the defaults.
+  ///   - arguments: More command-line arguments.
+  ///   - environment: Extra environment variables.
+  ///   - directory: A directory to use instead of a fresh one.
+  ///   - waitForSocket: Whether to wait until the socket accepts a connection.
+  init(
+    config: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
+    directory: String? = nil, binary: String = DaemonHarness.product("transitiond"), waitForSocket: Bool = true
+  ) throws {
+    self.directory = try directory ?? DaemonHarness.makeTemporaryDirectory()
+    socketPath = self.directory + "/d.sock"
+    logPath = self.directory + "/daemon.log"
+    if let config {
+      let path = self.directory + "/transitiond.json"
+      try config.write(toFile: path, atomically: true, encoding: .utf8)
+      configPath = path
+    } else {
+      configPath = nil
+    }
+    _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+    process.executableURL = URL(fileURLWithPath: binary)
+    var allArguments = ["--socket", socketPath, "--plugin-path", DaemonHarness.productsDirectory]
+    if let configPath { allArguments += ["--config", configPath] }
+    process.arguments = allArguments + arguments
+    var variables = ProcessInfo.processInfo.environment
+    variables["NOTIFY_SOCKET"] = nil
+    variables["TRANSITIOND_PLUGIN_PATH"] = nil
+    for (key, value) in environment { variables[key] = value }
+    process.environment = variables
+    process.standardError = FileHandle(forWritingAtPath: logPath)
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    if waitForSocket {
+      let ready = DaemonHarness.waitUntil {
+        guard process.isRunning else { return true }
+        return (try? DaemonClient(path: socketPath)).map { $0.close() } != nil
+      }
+      guard ready, process.isRunning else {
+        throw DaemonHarnessError("transitiond did not start: \(log)")
+      }
+    }
+  }
+
+  deinit {
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  var pid: pid_t { process.processIdentifier }
+
+  /// A new client connection.
+  func client() throws -> DaemonClient {
+    let client = try DaemonClient(path: socketPath)
+    client.defaultTimeout = .seconds(20)
+    return client
+  }
+
+  /// Everything the daemon wrote to standard error so far.
+  var log: String {
+    (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+  }
+
+  /// Sends `signal` to the daemon.
+  func send(_ signal: Int32) {
+    kill(process.processIdentifier, signal)
+  }
+
+  /// Sends SIGTERM and waits for the exit status.
+  @discardableResult
+  func stop() -> Int32 {
+    if process.isRunning { send(SIGTERM) }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// Waits for the process to exit by itself (for at most 20 s) and returns its status.
+  func waitForExit() throws -> Int32 {
+    guard DaemonHarness.waitUntil(seconds: 20, { !process.isRunning }) else {
+      throw DaemonHarnessError("transitiond did not exit")
+    }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+}
+
+/// Transition contexts the tests begin sessions with.
+enum DaemonScenes {
+/// A push context album-flip accepts: `cover` is the tapped album.
+static func albumPush() -> [String: Any] {
+  [
+    "operation": "push", "container": [390, 844], "selected": "cover",
+    "from": [
+      "background": "#ffffffff",
+      "layers": [
+        ["id": "cover", "frame": [16, 107, 171, 171], "background": "#d8d8d8ff",
+         "content": ["image": "album.jpg"]],
+        ["id": "title", "frame": [16, 284, 171, 20]],
+      ],
+    ],
+    "to": [
+      "background": "#ffffffff",
+      "layers": [
+        ["id": "photo-1", "frame": [0, 94, 128, 128]],
+        ["id": "photo-2", "frame": [131, 94, 128, 128]],
+      ],
+    ],
+  ]
+}
+
+/// A push context without a selected layer: album-flip declines it.
+static func plainPush() -> [String: Any] {
+  [
+    "operation": "push", "container": [390, 844],
+    "from": ["layers": [["id": "list", "frame": [0, 0, 390, 844]]]],
+    "to": ["layers": [["id": "detail", "frame": [0, 0, 390, 844]]]],
+  ]
+}
+
+/// A present context crossfade and zoom-present accept.
+static func present() -> [String: Any] {
+  [
+    "operation": "present", "container": [390, 844], "selected": "cell",
+    "from": ["layers": [["id": "cell", "frame": [20, 100, 100, 100], "background": "#ff0000ff"]]],
+    "to": ["layers": [["id": "detail", "frame": [0, 0, 390, 844], "background": "#0000ffff"]]],
+  ]
+}
+}
+
+extension DaemonClient {
+  /// Sends `request` and returns the reply, whether `ok` or not.
+  func rawReply(_ request: [String: Any]) throws -> Reply {
+    let id = try send(request)
+    return try reply(to: id, timeout: .seconds(20))
+  }
+
+  /// The error code of the reply to `request` (nil when it succeeded).
+  func errorCode(_ request: [String: Any]) throws -> String? {
+    try rawReply(request).errorCode
+  }
+
+  /// The next event, waiting at most 20 s.
+  func event() throws -> Event {
+    try nextEvent(timeout: .seconds(20))
+  }
+}
