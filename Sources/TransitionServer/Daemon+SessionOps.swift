@@ -39,7 +39,7 @@ extension Daemon {
         .badRequest, "duration must be in (0, \(Self.maximumDuration)] seconds, got \(duration)")
     }
     let interactive = try request.optionalBool("interactive") ?? false
-    let sessionID = try chooseSessionID(request)
+    let requestedID = try requestedSessionID(request)
     let animatorName = try chooseAnimator(request, for: context.operation)
 
     var contextJSON = context.json
@@ -54,7 +54,7 @@ extension Daemon {
     let session: Session
     do {
       session = try Session(
-        id: sessionID, context: context, animatorName: made.animator, timeline: made.timeline,
+        id: requestedID ?? sessions.makeID(), context: context, animatorName: made.animator, timeline: made.timeline,
         duration: duration, interactive: interactive, owner: client, loop: loop)
     } catch {
       throw WireError(
@@ -143,8 +143,9 @@ extension Daemon {
     return adminPolicy.isAdmin(client.credentials)
   }
 
-  private func chooseSessionID(_ request: Request) throws(WireError) -> String {
-    guard let requested = try request.optionalString("session") else { return sessions.makeID() }
+  /// The session id the client chose, checked; nil when it chose none.
+  private func requestedSessionID(_ request: Request) throws(WireError) -> String? {
+    guard let requested = try request.optionalString("session") else { return nil }
     guard !requested.isEmpty, requested.utf8.count <= SessionTable.maximumIDLength,
       requested != "*", !requested.unicodeScalars.contains(where: { $0.value < 0x20 })
     else {

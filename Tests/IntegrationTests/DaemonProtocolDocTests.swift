@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Runs every example of docs/protocol.md against the real daemon.
+///
+/// An example is a fenced block tagged `ndjson`: `→ ` lines are sent as they are, each `← `
+/// line must match the next line the daemon sends (as JSON: same members, in any order; the
+/// string `"…"` stands for any value). Each example runs on a fresh daemon.
+@Suite struct DaemonProtocolDocTests {
+  /// docs/protocol.md, found from this file's place in the repository.
+  static let documentPath: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.appendingPathComponent("docs/protocol.md").path
+  }()
+
+  /// The examples: each a list of lines starting with `→ ` or `← `.
+  static func examples() throws -> [[String]] {
+    let text = try String(contentsOfFile: documentPath, encoding: .utf8)
+    var examples: [[String]] = []
+    var current: [String]?
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if current == nil, line.trimmingCharacters(in: .whitespaces) == "```ndjson" {
+        current = []
+      } else if let lines = current, line.hasPrefix("```") {
+        examples.append(lines)
+        current = nil
+      } else if current != nil, line.hasPrefix("→ ") || line.hasPrefix("← ") {
+        current?.append(String(line))
+      }
+    }
+    return examples
+  }
+
+  @Test func theDocumentHasExamples() throws {
+    let examples = try Self.examples()
+    #expect(examples.count >= 10)
+    #expect(examples.allSatisfy { $0.first?.hasPrefix("→ ") == true })
+  }
+
+  @Test func everyExampleRunsAsShown() throws {
+    for (index, example) in try Self.examples().enumerated() {
+      let daemon = try DaemonProcess()
+      let socket = try DaemonLineSocket(path: daemon.socketPath)
+      for line in example {
+        let payload = String(line.dropFirst(2))
+        if line.hasPrefix("→ ") {
+          try socket.send(payload)
+        } else {
+          let actual = try socket.readLine()
+          let matches = try Self.matches(expected: payload, actual: actual)
+          #expect(matches, "example \(index + 1): expected \(payload)\n   got \(actual)")
+          if !matches { break }
+        }
+      }
+    }
+  }
+
+  /// Whether `actual` has the same JSON structure and values as `expected`, where `"…"`
+  /// matches anything.
+  static func matches(expected: String, actual: String) throws -> Bool {
+    let want = try JSONSerialization.jsonObject(with: Data(expected.utf8), options: [.fragmentsAllowed])
+    let got = try JSONSerialization.jsonObject(with: Data(actual.utf8), options: [.fragmentsAllowed])
+    return same(want, got)
+  }
+
+  private static func same(_ want: Any, _ got: Any) -> Bool {
+    if let wildcard = want as? String, wildcard == "…" { return true }
+    switch (want, got) {
+    case (let want as [String: Any], let got as [String: Any]):
+      return Set(want.keys) == Set(got.keys)
+        && want.allSatisfy { key, value in got[key].map { same(value, $0) } ?? false }
+    case (let want as [Any], let got as [Any]):
+      return want.count == got.count && zip(want, got).allSatisfy { same($0, $1) }
+    case (let want as NSNumber, let got as NSNumber):
+      return want == got
+    case (let want as String, let got as String):
+      return want == got
+    case (is NSNull, is NSNull):
+      return true
+    default:
+      return false
+    }
+  }
+}
+
+/// A blocking line socket that reads the daemon's lines strictly in order.
+final class DaemonLineSocket {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+
+  init(path: String) throws {
+    descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard connected == 0 else {
+      close(descriptor)
+      throw DaemonHarnessError("cannot connect to \(path)")
+    }
+    var timeout = timeval(tv_sec: 20, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  }
+
+  deinit { close(descriptor) }
+
+  /// Sends `line` and a `\n`.
+  func send(_ line: String) throws {
+    let bytes = Array((line + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      guard written > 0 else { throw DaemonHarnessError("write failed") }
+      offset += written
+    }
+  }
+
+  /// The next line, without its `\n`.
+  func readLine() throws -> String {
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        return line
+      }
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      let count = read(descriptor, &chunk, chunk.count)
+      guard count > 0 else { throw DaemonHarnessError("the daemon sent no line (closed or timed out)") }
+      buffer += chunk[..<count]
+    }
+  }
+}
