@@ -113,8 +113,7 @@ final class ClientConnection {
 
   /// Writes a stream's final frame and its `complete` event; neither is ever coalesced away
   /// (a waiting older frame of that stream is dropped instead).
-  func sendFinal(frame: [UInt8], complete: [UInt8], subscription: Subscription, session: String)
-  {
+  func sendFinal(frame: [UInt8], complete: [UInt8], subscription: Subscription, session: String) {
     guard isOpen else { return }
     dropPendingFrame(subscriptionID: subscription.id, session: session)
     writeFrame(frame)

@@ -54,11 +54,13 @@ extension Daemon {
     let session: Session
     do {
       session = try Session(
-        id: requestedID ?? sessions.makeID(), context: context, animatorName: made.animator, timeline: made.timeline,
+        id: requestedID ?? sessions.makeID(), context: context, animatorName: made.animator,
+        timeline: made.timeline,
         duration: duration, interactive: interactive, owner: client, loop: loop)
     } catch {
       throw WireError(
-        .animatorFailed, "animator \(made.animator) returned an unusable timeline: \(error.message)")
+        .animatorFailed, "animator \(made.animator) returned an unusable timeline: \(error.message)"
+      )
     }
     client.reply(
       id: request.id,

@@ -65,7 +65,8 @@ public final class Daemon {
     do {
       loop = try EventLoop()
     } catch {
-      throw StartupError(exitStatus: StartupError.systemStatus, "cannot create the event loop: \(error)")
+      throw StartupError(
+        exitStatus: StartupError.systemStatus, "cannot create the event loop: \(error)")
     }
     stats = Stats(startTime: loop.now)
     socketPath =
@@ -147,7 +148,8 @@ public final class Daemon {
       return
     }
     guard clients.count < config.limits.maxClients else {
-      logger.warn("refusing a client: \(clients.count) clients already connected (limits.maxClients)")
+      logger.warn(
+        "refusing a client: \(clients.count) clients already connected (limits.maxClients)")
       connection.write(
         WireMessage.failure(
           id: nil,

@@ -23,9 +23,10 @@ public struct DaemonOptions: Equatable, Sendable {
   ///
   /// - Throws: ``ConfigError`` when the file cannot be read or is invalid.
   public func effectiveConfig() throws(ConfigError) -> ServerConfig {
-    var config = try configPath.map { path throws(ConfigError) in
-      try ServerConfig(contentsOf: path)
-    } ?? ServerConfig()
+    var config =
+      try configPath.map { path throws(ConfigError) in
+        try ServerConfig(contentsOf: path)
+      } ?? ServerConfig()
     if let socketPath { config.socket = socketPath }
     if !pluginPaths.isEmpty { config.pluginPaths = pluginPaths }
     if let logLevel { config.logLevel = logLevel }

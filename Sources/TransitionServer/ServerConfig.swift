@@ -134,7 +134,8 @@ public struct ServerConfig: Equatable, Sendable {
     return level
   }
 
-  private static func routes(_ field: JSONField) throws(EngineError) -> [TransitionOperation: String]
+  private static func routes(_ field: JSONField) throws(EngineError) -> [TransitionOperation:
+    String]
   {
     guard let members = field.value.objectValue else {
       throw EngineError(.invalidValue, "\(field.path) must be an object")

@@ -11,8 +11,10 @@ import TransitionClient
   ) {
     try DaemonHarness.runProgram(
       "/usr/bin/setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", DaemonHarness.product("transitionctl"),
-       "--socket", socket] + arguments)
+      [
+        "--reuid=65534", "--regid=65534", "--clear-groups", DaemonHarness.product("transitionctl"),
+        "--socket", socket,
+      ] + arguments)
   }
 
   @Test func adminOpsAreForbiddenToAnotherUser() throws {

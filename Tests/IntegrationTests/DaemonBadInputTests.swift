@@ -17,9 +17,11 @@ import TransitionClient
     #expect(wrongType.errorCode == "bad_request")
     #expect(wrongType.errorMessage?.contains("fps") == true)
     #expect(try client.errorCode(["op": "subscribe", "session": "*", "fps": 500]) == "bad_request")
-    #expect(try client.errorCode(["op": "subscribe", "session": "*", "clock": "lunar"]) == "bad_request")
+    #expect(
+      try client.errorCode(["op": "subscribe", "session": "*", "clock": "lunar"]) == "bad_request")
     #expect(try client.errorCode(["op": "subscribe", "session": "s9"]) == "unknown_session")
-    #expect(try client.errorCode(["op": "unsubscribe", "subscription": 99]) == "unknown_subscription")
+    #expect(
+      try client.errorCode(["op": "unsubscribe", "subscription": 99]) == "unknown_subscription")
     #expect(try client.errorCode(["op": "begin"]) == "bad_request")
     // Still usable.
     #expect(try client.hello().server == "transitiond")

@@ -29,10 +29,12 @@ import TransitionClient
     let reply = try daemon.client().request(["op": "animators"]).object
     let animators = try reply.objects("animators")
     let byName = Dictionary(uniqueKeysWithValues: try animators.map { (try $0.string("name"), $0) })
-    #expect(Set(byName.keys).isSuperset(of: ["album-flip", "zoom-present", "default-slide", "crossfade"]))
+    #expect(
+      Set(byName.keys).isSuperset(of: ["album-flip", "zoom-present", "default-slide", "crossfade"]))
     #expect(try byName["album-flip"]?.strings("operations") == ["push", "pop"])
     #expect(try byName["zoom-present"]?.strings("operations") == ["present", "dismiss"])
-    #expect(try byName["default-slide"]?.strings("operations") == ["push", "pop", "present", "dismiss"])
+    #expect(
+      try byName["default-slide"]?.strings("operations") == ["push", "pop", "present", "dismiss"])
     #expect(try byName["crossfade"]?.strings("operations") == ["present", "dismiss"])
     #expect(try byName["crossfade"]?.string("path").hasSuffix("libCrossfade.so") == true)
     let routes = try reply.object("routes")

@@ -26,6 +26,9 @@ import TransitionClient
       (#"{"defaultFps": 1000}"#, "defaultFps"),
       (#"{"limits": {"maxSessions": -1}}"#, "limits.maxSessions"),
       (#"{"socketMode": 600}"#, "socketMode"),
+      (#"{"adminGroup": "no-such-group-for-transitiond"}"#, "adminGroup"),
+      (#"{"routes": {"fly": "crossfade"}}"#, "routes.fly"),
+      ("[1, 2]", "JSON object"),
     ] {
       let path = directory + "/bad.json"
       try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -37,6 +40,32 @@ import TransitionClient
       #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
       #expect(!FileManager.default.fileExists(atPath: directory + "/d.sock"))
     }
+  }
+
+  @Test func theShippedConfigStarts() throws {
+    var repository = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { repository.deleteLastPathComponent() }
+    let config = repository.appendingPathComponent("config/transitiond.json").path
+    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let client = try daemon.client()
+    #expect(
+      try client.routes() == [
+        "push": "album-flip", "pop": "album-flip", "present": "zoom-present",
+        "dismiss": "zoom-present",
+      ])
+  }
+
+  @Test func socketDirectoryAndModes() throws {
+    func mode(_ path: String) -> mode_t {
+      var status = stat()
+      return lstat(path, &status) == 0 ? status.st_mode & 0o777 : 0
+    }
+    let daemon = try DaemonProcess(socketName: "run/inner/d.sock")
+    #expect(mode(daemon.directory + "/run") == 0o700)
+    #expect(mode(daemon.directory + "/run/inner") == 0o700)
+    #expect(mode(daemon.socketPath) == 0o600)
+    let shared = try DaemonProcess(config: #"{"socketMode": "0660"}"#)
+    #expect(mode(shared.socketPath) == 0o660)
   }
 
   @Test func noPluginsIsAStartFailure() throws {

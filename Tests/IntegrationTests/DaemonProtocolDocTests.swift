@@ -60,8 +60,10 @@ import Testing
   /// Whether `actual` has the same JSON structure and values as `expected`, where `"…"`
   /// matches anything.
   static func matches(expected: String, actual: String) throws -> Bool {
-    let want = try JSONSerialization.jsonObject(with: Data(expected.utf8), options: [.fragmentsAllowed])
-    let got = try JSONSerialization.jsonObject(with: Data(actual.utf8), options: [.fragmentsAllowed])
+    let want = try JSONSerialization.jsonObject(
+      with: Data(expected.utf8), options: [.fragmentsAllowed])
+    let got = try JSONSerialization.jsonObject(
+      with: Data(actual.utf8), options: [.fragmentsAllowed])
     return same(want, got)
   }
 
@@ -133,7 +135,9 @@ final class DaemonLineSocket {
       }
       var chunk = [UInt8](repeating: 0, count: 65_536)
       let count = read(descriptor, &chunk, chunk.count)
-      guard count > 0 else { throw DaemonHarnessError("the daemon sent no line (closed or timed out)") }
+      guard count > 0 else {
+        throw DaemonHarnessError("the daemon sent no line (closed or timed out)")
+      }
       buffer += chunk[..<count]
     }
   }

@@ -35,8 +35,9 @@ import TransitionClient
     #expect(sessions.map(\.session) == ["fade-1"])
     #expect(sessions.first?.animator == "crossfade")
     #expect(sessions.first?.operation == "present")
-    #expect(try client.errorCode(["op": "begin", "context": DaemonScenes.present(), "session": "fade-1"])
-      == "bad_request")
+    #expect(
+      try client.errorCode(["op": "begin", "context": DaemonScenes.present(), "session": "fade-1"])
+        == "bad_request")
   }
 
   @Test func virtualClockStreamsEveryFrameThenComplete() throws {
@@ -77,7 +78,8 @@ import TransitionClient
     #expect(finished)
     #expect(frames.first?.seq == 0)
     #expect(frames.map(\.seq) == Array(0..<frames.count))
-    #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.t <= $1.t && $0.progress <= $1.progress })
+    #expect(
+      zip(frames, frames.dropFirst()).allSatisfy { $0.t <= $1.t && $0.progress <= $1.progress })
     #expect(frames.last?.progress == 1)
     #expect(abs((frames.last?.t ?? 0) - 0.3) < 1e-6)
     #expect(try client.sessions().isEmpty)

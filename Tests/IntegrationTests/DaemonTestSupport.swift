@@ -7,11 +7,12 @@ import TransitionClient
 enum DaemonHarness {
   /// The directory holding the built `transitiond`, `transitionctl` and `lib<Name>.so` plugins.
   static let productsDirectory: String = {
-  let bundle = Bundle.main.bundlePath
-  let candidates = [bundle, (bundle as NSString).deletingLastPathComponent]
-  return candidates.first {
-    FileManager.default.isExecutableFile(atPath: ($0 as NSString).appendingPathComponent("transitiond"))
-  } ?? bundle
+    let bundle = Bundle.main.bundlePath
+    let candidates = [bundle, (bundle as NSString).deletingLastPathComponent]
+    return candidates.first {
+      FileManager.default.isExecutableFile(
+        atPath: ($0 as NSString).appendingPathComponent("transitiond"))
+    } ?? bundle
   }()
 
   /// The path of a built product.
@@ -90,10 +91,12 @@ final class DaemonProcess {
   ///   - waitForSocket: Whether to wait until the socket accepts a connection.
   init(
     config: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
-    directory: String? = nil, binary: String = DaemonHarness.product("transitiond"), waitForSocket: Bool = true
+    directory: String? = nil, socketName: String = "d.sock",
+    binary: String = DaemonHarness.product("transitiond"),
+    waitForSocket: Bool = true
   ) throws {
     self.directory = try directory ?? DaemonHarness.makeTemporaryDirectory()
-    socketPath = self.directory + "/d.sock"
+    socketPath = self.directory + "/" + socketName
     logPath = self.directory + "/daemon.log"
     if let config {
       let path = self.directory + "/transitiond.json"
@@ -173,45 +176,49 @@ final class DaemonProcess {
 
 /// Transition contexts the tests begin sessions with.
 enum DaemonScenes {
-/// A push context album-flip accepts: `cover` is the tapped album.
-static func albumPush() -> [String: Any] {
-  [
-    "operation": "push", "container": [390, 844], "selected": "cover",
-    "from": [
-      "background": "#ffffffff",
-      "layers": [
-        ["id": "cover", "frame": [16, 107, 171, 171], "background": "#d8d8d8ff",
-         "content": ["image": "album.jpg"]],
-        ["id": "title", "frame": [16, 284, 171, 20]],
+  /// A push context album-flip accepts: `cover` is the tapped album.
+  static func albumPush() -> [String: Any] {
+    [
+      "operation": "push", "container": [390, 844], "selected": "cover",
+      "from": [
+        "background": "#ffffffff",
+        "layers": [
+          [
+            "id": "cover", "frame": [16, 107, 171, 171], "background": "#d8d8d8ff",
+            "content": ["image": "album.jpg"],
+          ],
+          ["id": "title", "frame": [16, 284, 171, 20]],
+        ],
       ],
-    ],
-    "to": [
-      "background": "#ffffffff",
-      "layers": [
-        ["id": "photo-1", "frame": [0, 94, 128, 128]],
-        ["id": "photo-2", "frame": [131, 94, 128, 128]],
+      "to": [
+        "background": "#ffffffff",
+        "layers": [
+          ["id": "photo-1", "frame": [0, 94, 128, 128]],
+          ["id": "photo-2", "frame": [131, 94, 128, 128]],
+        ],
       ],
-    ],
-  ]
-}
+    ]
+  }
 
-/// A push context without a selected layer: album-flip declines it.
-static func plainPush() -> [String: Any] {
-  [
-    "operation": "push", "container": [390, 844],
-    "from": ["layers": [["id": "list", "frame": [0, 0, 390, 844]]]],
-    "to": ["layers": [["id": "detail", "frame": [0, 0, 390, 844]]]],
-  ]
-}
+  /// A push context without a selected layer: album-flip declines it.
+  static func plainPush() -> [String: Any] {
+    [
+      "operation": "push", "container": [390, 844],
+      "from": ["layers": [["id": "list", "frame": [0, 0, 390, 844]]]],
+      "to": ["layers": [["id": "detail", "frame": [0, 0, 390, 844]]]],
+    ]
+  }
 
-/// A present context crossfade and zoom-present accept.
-static func present() -> [String: Any] {
-  [
-    "operation": "present", "container": [390, 844], "selected": "cell",
-    "from": ["layers": [["id": "cell", "frame": [20, 100, 100, 100], "background": "#ff0000ff"]]],
-    "to": ["layers": [["id": "detail", "frame": [0, 0, 390, 844], "background": "#0000ffff"]]],
-  ]
-}
+  /// A present context crossfade and zoom-present accept.
+  static func present() -> [String: Any] {
+    [
+      "operation": "present", "container": [390, 844], "selected": "cell",
+      "from": [
+        "layers": [["id": "cell", "frame": [20, 100, 100, 100], "background": "#ff0000ff"]]
+      ],
+      "to": ["layers": [["id": "detail", "frame": [0, 0, 390, 844], "background": "#0000ffff"]]],
+    ]
+  }
 }
 
 extension DaemonClient {
