@@ -17,9 +17,18 @@ import TransitionClient
       ] + arguments)
   }
 
-  @Test func adminOpsAreForbiddenToAnotherUser() throws {
+  /// Whether this test process can run `transitionctl` as uid 65534: it must be root, have
+  /// setpriv, and the built products must be reachable by other users.
+  private func canRunAsNobody() throws -> Bool {
     guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-      print("skipped: running a client as another uid needs root and setpriv")
+      return false
+    }
+    return try runAsNobody(["--version"], socket: "/nonexistent").status == 0
+  }
+
+  @Test func adminOpsAreForbiddenToAnotherUser() throws {
+    guard try canRunAsNobody() else {
+      print("skipped: running a client as another uid needs root, setpriv and readable products")
       return
     }
     // This test only: a socket that other users can reach.
@@ -47,6 +56,21 @@ import TransitionClient
     #expect(reload.status != 0)
     #expect(reload.stderr.contains("forbidden"), "\(reload.stderr)")
     #expect(daemon.log.contains("refused admin op route"))
+  }
+
+  @Test func membersOfTheAdminGroupAreAdmins() throws {
+    guard try canRunAsNobody(), let group = getgrgid(65534) else {
+      print("skipped: running a client as another uid needs root, setpriv and group 65534")
+      return
+    }
+    let groupName = String(cString: group.pointee.gr_name)
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    chmod(directory, 0o755)
+    let daemon = try DaemonProcess(
+      config: #"{"socketMode": "0666", "adminGroup": "\#(groupName)"}"#, directory: directory)
+    let use = try runAsNobody(["use", "push", "default-slide"], socket: daemon.socketPath)
+    #expect(use.status == 0, "\(use.stderr)")
+    #expect(try daemon.client().routes()["push"] == "default-slide")
   }
 
   @Test func theDaemonsOwnUserIsAnAdmin() throws {
