@@ -75,6 +75,8 @@ extension Daemon {
         + (made.fallback ? " (fallback)" : "") + ", \(session.duration) s"
         + (interactive ? ", interactive" : "") + ", for \(client.peerDescription)")
     start(session)
+    // Writing the reply may have disconnected a client far over its limits.
+    if !client.isOpen { session.ownerLeft(at: loop.now) }
   }
 
   func handleControl(_ op: String, _ request: Request, from client: ClientConnection)

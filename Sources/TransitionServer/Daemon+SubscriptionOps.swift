@@ -39,6 +39,8 @@ extension Daemon {
         "subscription": .number(Double(subscription.id)), "session": .string(target),
         "fps": .number(fps), "clock": .string(clock.rawValue),
       ])
+    // Writing the reply may have disconnected a client far over its limits.
+    guard client.isOpen else { return }
     logger.debug(
       "\(client.peerDescription) subscribed to \(target) at \(fps) fps (\(clock.rawValue))")
     if let session {
@@ -47,6 +49,7 @@ extension Daemon {
       sessions.addEverySessionSubscription(subscription)
       for running in sessions.all {
         client.send(beginEvent(for: running))
+        guard client.isOpen else { return }
         subscription.follow(running)
       }
     }

@@ -224,6 +224,7 @@ public final class Daemon {
     for subscription in sessions.everySessionSubscriptions {
       guard let client = subscription.client else { continue }
       client.send(event)
+      guard client.isOpen else { continue }
       subscription.follow(session)
       if subscription.clock == .virtual { client.pumpVirtual() }
     }
