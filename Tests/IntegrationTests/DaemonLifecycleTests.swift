@@ -134,6 +134,15 @@ import TransitionClient
     #expect(daemon.log.contains("stopping (SIGTERM)"))
   }
 
+  @Test func sigintStopsCleanly() throws {
+    let daemon = try DaemonProcess()
+    _ = try daemon.client().hello()
+    daemon.send(SIGINT)
+    #expect(try daemon.waitForExit() == 0)
+    #expect(daemon.log.contains("stopping (SIGINT)"))
+    #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+  }
+
   @Test func reloadKeepsSessionsAndAppliesRoutes() throws {
     let daemon = try DaemonProcess(config: #"{"logLevel": "info"}"#)
     let client = try daemon.client()

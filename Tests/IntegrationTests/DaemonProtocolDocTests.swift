@@ -119,7 +119,9 @@ final class DaemonLineSocket {
     let bytes = Array((line + "\n").utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      let written = bytes[offset...].withUnsafeBytes {
+        Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
       guard written > 0 else { throw DaemonHarnessError("write failed") }
       offset += written
     }

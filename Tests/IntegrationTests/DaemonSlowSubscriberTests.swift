@@ -63,4 +63,24 @@ import TransitionClient
     // The session runs on, and other clients are served.
     #expect(try observer.sessions().map(\.session) == [session])
   }
+
+  @Test func aClientThatNeverReadsItsRepliesIsDisconnectedAtTheHardLimit() throws {
+    let daemon = try DaemonProcess(
+      config: """
+        {"limits": {"subscriberSoftLimitBytes": 4096, "subscriberHardLimitBytes": 16384}}
+        """)
+    let observer = try daemon.client()
+    let flooder = try DaemonLineSocket(path: daemon.socketPath)
+    // About 2.5 MB of replies, far more than the socket buffers hold; nothing is read.
+    let request = #"{"op":"animators"}"#
+    for _ in 0..<3000 {
+      guard (try? flooder.send(request)) != nil else { break }
+    }
+    let dropped = try DaemonHarness.waitUntil {
+      try stats(observer).int("slowDisconnects") == 1
+    }
+    #expect(dropped)
+    #expect(daemon.log.contains("over the hard limit of 16384"))
+    #expect(try observer.hello().server == "transitiond")
+  }
 }
