@@ -12,7 +12,7 @@ import TransitionWire
 /// `seq` counts the frames this stream produced, from 0.
 final class FrameStream {
   /// The session the frames show. The session owns its streams.
-  unowned let session: Session
+  private weak var session: Session?
   let fps: Double
   private(set) var subscribers: [Subscription] = []
   private let loop: EventLoop
@@ -39,7 +39,7 @@ final class FrameStream {
   /// Removes a subscriber; the last one leaving stops the stream.
   func detach(_ subscription: Subscription) {
     subscribers.removeAll { $0 === subscription }
-    if subscribers.isEmpty { session.streamBecameEmpty(self) }
+    if subscribers.isEmpty { session?.streamBecameEmpty(self) }
   }
 
   /// The session changed (a control op): send a frame for its new state.
@@ -58,7 +58,7 @@ final class FrameStream {
     stop()
     let finalSubscribers = subscribers
     subscribers = []
-    guard !finalSubscribers.isEmpty else { return }
+    guard !finalSubscribers.isEmpty, let session else { return }
     session.evaluator.evaluate(progress: progress, time: t, into: &frame)
     let bytes = encoder.encode(session: session.id, seq: seq, frame: frame)
     seq += 1
@@ -71,7 +71,7 @@ final class FrameStream {
   }
 
   private func wake() {
-    guard !subscribers.isEmpty, !session.isCompleted else { return }
+    guard !subscribers.isEmpty, let session, !session.isCompleted else { return }
     if timer == nil {
       timer = try? LoopTimer(loop: loop) { [weak self] in self?.tick() }
     }
@@ -80,6 +80,10 @@ final class FrameStream {
   }
 
   private func tick() {
+    guard let session else {
+      stop()
+      return
+    }
     let now = loop.now
     // Completing sends the final frame through finish(progress:t:finished:).
     if session.advance(to: now) { return }

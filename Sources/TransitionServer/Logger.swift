@@ -37,9 +37,13 @@ public final class Logger {
     }
   }
 
+  /// Writes `message` at level `error`.
   public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+  /// Writes `message` at level `warn`.
   public func warn(_ message: @autoclosure () -> String) { log(.warn, message()) }
+  /// Writes `message` at level `info`.
   public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+  /// Writes `message` at level `debug`.
   public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 
   /// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
