@@ -78,10 +78,12 @@ import TransitionClient
     let initial = try client.request(["op": "stats"]).object.object("stats").object("connections")
     let other = try daemon.client()
     _ = try other.hello()
-    let session = try client.begin(context: DaemonScenes.plainPush(), duration: 0.5)
+    let session = try client.begin(
+      context: DaemonScenes.plainPush(), duration: 0.5, interactive: true)
     _ = try client.subscribe(session: session.session, fps: 10, clock: .virtual)
     let (frames, finished) = try client.framesUntilComplete(session: session.session)
     #expect(finished)
+    _ = try client.control(session: session.session, action: .finish(velocity: nil))
     let stats = try client.request(["op": "stats"]).object.object("stats")
     #expect(try stats.object("connections").int("current") == 2)
     #expect(try stats.object("connections").int("total") == initial.int("total") + 1)
@@ -91,7 +93,7 @@ import TransitionClient
     #expect(try stats.object("bytes").int("sent") > 0)
     #expect(try stats.object("bytes").int("received") > 0)
     #expect(try stats.double("uptime") >= 0)
-    // The session completes on its own clock whatever the virtual reader did.
+    // The session completes on its own clock, whatever the virtual reader did.
     let completed = try DaemonHarness.waitUntil {
       let sessions = try client.request(["op": "stats"]).object.object("stats").object("sessions")
       return try sessions.int("completed") == 1 && sessions.int("active") == 0

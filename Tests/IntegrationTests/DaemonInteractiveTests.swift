@@ -116,6 +116,7 @@ import TransitionClient
       context: DaemonScenes.plainPush(), duration: 0.2, interactive: true
     ).session
     let plain = try owner.begin(context: DaemonScenes.plainPush(), duration: 0.3).session
+    _ = try owner.control(session: plain, action: .pause)
     _ = try owner.control(session: interactive, action: .update(progress: 0.5))
     let watcher = try daemon.client()
     _ = try watcher.subscribe(session: interactive, fps: 60)
@@ -127,6 +128,7 @@ import TransitionClient
         outcomes[complete.session] = complete.finished
       }
     }
+    // The interactive session is cancelled; the paused plain one resumes and finishes.
     #expect(outcomes[interactive] == false)
     #expect(outcomes[plain] == true)
   }
