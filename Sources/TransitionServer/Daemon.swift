@@ -84,8 +84,11 @@ public final class Daemon {
   public func run() throws(StartupError) {
     do {
       lock = try SocketLock(socketPath: socketPath)
-    } catch let error as UnixSocketError where error.code == .alreadyInUse {
-      throw StartupError(exitStatus: StartupError.unavailableStatus, error.message)
+    } catch let error as UnixSocketError {
+      // In use: another instance serves the path. Otherwise the path itself is unusable.
+      let status =
+        error.code == .alreadyInUse ? StartupError.unavailableStatus : StartupError.configStatus
+      throw StartupError(exitStatus: status, error.message)
     } catch {
       throw StartupError(
         exitStatus: StartupError.systemStatus, "cannot lock the socket \(socketPath): \(error)")

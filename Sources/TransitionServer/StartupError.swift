@@ -1,8 +1,9 @@
 /// Why the daemon could not start: one line for standard error and the exit status
 /// (`sysexits.h`).
 public struct StartupError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The exit status: 78 (`EX_CONFIG`) for a bad config, 69 (`EX_UNAVAILABLE`) for a socket
-  /// in use or no plugins, 71 (`EX_OSERR`) for a failed system call.
+  /// The exit status: 78 (`EX_CONFIG`) for a bad config or an unusable socket path, 69
+  /// (`EX_UNAVAILABLE`) for a socket in use or no plugins, 71 (`EX_OSERR`) for a failed system
+  /// call.
   public let exitStatus: Int32
   public let message: String
 

@@ -75,7 +75,7 @@ let usageText = """
     --version           print the version
 
   signals: SIGHUP reloads the config and rescans plugins; SIGINT and SIGTERM stop.
-  exit status: 0 after a clean stop, 64 bad arguments, 78 bad config, 69 socket in use or no
-  plugins, 71 system failure.
+  exit status: 0 after a clean stop, 64 bad arguments, 78 bad config or unusable socket path,
+  69 socket in use or no plugins, 71 system failure.
 
   """

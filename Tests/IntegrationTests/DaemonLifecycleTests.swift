@@ -96,6 +96,19 @@ import TransitionClient
     #expect(try daemon.client().hello().pid == Int(daemon.pid))
   }
 
+  @Test func aFileThatIsNotASocketIsLeftAlone() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/d.sock"
+    try "keep me".write(toFile: path, atomically: true, encoding: .utf8)
+    let result = try DaemonHarness.runProgram(
+      DaemonHarness.product("transitiond"),
+      ["--socket", path, "--plugin-path", DaemonHarness.productsDirectory])
+    #expect(result.status == 78)
+    #expect(result.stderr.contains("is not a socket"))
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+  }
+
   @Test func staleSocketIsReplaced() throws {
     let directory = try DaemonHarness.makeTemporaryDirectory()
     // A socket file left behind by a process that died without removing it.
