@@ -9,11 +9,14 @@ public struct JSONField: Sendable {
     self.path = path
   }
 
+  /// How messages name this value: its path, or "the document" for the root.
+  private var subject: String { path.isEmpty ? "the document" : path }
+
   /// The member `key`, or nil when it is absent or `null`.
   /// - Throws: `invalidValue` when this value is not an object.
   public func optional(_ key: String) throws(EngineError) -> JSONField? {
     guard case .object(let members) = value else {
-      throw EngineError(.invalidValue, "\(path) must be an object")
+      throw EngineError(.invalidValue, "\(subject) must be an object")
     }
     guard let member = members[key], member != .null else { return nil }
     return JSONField(member, path: path.isEmpty ? key : "\(path).\(key)")
@@ -34,7 +37,7 @@ public struct JSONField: Sendable {
   ///   when absent.
   public func requiredOrNull(_ key: String) throws(EngineError) -> JSONField {
     guard case .object(let members) = value else {
-      throw EngineError(.invalidValue, "\(path) must be an object")
+      throw EngineError(.invalidValue, "\(subject) must be an object")
     }
     let memberPath = path.isEmpty ? key : "\(path).\(key)"
     guard let member = members[key] else {
@@ -46,14 +49,14 @@ public struct JSONField: Sendable {
   /// The elements of an array, each with its indexed path.
   public func elements() throws(EngineError) -> [JSONField] {
     guard case .array(let values) = value else {
-      throw EngineError(.invalidValue, "\(path) must be an array")
+      throw EngineError(.invalidValue, "\(subject) must be an array")
     }
     return values.enumerated().map { JSONField($0.element, path: "\(path)[\($0.offset)]") }
   }
 
   public func number() throws(EngineError) -> Double {
     guard case .number(let number) = value else {
-      throw EngineError(.invalidValue, "\(path) must be a number")
+      throw EngineError(.invalidValue, "\(subject) must be a number")
     }
     try EngineError.requireFinite(number, path)
     return number
@@ -61,14 +64,14 @@ public struct JSONField: Sendable {
 
   public func string() throws(EngineError) -> String {
     guard case .string(let string) = value else {
-      throw EngineError(.invalidValue, "\(path) must be a string")
+      throw EngineError(.invalidValue, "\(subject) must be a string")
     }
     return string
   }
 
   public func bool() throws(EngineError) -> Bool {
     guard case .bool(let flag) = value else {
-      throw EngineError(.invalidValue, "\(path) must be true or false")
+      throw EngineError(.invalidValue, "\(subject) must be true or false")
     }
     return flag
   }
@@ -76,7 +79,7 @@ public struct JSONField: Sendable {
   /// An array of exactly `count` finite numbers.
   public func numbers(count: Int) throws(EngineError) -> [Double] {
     guard case .array(let values) = value, values.count == count else {
-      throw EngineError(.invalidValue, "\(path) must be an array of \(count) numbers")
+      throw EngineError(.invalidValue, "\(subject) must be an array of \(count) numbers")
     }
     var numbers: [Double] = []
     for (index, element) in values.enumerated() {
@@ -93,7 +96,7 @@ public struct JSONField: Sendable {
   public func rect() throws(EngineError) -> Rect {
     let n = try numbers(count: 4)
     guard n[2] >= 0, n[3] >= 0 else {
-      throw EngineError(.outOfRange, "\(path) must not have a negative width or height")
+      throw EngineError(.outOfRange, "\(subject) must not have a negative width or height")
     }
     return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
   }
@@ -108,7 +111,7 @@ public struct JSONField: Sendable {
   public func size() throws(EngineError) -> Size {
     let n = try numbers(count: 2)
     guard n[0] >= 0, n[1] >= 0 else {
-      throw EngineError(.outOfRange, "\(path) must not be negative")
+      throw EngineError(.outOfRange, "\(subject) must not be negative")
     }
     return Size(width: n[0], height: n[1])
   }
@@ -135,7 +138,7 @@ public struct JSONField: Sendable {
   /// Rejects members other than `keys`, naming the first unknown one.
   public func allowOnly(_ keys: Set<String>) throws(EngineError) {
     guard case .object(let members) = value else {
-      throw EngineError(.invalidValue, "\(path) must be an object")
+      throw EngineError(.invalidValue, "\(subject) must be an object")
     }
     if let unknown = members.keys.sorted().first(where: { !keys.contains($0) }) {
       throw EngineError(

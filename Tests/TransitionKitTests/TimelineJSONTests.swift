@@ -223,7 +223,7 @@ import TransitionKit
         .invalidValue, "curve"
       ),
       (#"{"duration": 1, "layers": {}}"#, .invalidValue, "layers"),
-      ("[1, 2]", .invalidValue, "object"),
+      ("[1, 2]", .invalidValue, "the document must be an object"),
     ]
     for (text, code, name) in cases {
       let error = rootError(text)
