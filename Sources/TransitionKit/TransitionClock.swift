@@ -28,6 +28,11 @@ public struct TransitionClock: Sendable {
     public var finished: Bool
     /// The clock time at which it ended.
     public var time: Double
+
+    public init(finished: Bool, time: Double) {
+      self.finished = finished
+      self.time = time
+    }
   }
 
   private enum Motion: Sendable {
