@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import TransitionClient
+
+/// `transitionctl play` against the real daemon: every example scene, the virtual clock's
+/// frame sequence, `--out`, and the error paths.
+@Suite("transitionctl play", .serialized)
+struct TransitionctlPlayTests {
+  static let sceneNames = [
+    "album-flip-push", "album-flip-pop", "zoom-present-present", "zoom-present-dismiss",
+    "default-slide-push", "default-slide-pop", "default-slide-present", "default-slide-dismiss",
+  ]
+
+  @Test("config/scenes holds exactly the scene of every animator and operation")
+  func scenesCoverEveryAnimatorAndOperation() throws {
+    let names = try TransitionctlProducts.sceneFiles().map {
+      $0.deletingPathExtension().lastPathComponent
+    }
+    #expect(names.sorted() == Self.sceneNames.sorted())
+    for name in Self.sceneNames {
+      let scene = try TransitionctlScene(named: name)
+      // The file name is <animator>-<operation>.
+      #expect(name == "\(scene.animator ?? "?")-\(scene.operation ?? "?")")
+      #expect(scene.context["container"] as? [Int] == [390, 844])
+      let layers = ["from", "to"].flatMap { screen in
+        ((scene.context[screen] as? [String: Any])?["layers"] as? [[String: Any]] ?? [])
+      }
+      let ids = layers.compactMap { $0["id"] as? String }
+      #expect(ids.count == layers.count)
+      #expect(Set(ids).count == ids.count, "\(name): layer ids must be unique")
+      if let selected = scene.context["selected"] as? String {
+        #expect(ids.contains(selected), "\(name): selected \(selected) is no layer")
+      }
+    }
+  }
+
+  @Test("every scene is served by its own animator without fallback", arguments: sceneNames)
+  func sceneServedByItsAnimator(name: String) throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let scene = try TransitionctlScene(named: name)
+    let client = try daemon.client()
+    defer { client.close() }
+    let started = try client.begin(context: scene.context, animator: scene.animator)
+    #expect(started.animator == scene.animator)
+    #expect(started.fallback == false)
+
+    let result = try TransitionctlRun.run(
+      ["play", scene.url.path, "--virtual", "--fps", "20"], socket: daemon.socketPath)
+    #expect(result.status == 0, "\(name): \(result.stderr)")
+    let frames = try result.lines()
+    #expect(frames.count >= 2)
+    #expect(frames.allSatisfy { $0["event"] as? String == "frame" })
+    #expect((frames.last?["progress"] as? Double) == 1)
+  }
+
+  @Test("play --virtual streams every frame at t = k/fps, seq from 0, ending at progress 1")
+  func virtualClockFrames() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let fps = 30.0
+    let duration = 0.5
+    let scene = TransitionctlProducts.scenes.appendingPathComponent("album-flip-push.json").path
+    let result = try TransitionctlRun.run(
+      ["play", scene, "--virtual", "--fps", "30", "--duration", "0.5"], socket: daemon.socketPath)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.isEmpty)
+    let frames = try result.lines()
+    // 0.5 s at 30 fps: t = 0, 1/30, …, 15/30.
+    #expect(frames.count == Int(duration * fps) + 1)
+    let sessions = Set(frames.compactMap { $0["session"] as? String })
+    #expect(sessions.count == 1)
+    for (index, frame) in frames.enumerated() {
+      #expect(frame["event"] as? String == "frame")
+      #expect(frame["seq"] as? Int == index)
+      let t = try #require(frame["t"] as? Double)
+      #expect(abs(t - Double(index) / fps) < 1e-9, "frame \(index): t \(t)")
+      #expect((frame["layers"] as? [Any])?.isEmpty == false)
+    }
+    #expect(frames.first?["progress"] as? Double == 0)
+    #expect(frames.last?["progress"] as? Double == 1)
+  }
+
+  @Test("play --out writes the frames to a file and nothing to stdout")
+  func outFile() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let out = directory.file("frames.ndjson")
+    let scene = TransitionctlProducts.scenes.appendingPathComponent("zoom-present-present.json")
+      .path
+    let result = try TransitionctlRun.run(
+      ["play", scene, "--virtual", "--fps", "10", "--out", out], socket: daemon.socketPath)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    let written = try String(contentsOfFile: out, encoding: .utf8)
+    let lines = written.split(separator: "\n")
+    #expect(lines.count >= 2)
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect(object?["event"] as? String == "frame")
+    }
+  }
+
+  @Test("play on the wall clock runs to the end and exits 0")
+  func wallClock() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let scene = TransitionctlProducts.scenes.appendingPathComponent("default-slide-pop.json").path
+    let result = try TransitionctlRun.run(
+      ["play", scene, "--duration", "0.2", "--fps", "30"], socket: daemon.socketPath)
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = try result.lines()
+    #expect(!frames.isEmpty)
+    let seqs = frames.compactMap { $0["seq"] as? Int }
+    #expect(seqs == seqs.sorted())
+    #expect(frames.last?["progress"] as? Double == 1)
+  }
+
+  @Test("play --animator with an unknown animator exits 1 with the daemon's code")
+  func unknownAnimator() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let scene = TransitionctlProducts.scenes.appendingPathComponent("album-flip-push.json").path
+    let result = try TransitionctlRun.run(
+      ["play", scene, "--animator", "no-such-animator"], socket: daemon.socketPath)
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("transitionctl: unknown_animator: "))
+    #expect(result.stdout.isEmpty)
+  }
+
+  @Test("a scene the daemon rejects as an invalid context exits 65 naming the file")
+  func invalidContext() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write(
+      "bad-frame.json",
+      """
+      {"operation": "push", "container": [390, 844],
+       "from": {"layers": [{"id": "a", "frame": [0, 0, "wide", 10]}]},
+       "to": {"layers": [{"id": "b", "frame": [0, 0, 10, 10]}]}}
+      """)
+    let result = try TransitionctlRun.run(["play", path], socket: daemon.socketPath)
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("transitionctl: \(path): invalid_context: "))
+    #expect(result.stderr.contains("frame"))
+  }
+}
