@@ -8,9 +8,6 @@ struct LineBuffer {
   /// Where the search for the next newline resumes, so each byte is scanned once.
   private var scanned = 0
 
-  /// The number of buffered bytes not yet returned as lines.
-  var pendingCount: Int { bytes.count - start }
-
   /// Appends freshly read bytes.
   mutating func append(_ chunk: UnsafeRawBufferPointer) {
     if start > 0 && start * 2 >= bytes.count {

@@ -64,12 +64,6 @@ final class SocketConnection {
     }
   }
 
-  /// Shuts down the writing half, so the daemon sees end-of-file while replies can still be
-  /// read.
-  func shutdownWriting() {
-    if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_WR)) }
-  }
-
   /// Writes all of `bytes`.
   ///
   /// - Throws: ``ClientError/Code/closed`` when the daemon has gone or the socket is closed.

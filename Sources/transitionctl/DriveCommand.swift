@@ -5,8 +5,8 @@ enum DriveCommand: Command {
   static let name = "drive"
   static let summary = "Drive a session: set progress, finish, cancel, pause, resume, reverse."
   static let usage = """
-    drive SESSION (--progress P | --seek P | --finish [--velocity V] | --cancel [--velocity V]
-                         | --pause | --resume | --reverse) [--json]
+    drive SESSION (--progress P | --seek P | --finish [--velocity V]
+                         | --cancel [--velocity V] | --pause | --resume | --reverse) [--json]
     """
   static let details = """
     Sends one control to SESSION and prints its state and progress afterwards. Start a session

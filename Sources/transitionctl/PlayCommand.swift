@@ -5,8 +5,8 @@ enum PlayCommand: Command {
   static let name = "play"
   static let summary = "Begin a session from a scene file and stream its frames as NDJSON."
   static let usage = """
-    play SCENE.json [--animator NAME] [--duration S] [--fps N] [--virtual] [--interactive]
-                         [--session ID] [--out FILE]
+    play SCENE.json [--animator NAME] [--duration S] [--fps N]
+                         [--virtual] [--interactive] [--session ID] [--out FILE]
     """
   static let details = """
     Reads SCENE.json (a transition context: operation, container, from and to screens with

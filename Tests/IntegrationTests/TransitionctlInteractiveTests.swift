@@ -201,4 +201,21 @@ struct TransitionctlInteractiveTests {
     #expect(result.status == 1)
     #expect(result.stderr.hasPrefix("transitionctl: unknown_session: "))
   }
+
+  @Test("watch exits 69 with one line when the daemon stops")
+  func watchDaemonStops() throws {
+    let daemon = try TransitionctlDaemon()
+    let client = try daemon.client()
+    let context = try TransitionctlScene(named: "default-slide-push").context
+    _ = try client.begin(context: context, interactive: true, session: "held")
+    let watch = try TransitionctlRun(["watch", "*", "--no-pretty"], socket: daemon.socketPath)
+    try daemon.waitForSessions("the watcher's subscription") { sessions in
+      sessions.contains { $0.session == "held" && $0.subscribers >= 1 }
+    }
+    client.close()
+    daemon.stop()
+    let result = try watch.wait()
+    #expect(result.status == 69)
+    #expect(result.stderr == "transitionctl: transitiond is stopping\n")
+  }
 }
