@@ -1,4 +1,5 @@
 import Foundation
+import TransitionWire
 
 /// A blocking connection to transitiond over its Unix socket.
 ///
@@ -8,7 +9,7 @@ import Foundation
 /// kept for their own callers. A `DaemonClient` is not thread-safe: use it from one thread.
 ///
 /// ```swift
-/// let client = try DaemonClient(path: SocketPath.resolve(environment: ProcessInfo.processInfo.environment))
+/// let client = try DaemonClient(path: DaemonClient.defaultPath())
 /// let started = try client.begin(context: scene)
 /// _ = try client.subscribe(session: started.session, clock: .virtual)
 /// while case .frame(let frame) = try client.nextEvent(timeout: .seconds(5)) { print(frame.line) }
@@ -214,5 +215,16 @@ public struct EventIterator: IteratorProtocol {
       if error.code != .closed { self.error = error }
       return nil
     }
+  }
+}
+
+extension DaemonClient {
+  /// The socket path a client uses when none is given: `$TRANSITIOND_SOCKET`, else
+  /// `$XDG_RUNTIME_DIR/transitiond/transitiond.sock`, else `/tmp/transitiond-<uid>/transitiond.sock`
+  /// (see `SocketPath.resolve(environment:)`).
+  public static func defaultPath(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    SocketPath.resolve(environment: environment)
   }
 }
