@@ -7,7 +7,8 @@ enum SessionsCommand: Command {
   static let usage = "sessions [--json] [--quiet]"
   static let details = """
     Prints one row per running session: its id, animator, operation, clock state, progress,
-    session time over duration, whether it is interactive, and how many subscriptions watch it.
+    duration, age (seconds since it began), whether it began interactive, and how many
+    subscriptions watch it.
     A session leaves the list shortly after it completes.
 
     options:
@@ -16,8 +17,8 @@ enum SessionsCommand: Command {
 
     example:
       transitionctl sessions
-      SESSION  ANIMATOR    OPERATION  STATE        PROGRESS  T            INTERACTIVE  SUBSCRIBERS
-      s4       album-flip  push       interactive  40%       0.40/1.00 s  yes          1
+      SESSION  ANIMATOR    OPERATION  STATE        PROGRESS  DURATION  AGE     INTERACTIVE  SUBSCRIBERS
+      s4       album-flip  push       interactive  40%       1.00 s    3.20 s  yes          1
     """
   static let flags: Set<String> = ["json", "quiet"]
 
@@ -40,13 +41,14 @@ enum SessionsCommand: Command {
     }
     if !sessions.isEmpty {
       var table = TableFormatter([
-        "SESSION", "ANIMATOR", "OPERATION", "STATE", "PROGRESS", "T", "INTERACTIVE", "SUBSCRIBERS",
+        "SESSION", "ANIMATOR", "OPERATION", "STATE", "PROGRESS", "DURATION", "AGE", "INTERACTIVE",
+        "SUBSCRIBERS",
       ])
       for session in sessions {
         table.add([
           session.session, session.animator, session.operation, session.state,
           "\(Int((session.progress * 100).rounded()))%",
-          "\(NumberText.fixed(session.t))/\(NumberText.fixed(session.duration)) s",
+          "\(NumberText.fixed(session.duration)) s", "\(NumberText.fixed(session.t)) s",
           session.interactive ? "yes" : "no", String(session.subscribers),
         ])
       }
