@@ -8,11 +8,13 @@ import TransitionWire
 /// not decide the figure; compared measurements run side by side in the same process.
 
 let usage = """
-  usage: transition-bench [evaluate|encode|all] [--runs N] [--frames N] [--layers N]
+  usage: transition-bench [evaluate|encode|stream|all] [--runs N] [--frames N] [--layers N]
 
   evaluate  layer states per second evaluating an album-flip-like timeline (one core)
   encode    frame events per second: FrameEncoder vs Foundation's JSONEncoder, same frames
-  all       both (default)
+  stream    frames per second read from a real transitiond (started from this directory on a
+            temporary socket) with the virtual clock: one reader, then four at once
+  all       all three (default)
 
   options:
     --runs N     repetitions; the median is reported (default 7)
@@ -35,7 +37,7 @@ while let argument = arguments.popFirst() {
     return value
   }
   switch argument {
-  case "evaluate", "encode", "all": mode = argument
+  case "evaluate", "encode", "stream", "all": mode = argument
   case "--runs": runs = number()
   case "--frames": frames = number()
   case "--layers": layerCount = max(number(), 3)
@@ -114,4 +116,32 @@ if mode == "encode" || mode == "all" {
     "encode    JSONEncoder  \(format(foundationRate)) frames/s, \(format(Double(foundationBytes) / foundationSeconds / 1e6)) MB/s"
   )
   print("encode    ratio        \(format(handRate / foundationRate))x")
+}
+
+if mode == "stream" || mode == "all" {
+  do {
+    let bench = try StreamBench()
+    defer { bench.stop() }
+    let fps = 240
+    let seconds = Double(frames) / Double(fps)
+    for readers in [1, 4] {
+      var result = (frames: 0, bytes: 0, layers: 0)
+      var failure: Error?
+      let elapsed = median {
+        do {
+          result = try bench.run(seconds: seconds, fps: fps, readers: readers)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+      print(
+        "stream    \(readers) reader\(readers == 1 ? " " : "s"): \(format(Double(result.frames) / elapsed)) frames/s, "
+          + "\(format(Double(result.bytes) / elapsed / 1e6)) MB/s (\(result.layers) layers a frame)"
+      )
+    }
+  } catch {
+    FileHandle.standardError.write(Data("transition-bench: stream: \(error)\n".utf8))
+    exit(69)
+  }
 }
