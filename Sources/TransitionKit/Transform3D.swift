@@ -241,22 +241,34 @@ public struct Transform3D: Equatable, Hashable, Sendable {
 
   // MARK: - Inverse
 
-  /// The determinant of the full 4×4 matrix.
-  public var determinant: Double {
-    let s0 = m11 * m22 - m21 * m12
-    let s1 = m11 * m23 - m21 * m13
-    let s2 = m11 * m24 - m21 * m14
-    let s3 = m12 * m23 - m22 * m13
-    let s4 = m12 * m24 - m22 * m14
-    let s5 = m13 * m24 - m23 * m14
-    let c5 = m33 * m44 - m43 * m34
-    let c4 = m32 * m44 - m42 * m34
-    let c3 = m32 * m43 - m42 * m33
-    let c2 = m31 * m44 - m41 * m34
-    let c1 = m31 * m43 - m41 * m33
-    let c0 = m31 * m42 - m41 * m32
-    return s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+  /// The 2×2 minors of the top two rows (`s`) and of the bottom two rows (`c`): the Laplace
+  /// expansion that both `determinant` and `inverted` are built from.
+  private struct LaplaceMinors {
+    let s0, s1, s2, s3, s4, s5: Double
+    let c0, c1, c2, c3, c4, c5: Double
+
+    init(_ m: Transform3D) {
+      s0 = m.m11 * m.m22 - m.m21 * m.m12
+      s1 = m.m11 * m.m23 - m.m21 * m.m13
+      s2 = m.m11 * m.m24 - m.m21 * m.m14
+      s3 = m.m12 * m.m23 - m.m22 * m.m13
+      s4 = m.m12 * m.m24 - m.m22 * m.m14
+      s5 = m.m13 * m.m24 - m.m23 * m.m14
+      c5 = m.m33 * m.m44 - m.m43 * m.m34
+      c4 = m.m32 * m.m44 - m.m42 * m.m34
+      c3 = m.m32 * m.m43 - m.m42 * m.m33
+      c2 = m.m31 * m.m44 - m.m41 * m.m34
+      c1 = m.m31 * m.m43 - m.m41 * m.m33
+      c0 = m.m31 * m.m42 - m.m41 * m.m32
+    }
+
+    var determinant: Double {
+      s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+    }
   }
+
+  /// The determinant of the full 4×4 matrix.
+  public var determinant: Double { LaplaceMinors(self).determinant }
 
   /// The inverse transform, or `nil` when the matrix is singular.
   ///
@@ -264,19 +276,14 @@ public struct Transform3D: Equatable, Hashable, Sendable {
   /// (`|det| ≤ 1e-14 · max|mij|⁴`), or the inverse would not be finite.
   public var inverted: Transform3D? {
     guard isFinite else { return nil }
-    let s0 = m11 * m22 - m21 * m12
-    let s1 = m11 * m23 - m21 * m13
-    let s2 = m11 * m24 - m21 * m14
-    let s3 = m12 * m23 - m22 * m13
-    let s4 = m12 * m24 - m22 * m14
-    let s5 = m13 * m24 - m23 * m14
-    let c5 = m33 * m44 - m43 * m34
-    let c4 = m32 * m44 - m42 * m34
-    let c3 = m32 * m43 - m42 * m33
-    let c2 = m31 * m44 - m41 * m34
-    let c1 = m31 * m43 - m41 * m33
-    let c0 = m31 * m42 - m41 * m32
-    let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+    let minors = LaplaceMinors(self)
+    let (s0, s1, s2, s3, s4, s5) = (
+      minors.s0, minors.s1, minors.s2, minors.s3, minors.s4, minors.s5
+    )
+    let (c0, c1, c2, c3, c4, c5) = (
+      minors.c0, minors.c1, minors.c2, minors.c3, minors.c4, minors.c5
+    )
+    let det = minors.determinant
     let size = maxMagnitude
     guard det.isFinite, det != 0 else { return nil }
     let sizeSquared = size * size
