@@ -40,4 +40,14 @@ struct CommandFailure: Error {
       self.init(ExitCode.protocolError, "unexpected answer from transitiond: \(error.message)")
     }
   }
+
+  /// Maps any error a command's body throws: a `CommandFailure` as it is, a `ClientError` as
+  /// above, anything else as an unexpected answer (EX_PROTOCOL).
+  init(any error: Error) {
+    switch error {
+    case let failure as CommandFailure: self = failure
+    case let client as ClientError: self.init(client)
+    default: self.init(ExitCode.protocolError, "\(error)")
+    }
+  }
 }

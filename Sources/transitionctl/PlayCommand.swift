@@ -99,12 +99,8 @@ enum PlayCommand: Command {
           continue
         }
       }
-    } catch let error as ClientError {
-      throw CommandFailure(error)
-    } catch let error as CommandFailure {
-      throw error
     } catch {
-      throw CommandFailure(ExitCode.protocolError, "\(error)")
+      throw CommandFailure(any: error)
     }
   }
 }

@@ -101,12 +101,8 @@ enum WatchCommand: Command {
         }
         if let outcome { return outcome }
       }
-    } catch let error as ClientError {
-      throw CommandFailure(error)
-    } catch let error as CommandFailure {
-      throw error
     } catch {
-      throw CommandFailure(ExitCode.protocolError, "\(error)")
+      throw CommandFailure(any: error)
     }
   }
 }
