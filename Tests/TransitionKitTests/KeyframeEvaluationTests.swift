@@ -209,20 +209,4 @@ import TransitionKit
       .layers[0]
   }
 
-  /// The y of the cubic Bézier (0,0), (x1,y1), (x2,y2), (1,1) where its x equals `x`, found by
-  /// bisection on the curve parameter (x is increasing for x1, x2 in [0, 1]).
-  private func referenceBezier(x1: Double, y1: Double, x2: Double, y2: Double, at x: Double)
-    -> Double
-  {
-    func coordinate(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
-      3 * (1 - s) * (1 - s) * s * p1 + 3 * (1 - s) * s * s * p2 + s * s * s
-    }
-    var low = 0.0
-    var high = 1.0
-    for _ in 0..<200 {
-      let middle = (low + high) / 2
-      if coordinate(x1, x2, middle) < x { low = middle } else { high = middle }
-    }
-    return coordinate(y1, y2, (low + high) / 2)
-  }
 }

@@ -37,30 +37,32 @@ import TransitionKit
 
   @Test(arguments: [Double.nan, .infinity, -.infinity])
   func nonFiniteDurationIsRejected(duration: Double) {
-    let error = caught { try Timeline(duration: duration, layers: [plainLayer("a")]) }
+    let error = caughtEngineError { try Timeline(duration: duration, layers: [plainLayer("a")]) }
     #expect(error?.code == .nonFinite)
     #expect(error?.message.contains("duration") == true)
   }
 
   @Test(arguments: [0.0, -0.0, -1.0, -.leastNonzeroMagnitude])
   func durationThatIsNotPositiveIsRejected(duration: Double) {
-    let error = caught { try Timeline(duration: duration, layers: [plainLayer("a")]) }
+    let error = caughtEngineError { try Timeline(duration: duration, layers: [plainLayer("a")]) }
     #expect(error?.code == .outOfRange)
     #expect(error?.message.contains("duration") == true)
   }
 
   @Test func timelineWithoutLayersIsRejected() {
-    #expect(caught { try Timeline(duration: 1, layers: []) }?.code == .empty)
+    #expect(caughtEngineError { try Timeline(duration: 1, layers: []) }?.code == .empty)
   }
 
   @Test func emptyLayerIdIsRejected() {
-    let error = caught { try Timeline(duration: 1, layers: [plainLayer("a"), plainLayer("")]) }
+    let error = caughtEngineError {
+      try Timeline(duration: 1, layers: [plainLayer("a"), plainLayer("")])
+    }
     #expect(error?.code == .empty)
     #expect(error?.message.contains("layers[1].id") == true)
   }
 
   @Test func repeatedLayerIdIsRejected() {
-    let error = caught {
+    let error = caughtEngineError {
       try Timeline(duration: 1, layers: [plainLayer("a"), plainLayer("b"), plainLayer("a")])
     }
     #expect(error?.code == .duplicate)
@@ -68,7 +70,7 @@ import TransitionKit
   }
 
   @Test func invalidTimelineCurveIsRejected() {
-    let error = caught {
+    let error = caughtEngineError {
       try Timeline(
         duration: 1, curve: .cubicBezier(x1: 1.5, y1: 0, x2: 0.5, y2: 1), layers: [plainLayer("a")])
     }
@@ -101,7 +103,7 @@ import TransitionKit
     attributes.rotationY = .nan
     cases.append((attributes, "rotation.y"))
     for (initial, name) in cases {
-      let error = caught {
+      let error = caughtEngineError {
         try Timeline(
           duration: 1, layers: [plainLayer("a"), TimelineLayer(id: "b", initial: initial)])
       }
@@ -113,7 +115,7 @@ import TransitionKit
 
   @Test func negativeInitialSizeIsRejected() {
     let initial = LayerAttributes(frame: Rect(x: 0, y: 0, width: 10, height: -1))
-    let error = caught {
+    let error = caughtEngineError {
       try Timeline(duration: 1, layers: [TimelineLayer(id: "a", initial: initial)])
     }
     #expect(error?.code == .outOfRange)
@@ -123,7 +125,7 @@ import TransitionKit
   // MARK: - Tracks
 
   @Test func trackWithoutKeyframesIsRejected() {
-    let error = caught {
+    let error = caughtEngineError {
       try timeline(tracks: [track(.z, start: 0, duration: 1), PropertyTrack(.alpha, keyframes: [])])
     }
     #expect(error?.code == .empty)
@@ -131,7 +133,7 @@ import TransitionKit
   }
 
   @Test func repeatedTrackIsRejected() {
-    let error = caught {
+    let error = caughtEngineError {
       try timeline(tracks: [
         track(.alpha, start: 0, duration: 1), track(.z, start: 0, duration: 1),
         track(.alpha, start: 0, duration: 0.5),
@@ -146,7 +148,7 @@ import TransitionKit
     (.scale, .scaleX), (.scaleY, .scale),
   ])
   func propertiesThatWriteTheSameValuesConflict(first: LayerProperty, second: LayerProperty) {
-    let error = caught {
+    let error = caughtEngineError {
       try timeline(tracks: [
         PropertyTrack(first, keyframes: [Keyframe(start: 0, duration: 1, value: sample(first))]),
         PropertyTrack(second, keyframes: [Keyframe(start: 0, duration: 1, value: sample(second))]),
@@ -173,14 +175,18 @@ import TransitionKit
     (-0.1, 0.5, "start"), (1.5, 0.0, "start"), (0.0, -0.1, "duration"), (0.0, 1.2, "duration"),
   ])
   func keyframeOutsideTheUnitIntervalIsRejected(start: Double, duration: Double, field: String) {
-    let error = caught { try timeline(tracks: [track(.z, start: start, duration: duration)]) }
+    let error = caughtEngineError {
+      try timeline(tracks: [track(.z, start: start, duration: duration)])
+    }
     #expect(error?.code == .outOfRange)
     #expect(error?.message.contains("layers[0].tracks[0].keyframes[1].\(field)") == true)
   }
 
   @Test(arguments: [(0.6, 0.5), (0.5, 0.5000001), (1.0, 0.01)])
   func keyframeEndingAfterTheEndIsRejected(start: Double, duration: Double) {
-    let error = caught { try timeline(tracks: [track(.z, start: start, duration: duration)]) }
+    let error = caughtEngineError {
+      try timeline(tracks: [track(.z, start: start, duration: duration)])
+    }
     #expect(error?.code == .outOfRange)
     #expect(error?.message.contains("layers[0].tracks[0].keyframes[1]") == true)
   }
@@ -190,7 +196,9 @@ import TransitionKit
     (0.0, -Double.infinity, "duration"),
   ])
   func nonFiniteKeyframeTimeIsRejected(start: Double, duration: Double, field: String) {
-    let error = caught { try timeline(tracks: [track(.z, start: start, duration: duration)]) }
+    let error = caughtEngineError {
+      try timeline(tracks: [track(.z, start: start, duration: duration)])
+    }
     #expect(error?.code == .nonFinite)
     #expect(error?.message.contains("keyframes[1].\(field)") == true)
   }
@@ -203,7 +211,9 @@ import TransitionKit
   ])
   func valueOfTheWrongKindIsRejected(property: LayerProperty, value: PropertyValue) {
     let keyframes = [Keyframe(start: 0, duration: 1, value: value)]
-    let error = caught { try timeline(tracks: [PropertyTrack(property, keyframes: keyframes)]) }
+    let error = caughtEngineError {
+      try timeline(tracks: [PropertyTrack(property, keyframes: keyframes)])
+    }
     #expect(error?.code == .invalidValue)
     #expect(error?.message.contains("layers[0].tracks[0].keyframes[0].value") == true)
   }
@@ -216,7 +226,9 @@ import TransitionKit
   ])
   func nonFiniteValueIsRejected(property: LayerProperty, value: PropertyValue) {
     let keyframes = [Keyframe(start: 0, duration: 1, value: value)]
-    let error = caught { try timeline(tracks: [PropertyTrack(property, keyframes: keyframes)]) }
+    let error = caughtEngineError {
+      try timeline(tracks: [PropertyTrack(property, keyframes: keyframes)])
+    }
     #expect(error?.code == .nonFinite)
     #expect(error?.message.contains("layers[0].tracks[0].keyframes[0].value") == true)
   }
@@ -225,7 +237,9 @@ import TransitionKit
     var matrix = Transform3D.identity
     matrix.m41 = .nan
     let keyframes = [Keyframe(start: 0, duration: 1, value: .transform(matrix))]
-    let error = caught { try timeline(tracks: [PropertyTrack(.transform, keyframes: keyframes)]) }
+    let error = caughtEngineError {
+      try timeline(tracks: [PropertyTrack(.transform, keyframes: keyframes)])
+    }
     #expect(error?.code == .nonFinite)
   }
 
@@ -235,7 +249,9 @@ import TransitionKit
   ])
   func invalidKeyframeCurveIsRejectedNamingTheKeyframe(curve: TimingCurve) {
     let keyframes = [Keyframe(start: 0, duration: 1, value: .number(1), curve: curve)]
-    let error = caught { try timeline(tracks: [PropertyTrack(.z, keyframes: keyframes)]) }
+    let error = caughtEngineError {
+      try timeline(tracks: [PropertyTrack(.z, keyframes: keyframes)])
+    }
     #expect(error?.code == .outOfRange || error?.code == .nonFinite)
     #expect(error?.message.contains("layers[0].tracks[0].keyframes[0].curve") == true)
   }
@@ -283,16 +299,4 @@ import TransitionKit
     }
   }
 
-  /// The `EngineError` that `body` throws, or nil when it returns.
-  private func caught<Result>(_ body: () throws -> Result) -> EngineError? {
-    do {
-      _ = try body()
-      return nil
-    } catch let error as EngineError {
-      return error
-    } catch {
-      Issue.record("unexpected error \(error)")
-      return nil
-    }
-  }
 }

@@ -2,25 +2,6 @@ import Testing
 
 @testable import TransitionKit
 
-/// An independent Bézier evaluator: bisection on the Bernstein form until the bracket stops
-/// shrinking, then y at the bracket's midpoint.
-private func referenceBezierValue(
-  x1: Double, y1: Double, x2: Double, y2: Double, progress: Double
-) -> Double {
-  func bernstein(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
-    let r = 1 - s
-    return 3 * r * r * s * p1 + 3 * r * s * s * p2 + s * s * s
-  }
-  var low = 0.0
-  var high = 1.0
-  while true {
-    let middle = (low + high) / 2
-    if middle <= low || middle >= high { break }
-    if bernstein(x1, x2, middle) < progress { low = middle } else { high = middle }
-  }
-  return bernstein(y1, y2, (low + high) / 2)
-}
-
 /// Progress values: a uniform grid of 20,001 points plus points crowding both ends.
 private let progressGrid: [Double] = {
   var grid = (0...20_000).map { Double($0) / 20_000 }
@@ -61,7 +42,7 @@ private let bezierCases: [(x1: Double, y1: Double, x2: Double, y2: Double)] = [
     var worstError = 0.0
     var worstProgress = 0.0
     for progress in progressGrid {
-      let expected = referenceBezierValue(x1: x1, y1: y1, x2: x2, y2: y2, progress: progress)
+      let expected = referenceBezier(x1: x1, y1: y1, x2: x2, y2: y2, at: progress)
       let error = abs(curve.value(at: progress) - expected)
       if error > worstError {
         worstError = error

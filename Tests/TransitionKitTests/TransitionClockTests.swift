@@ -70,16 +70,16 @@ import TransitionKit
     var clock = try TransitionClock(duration: 1, interactive: true, at: 0)
     try clock.update(progress: 0.3, at: 0.1)
     for bad in [-0.01, 1.01] {
-      #expect(caught { try clock.update(progress: bad, at: 0.2) }?.code == .outOfRange)
+      #expect(caughtEngineError { try clock.update(progress: bad, at: 0.2) }?.code == .outOfRange)
     }
     #expect(clock.progress(at: 0.2) == 0.3)
   }
 
   @Test func updateWhenNotInteractiveIsAnInvalidState() throws {
     var clock = try TransitionClock(duration: 1, at: 0)
-    #expect(caught { try clock.update(progress: 0.5, at: 0.1) }?.code == .invalidState)
+    #expect(caughtEngineError { try clock.update(progress: 0.5, at: 0.1) }?.code == .invalidState)
     try clock.pause(at: 0.2)
-    #expect(caught { try clock.update(progress: 0.5, at: 0.3) }?.code == .invalidState)
+    #expect(caughtEngineError { try clock.update(progress: 0.5, at: 0.3) }?.code == .invalidState)
   }
 
   @Test func resumingAnInteractiveTransitionRunsForwards() throws {
@@ -149,7 +149,7 @@ import TransitionKit
     #expect(clock.progress(at: 0.2) == 0.5)
     #expect(abs(clock.progress(at: 0.6) - 0.7) < 1e-12)
     #expect(abs((clock.endTime ?? 0) - 1.2) < 1e-12)
-    #expect(caught { try clock.seek(progress: 1.5, at: 0.3) }?.code == .outOfRange)
+    #expect(caughtEngineError { try clock.seek(progress: 1.5, at: 0.3) }?.code == .outOfRange)
     try clock.pause(at: 0.6)
     try clock.seek(progress: 0.1, at: 0.7)
     #expect(clock.state == .paused)
@@ -271,10 +271,13 @@ import TransitionKit
     #expect(clock.state == .completed)
     var copy = clock
     let errors: [EngineError?] = [
-      caught { try copy.update(progress: 0.5, at: 2) }, caught { try copy.pause(at: 2) },
-      caught { try copy.resume(at: 2) }, caught { try copy.reverse(at: 2) },
-      caught { try copy.seek(progress: 0.5, at: 2) }, caught { try copy.finish(at: 2) },
-      caught { try copy.cancel(at: 2) }, caught { try copy.finish(velocity: 1, at: 2) },
+      caughtEngineError { try copy.update(progress: 0.5, at: 2) },
+      caughtEngineError { try copy.pause(at: 2) },
+      caughtEngineError { try copy.resume(at: 2) }, caughtEngineError { try copy.reverse(at: 2) },
+      caughtEngineError { try copy.seek(progress: 0.5, at: 2) },
+      caughtEngineError { try copy.finish(at: 2) },
+      caughtEngineError { try copy.cancel(at: 2) },
+      caughtEngineError { try copy.finish(velocity: 1, at: 2) },
     ]
     for error in errors {
       #expect(error?.code == .invalidState)
@@ -286,33 +289,36 @@ import TransitionKit
 
   @Test func operationsInTheWrongStateAreInvalid() throws {
     var running = try TransitionClock(duration: 1, at: 0)
-    #expect(caught { try running.resume(at: 0.1) }?.code == .invalidState)
+    #expect(caughtEngineError { try running.resume(at: 0.1) }?.code == .invalidState)
     var interactive = try TransitionClock(duration: 1, interactive: true, at: 0)
-    #expect(caught { try interactive.pause(at: 0.1) }?.code == .invalidState)
-    #expect(caught { try interactive.reverse(at: 0.1) }?.code == .invalidState)
+    #expect(caughtEngineError { try interactive.pause(at: 0.1) }?.code == .invalidState)
+    #expect(caughtEngineError { try interactive.reverse(at: 0.1) }?.code == .invalidState)
   }
 
   @Test func badClockParametersAreRejected() {
-    #expect(caught { _ = try TransitionClock(duration: .nan, at: 0) }?.code == .nonFinite)
-    #expect(caught { _ = try TransitionClock(duration: .infinity, at: 0) }?.code == .nonFinite)
-    #expect(caught { _ = try TransitionClock(duration: 0, at: 0) }?.code == .outOfRange)
-    #expect(caught { _ = try TransitionClock(duration: -1, at: 0) }?.code == .outOfRange)
-    #expect(caught { _ = try TransitionClock(duration: 1, at: .nan) }?.code == .nonFinite)
+    #expect(
+      caughtEngineError { _ = try TransitionClock(duration: .nan, at: 0) }?.code == .nonFinite)
+    #expect(
+      caughtEngineError { _ = try TransitionClock(duration: .infinity, at: 0) }?.code == .nonFinite)
+    #expect(caughtEngineError { _ = try TransitionClock(duration: 0, at: 0) }?.code == .outOfRange)
+    #expect(caughtEngineError { _ = try TransitionClock(duration: -1, at: 0) }?.code == .outOfRange)
+    #expect(
+      caughtEngineError { _ = try TransitionClock(duration: 1, at: .nan) }?.code == .nonFinite)
   }
 
   @Test func nonFiniteArgumentsAreRejectedAndChangeNothing() throws {
     var clock = try TransitionClock(duration: 1, interactive: true, at: 0)
     try clock.update(progress: 0.5, at: 0)
     let calls: [(String, EngineError?)] = [
-      ("update progress", caught { try clock.update(progress: .nan, at: 1) }),
-      ("update time", caught { try clock.update(progress: 0.6, at: .nan) }),
-      ("seek progress", caught { try clock.seek(progress: .nan, at: 1) }),
-      ("seek time", caught { try clock.seek(progress: 0.6, at: .infinity) }),
-      ("finish velocity", caught { try clock.finish(velocity: .nan, at: 1) }),
-      ("finish time", caught { try clock.finish(at: .nan) }),
-      ("cancel velocity", caught { try clock.cancel(velocity: -.infinity, at: 1) }),
-      ("cancel time", caught { try clock.cancel(at: .nan) }),
-      ("resume time", caught { try clock.resume(at: .nan) }),
+      ("update progress", caughtEngineError { try clock.update(progress: .nan, at: 1) }),
+      ("update time", caughtEngineError { try clock.update(progress: 0.6, at: .nan) }),
+      ("seek progress", caughtEngineError { try clock.seek(progress: .nan, at: 1) }),
+      ("seek time", caughtEngineError { try clock.seek(progress: 0.6, at: .infinity) }),
+      ("finish velocity", caughtEngineError { try clock.finish(velocity: .nan, at: 1) }),
+      ("finish time", caughtEngineError { try clock.finish(at: .nan) }),
+      ("cancel velocity", caughtEngineError { try clock.cancel(velocity: -.infinity, at: 1) }),
+      ("cancel time", caughtEngineError { try clock.cancel(at: .nan) }),
+      ("resume time", caughtEngineError { try clock.resume(at: .nan) }),
     ]
     for (name, error) in calls {
       #expect(error?.code == .nonFinite, "\(name)")
@@ -323,8 +329,8 @@ import TransitionKit
 
   @Test func nonFiniteTimesAreRejectedWhileRunning() throws {
     var clock = try TransitionClock(duration: 1, at: 0)
-    #expect(caught { try clock.pause(at: .nan) }?.code == .nonFinite)
-    #expect(caught { try clock.reverse(at: .nan) }?.code == .nonFinite)
+    #expect(caughtEngineError { try clock.pause(at: .nan) }?.code == .nonFinite)
+    #expect(caughtEngineError { try clock.reverse(at: .nan) }?.code == .nonFinite)
     #expect(clock.state == .running)
     #expect(clock.progress(at: 0.5) == 0.5)
   }
@@ -333,7 +339,7 @@ import TransitionKit
     // 1e308 per second over the remaining 0.5 overflows the spring's normalised velocity.
     var clock = try TransitionClock(duration: 1, interactive: true, at: 0)
     try clock.update(progress: 0.5, at: 0)
-    #expect(caught { try clock.finish(velocity: 1e308, at: 1) }?.code == .nonFinite)
+    #expect(caughtEngineError { try clock.finish(velocity: 1e308, at: 1) }?.code == .nonFinite)
     #expect(clock.state == .interactive)
     #expect(clock.progress(at: 1) == 0.5)
     try clock.finish(at: 1)
@@ -346,7 +352,7 @@ import TransitionKit
     clock.completionCurve = .linear
     try clock.finish(at: 1)
     clock.completionSpeed = 0
-    #expect(caught { try clock.seek(progress: 0.1, at: 1.25) }?.code == .outOfRange)
+    #expect(caughtEngineError { try clock.seek(progress: 0.1, at: 1.25) }?.code == .outOfRange)
     #expect(clock.state == .finishing)
     // Still the finish that began at 1: half of the remaining 0.5 s has passed.
     #expect(abs(clock.progress(at: 1.25) - 0.75) < 1e-12)
@@ -356,9 +362,9 @@ import TransitionKit
   @Test func badCompletionSpeedIsRejected() throws {
     var clock = try TransitionClock(duration: 1, interactive: true, at: 0)
     clock.completionSpeed = 0
-    #expect(caught { try clock.finish(at: 1) }?.code == .outOfRange)
+    #expect(caughtEngineError { try clock.finish(at: 1) }?.code == .outOfRange)
     clock.completionSpeed = .nan
-    #expect(caught { try clock.cancel(at: 1) }?.code == .nonFinite)
+    #expect(caughtEngineError { try clock.cancel(at: 1) }?.code == .nonFinite)
     #expect(clock.state == .interactive)
   }
 
@@ -399,33 +405,4 @@ import TransitionKit
       ])
   }
 
-  /// The `EngineError` that `body` throws, or nil when it returns.
-  private func caught<Result>(_ body: () throws -> Result) -> EngineError? {
-    do {
-      _ = try body()
-      return nil
-    } catch let error as EngineError {
-      return error
-    } catch {
-      Issue.record("unexpected error \(error)")
-      return nil
-    }
-  }
-
-  /// The y of the cubic Bézier (0,0), (x1,y1), (x2,y2), (1,1) where its x equals `x`, found by
-  /// bisection on the curve parameter (x is increasing for x1, x2 in [0, 1]).
-  private func referenceBezier(x1: Double, y1: Double, x2: Double, y2: Double, at x: Double)
-    -> Double
-  {
-    func coordinate(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
-      3 * (1 - s) * (1 - s) * s * p1 + 3 * (1 - s) * s * s * p2 + s * s * s
-    }
-    var low = 0.0
-    var high = 1.0
-    for _ in 0..<200 {
-      let middle = (low + high) / 2
-      if coordinate(x1, x2, middle) < x { low = middle } else { high = middle }
-    }
-    return coordinate(y1, y2, (low + high) / 2)
-  }
 }
