@@ -6,6 +6,9 @@
 SWIFT ?= swift
 CONFIG ?= config/transitiond.json
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# transitiond refuses plugins that group or others may write, so build them 0755/0644 whatever
+# the caller's umask.
+BUILD_UMASK := umask 022 &&
 
 .PHONY: setup build release run test bench lint clean
 
@@ -13,19 +16,20 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 setup:
 	@pkg-config --exists libevent 2>/dev/null || { \
 	  echo "installing libevent-dev and pkg-config"; \
-	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q libevent-dev pkg-config; }
+	  $(SUDO) apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q libevent-dev pkg-config; }
 
 build: setup
-	$(SWIFT) build
+	$(BUILD_UMASK) $(SWIFT) build
 
 release: setup
-	$(SWIFT) build -c release
+	$(BUILD_UMASK) $(SWIFT) build -c release
 
 run: build
 	$$($(SWIFT) build --show-bin-path)/transitiond --config $(CONFIG)
 
 test: setup
-	$(SWIFT) test
+	$(BUILD_UMASK) $(SWIFT) test
 
 bench: release
 	$$($(SWIFT) build -c release --show-bin-path)/transition-bench
