@@ -65,6 +65,15 @@ let package = Package(
     .testTarget(name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(
+      name: "TransitionServerTests",
+      dependencies: ["TransitionServer", "TransitionWire", "TransitionKit", "EventLoop"]
+    ),
+    .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient"]),
+    .testTarget(
+      name: "TransitionPluginSDKTests",
+      dependencies: ["TransitionPluginSDK", "TransitionKit", "CTransitionPlugin"]
+    ),
+    .testTarget(
       name: "PluginHostTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
