@@ -41,18 +41,18 @@ public struct Color: Equatable, Hashable, Sendable {
 
   /// The colour as `#rrggbbaa`, each component clamped to [0, 1] and rounded to 8 bits.
   public var hex: String {
-    var text = "#"
-    for component in [red, green, blue, alpha] {
-      let byte = Int((min(max(component.isNaN ? 0 : component, 0), 1) * 255).rounded())
-      text += Self.hexDigits[byte >> 4]
-      text += Self.hexDigits[byte & 15]
-    }
-    return text
+    var sink = ByteSink(capacity: 11)
+    sink.appendColor(self)
+    return String(decoding: sink.bytes.dropFirst().dropLast(), as: UTF8.self)
   }
 
-  private static let hexDigits = [
-    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f",
-  ]
+  /// The components as 8-bit values: clamped to [0, 1] (NaN as 0) and rounded.
+  public var bytes: (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+    func byte(_ component: Double) -> UInt8 {
+      UInt8((min(max(component.isNaN ? 0 : component, 0), 1) * 255).rounded())
+    }
+    return (byte(red), byte(green), byte(blue), byte(alpha))
+  }
 
   private static func hexValue(_ byte: UInt8) -> Int? {
     switch byte {

@@ -23,66 +23,20 @@ public enum JSONValue: Equatable, Hashable, Sendable {
     try self.init(parsing: Array(text.utf8))
   }
 
-  /// Compact JSON text with object keys sorted, so that equal values print the same bytes.
+  /// Compact JSON text with object keys sorted, so that equal values print the same bytes
+  /// (written by `ByteSink.appendJSON`).
   public var serialized: String {
-    var text = ""
-    write(to: &text)
-    return text
+    var sink = ByteSink(capacity: 256)
+    sink.appendJSON(self)
+    return String(decoding: sink.bytes, as: UTF8.self)
   }
 
-  /// Appends compact JSON text to `text`.
-  public func write(to text: inout String) {
-    switch self {
-    case .null: text += "null"
-    case .bool(let value): text += value ? "true" : "false"
-    case .number(let value): text += JSONValue.format(value)
-    case .string(let value): JSONValue.writeString(value, to: &text)
-    case .array(let values):
-      text += "["
-      for (index, value) in values.enumerated() {
-        if index > 0 { text += "," }
-        value.write(to: &text)
-      }
-      text += "]"
-    case .object(let values):
-      text += "{"
-      for (index, key) in values.keys.sorted().enumerated() {
-        if index > 0 { text += "," }
-        JSONValue.writeString(key, to: &text)
-        text += ":"
-        values[key]!.write(to: &text)
-      }
-      text += "}"
-    }
-  }
-
-  /// A number as JSON: integers without a fraction, others in the shortest form that reads
-  /// back to the same Double; non-finite numbers (which JSON cannot carry) as `null`.
+  /// A number as JSON text (`ByteSink.appendNumber`): whole numbers without a fraction, others
+  /// in the shortest form that reads back to the same Double, non-finite ones as `null`.
   public static func format(_ value: Double) -> String {
-    guard value.isFinite else { return "null" }
-    if value == value.rounded(), abs(value) < 1e15 {
-      return String(Int64(value))
-    }
-    return "\(value)"
-  }
-
-  /// Writes `value` as a JSON string literal.
-  public static func writeString(_ value: String, to text: inout String) {
-    text += "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\r": text += "\\r"
-      case "\t": text += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: text.unicodeScalars.append(scalar)
-      }
-    }
-    text += "\""
+    var sink = ByteSink(capacity: 32)
+    sink.appendNumber(value)
+    return String(decoding: sink.bytes, as: UTF8.self)
   }
 }
 

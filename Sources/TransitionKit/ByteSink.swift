@@ -1,6 +1,5 @@
-import TransitionKit
-
-/// Appends JSON tokens to a byte buffer without intermediate strings.
+/// Appends JSON text to a byte buffer without intermediate strings: the one JSON writer of the
+/// project (`JSONValue.serialized`, replies, frame events).
 ///
 /// Numbers use Swift's shortest round-trip formatting (so a renderer reads back the engine's
 /// exact bits), integers without a fraction; nothing here allocates once `bytes` has capacity.
@@ -96,19 +95,19 @@ public struct ByteSink: TextOutputStream {
 
   /// Appends a colour as the JSON string `"#rrggbbaa"`, as `Color.hex` spells it.
   public mutating func appendColor(_ color: Color) {
+    let (red, green, blue, alpha) = color.bytes
     bytes.append(UInt8(ascii: "\""))
     bytes.append(UInt8(ascii: "#"))
-    appendColorComponent(color.red)
-    appendColorComponent(color.green)
-    appendColorComponent(color.blue)
-    appendColorComponent(color.alpha)
+    appendHexByte(red)
+    appendHexByte(green)
+    appendHexByte(blue)
+    appendHexByte(alpha)
     bytes.append(UInt8(ascii: "\""))
   }
 
-  private mutating func appendColorComponent(_ component: Double) {
-    let byte = Int((min(max(component.isNaN ? 0 : component, 0), 1) * 255).rounded())
-    bytes.append(Self.hex[byte >> 4])
-    bytes.append(Self.hex[byte & 15])
+  private mutating func appendHexByte(_ byte: UInt8) {
+    bytes.append(Self.hex[Int(byte >> 4)])
+    bytes.append(Self.hex[Int(byte & 15)])
   }
 
   /// Appends any JSON value (object keys sorted).
