@@ -261,25 +261,9 @@ import TransitionKit
   func popMirrorsPush(layout: Layout) throws {
     let push = try animator.timeline(Scenes.albumPush(layout)).linearized
     let pop = try animator.timeline(Scenes.albumPop(layout)).linearized
-    func popID(_ id: String) -> String {
-      switch id {
-      case "album-flip.from-background": "album-flip.to-background"
-      case "album-flip.to-background": "album-flip.from-background"
-      default: id
-      }
-    }
-    #expect(Set(push.layers.map { popID($0.id) }) == Set(pop.layers.map(\.id)))
-    for time in [0.0, 0.1, 0.25, 0.3, 0.48, 0.5, 0.6, 0.75, 0.9, 1.0] {
-      let pushed = push.frame(at: time)
-      let popped = pop.frame(at: 1 - time)
-      for state in pushed.layers {
-        let mirror = try popped.state(popID(state.id))
-        #expect(close(state.drawnRect, mirror.drawnRect), "\(state.id) at \(time) in \(layout)")
-        #expect(close(state.transform, mirror.transform) && state.frame == mirror.frame)
-        #expect(close(state.alpha, mirror.alpha) && state.hidden == mirror.hidden)
-        #expect(state.z == mirror.z && state.anchor == mirror.anchor)
-      }
-    }
+    try expectMirrored(
+      push, pop, animator: "album-flip",
+      at: [0.0, 0.1, 0.25, 0.3, 0.48, 0.5, 0.6, 0.75, 0.9, 1.0], note: "\(layout)")
   }
 
   @Test(arguments: Layout.all)

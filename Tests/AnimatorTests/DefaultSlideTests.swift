@@ -88,23 +88,8 @@ import TransitionKit
   func popMirrorsPush(layout: Layout) throws {
     let push = try animator.timeline(Scenes.slide(.push, layout)).linearized
     let pop = try animator.timeline(Scenes.slide(.pop, layout)).linearized
-    func popID(_ id: String) -> String {
-      switch id {
-      case "default-slide.from-background": "default-slide.to-background"
-      case "default-slide.to-background": "default-slide.from-background"
-      default: id
-      }
-    }
-    for time in [0.0, 0.2, 0.5, 0.9, 1.0] {
-      let pushed = push.frame(at: time)
-      let popped = pop.frame(at: 1 - time)
-      for state in pushed.layers {
-        let mirror = try popped.state(popID(state.id))
-        #expect(close(state.transform, mirror.transform), "\(state.id) at \(time)")
-        #expect(
-          close(state.alpha, mirror.alpha) && state.z == mirror.z && state.frame == mirror.frame)
-      }
-    }
+    try expectMirrored(
+      push, pop, animator: "default-slide", at: [0.0, 0.2, 0.5, 0.9, 1.0], note: "\(layout)")
     // And pop's own ends: the top screen as the app had it, then the one below restored.
     let context = Scenes.slide(.pop, layout)
     for layer in context.from.layers {

@@ -117,24 +117,9 @@ import TransitionKit
   func dismissMirrorsPresent(layout: Layout) throws {
     let present = try animator.timeline(Scenes.zoomPresent(layout)).linearized
     let dismiss = try animator.timeline(Scenes.zoomDismiss(layout)).linearized
-    func dismissID(_ id: String) -> String {
-      switch id {
-      case "zoom-present.from-background": "zoom-present.to-background"
-      case "zoom-present.to-background": "zoom-present.from-background"
-      default: id
-      }
-    }
-    for time in [0.1, 0.3, 0.5, 0.7, 1.0] {
-      let presented = present.frame(at: time)
-      let dismissed = dismiss.frame(at: 1 - time)
-      for state in presented.layers {
-        let mirror = try dismissed.state(dismissID(state.id))
-        #expect(close(state.transform, mirror.transform), "\(state.id) at \(time) in \(layout)")
-        #expect(
-          state.frame == mirror.frame && state.z == mirror.z && close(state.alpha, mirror.alpha))
-        #expect(state.hidden == mirror.hidden)
-      }
-    }
+    try expectMirrored(
+      present, dismiss, animator: "zoom-present", at: [0.1, 0.3, 0.5, 0.7, 1.0],
+      note: "\(layout)")
   }
 
   @Test(arguments: Layout.all)
