@@ -49,6 +49,7 @@ public final class Daemon {
   private var listener: UnixListener?
   private var signals: SignalWatcher?
   private var shutdownTimer: LoopTimer?
+  private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
 
   /// Reads the configuration and prepares the loop; nothing is bound yet.
@@ -133,6 +134,7 @@ public final class Daemon {
       self.logger.warn("accepting a client failed: \(error)")
     }
     notify { try $0.notifyReady() }
+    startWatchdog()
     logger.info(
       "listening on \(socketPath) (pid \(getpid()), \(animators.count) animators: "
         + animators.map(\.name).joined(separator: ", ") + ")")
@@ -144,6 +146,7 @@ public final class Daemon {
     }
     signals?.cancel()
     shutdownTimer?.cancel()
+    watchdogTimer?.cancel()
     logger.info("stopped")
   }
 
@@ -334,6 +337,25 @@ public final class Daemon {
   }
 
   // MARK: Helpers
+
+  /// Pings systemd's watchdog from a loop timer at half of `WATCHDOG_USEC`, when the unit
+  /// sets `WatchdogSec=` for this process: a loop that stops turning stops the pings.
+  private func startWatchdog() {
+    guard notifier.isEnabled,
+      let interval = SystemdWatchdog.pingInterval(
+        environment: ProcessInfo.processInfo.environment, pid: getpid())
+    else { return }
+    do {
+      let timer = try LoopTimer(loop: loop) { [unowned self] in
+        self.notify { try $0.notifyWatchdog() }
+      }
+      timer.scheduleRepeating(every: interval, startingAt: loop.now)
+      watchdogTimer = timer
+      logger.info("systemd watchdog: WATCHDOG=1 every \(interval) s")
+    } catch {
+      logger.warn("cannot start the systemd watchdog timer: \(error)")
+    }
+  }
 
   private func notify(_ send: (SystemdNotifier) throws -> Void) {
     guard notifier.isEnabled else { return }

@@ -112,6 +112,8 @@ final class DaemonProcess {
     process.arguments = allArguments + arguments
     var variables = ProcessInfo.processInfo.environment
     variables["NOTIFY_SOCKET"] = nil
+    variables["WATCHDOG_USEC"] = nil
+    variables["WATCHDOG_PID"] = nil
     variables["TRANSITIOND_PLUGIN_PATH"] = nil
     for (key, value) in environment { variables[key] = value }
     process.environment = variables
