@@ -113,7 +113,8 @@ enum SocketFiles {
       return
     }
     throw UnixSocketError(
-      code: .unsafeOwnership, path: socketPath, message: "the lock file \(path) \(reason); refusing it")
+      code: .unsafeOwnership, path: socketPath,
+      message: "the lock file \(path) \(reason); refusing it")
   }
 
   /// The device and inode of the file at `path`, or nil when there is none.

@@ -111,7 +111,9 @@ import Testing
     #expect(lchown(path, Self.otherUID, Self.otherUID) == 0)
     let error = try #require(throws: UnixSocketError.self) { try SocketLock(socketPath: path) }
     #expect(error.code == .unsafeOwnership)
-    #expect(error.message == "\(path) is a socket of uid 65534, not of this process's uid 0; not removing it")
+    #expect(
+      error.message
+        == "\(path) is a socket of uid 65534, not of this process's uid 0; not removing it")
     #expect(try #require(fileMode(path)) & S_IFMT == S_IFSOCK)
     #expect(fileMode(path + ".lock") == nil)
   }

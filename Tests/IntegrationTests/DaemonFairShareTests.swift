@@ -115,7 +115,9 @@ import TransitionClient
     owner.close()
     // Nobody is left to drive it: it is cancelled, and the user's slot is free again.
     #expect(
-      DaemonHarness.waitUntil { (try? watcher.sessions().contains { $0.session == session }) == false })
+      DaemonHarness.waitUntil {
+        (try? watcher.sessions().contains { $0.session == session }) == false
+      })
     _ = try watcher.begin(context: DaemonScenes.plainPush(), duration: 0.1)
   }
 

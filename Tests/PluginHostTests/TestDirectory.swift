@@ -52,7 +52,8 @@ enum TestDirectory {
   /// Gives `path` to ``otherUID`` (the tests that call it run only as root).
   static func giveAway(_ path: String) throws {
     guard chown(path, otherUID, otherUID) == 0 else {
-      throw CommandFailed(command: "chown \(otherUID) \(path)", output: String(cString: strerror(errno)))
+      throw CommandFailed(
+        command: "chown \(otherUID) \(path)", output: String(cString: strerror(errno)))
     }
   }
 

@@ -27,7 +27,8 @@ import TransitionWire
     #expect(
       quota.admit(uid: 1000, limits: limits)
         == WireError(
-          .limitExceeded, "too many clients of uid 1000: the limit is 2 (limits.maxClientsPerUser)"))
+          .limitExceeded, "too many clients of uid 1000: the limit is 2 (limits.maxClientsPerUser)")
+    )
     #expect(quota.admit(uid: 1001, limits: limits) == nil)
     #expect(quota.admit(uid: nil, limits: limits) == nil)
     #expect(quota.total == 4)
