@@ -48,16 +48,23 @@ enum SocketFiles {
   }
 
   /// Checks that `directory` is a directory owned by the effective uid and not writable by
-  /// group or others. The directory itself may be reached through a symbolic link; what it
-  /// names is checked.
+  /// group or others. The directory may be named through a symbolic link only when the link
+  /// itself belongs to root or the effective uid (a link another user planted, in `/tmp` say,
+  /// could later be pointed elsewhere); what it names is then checked.
   ///
   /// - Throws: ``UnixSocketError`` with code ``UnixSocketError/Code/unsafeOwnership`` naming
-  ///   the directory and the reason, ``SystemError`` when `stat` fails.
+  ///   the directory and the reason, ``SystemError`` when `lstat` or `stat` fails.
   static func checkDirectory(_ directory: String, socketPath: String) throws {
-    var status = stat()
-    try retryingInterrupts("stat", path: directory) { stat(directory, &status) }
+    var link = stat()
+    try retryingInterrupts("lstat", path: directory) { lstat(directory, &link) }
+    var status = link
+    if link.st_mode & S_IFMT == S_IFLNK {
+      try retryingInterrupts("stat", path: directory) { stat(directory, &status) }
+    }
     let reason: String
-    if status.st_mode & S_IFMT != S_IFDIR {
+    if link.st_mode & S_IFMT == S_IFLNK, link.st_uid != 0, link.st_uid != geteuid() {
+      reason = "is a symbolic link owned by uid \(link.st_uid)"
+    } else if status.st_mode & S_IFMT != S_IFDIR {
       reason = "is not a directory"
     } else if status.st_uid != geteuid() {
       reason = "is owned by uid \(status.st_uid), not by this process's uid \(geteuid())"

@@ -139,4 +139,29 @@ import Testing
     #expect(try #require(fileMode(path)) & S_IFMT == S_IFLNK)
     #expect(try #require(fileMode(target)) & S_IFMT == S_IFSOCK)
   }
+
+  @Test(.enabled(if: isRoot, "needs root to make a symbolic link of another uid"))
+  func aSocketDirectoryNamedThroughAnotherUsersSymlinkIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    let target = directory.file("target")
+    #expect(mkdir(target, 0o700) == 0)
+    let planted = directory.file("planted")
+    #expect(symlink(target, planted) == 0)
+    #expect(lchown(planted, Self.otherUID, Self.otherUID) == 0)
+    let error = try #require(throws: UnixSocketError.self) {
+      try SocketLock(socketPath: planted + "/t.sock")
+    }
+    #expect(error.message.contains("\(planted) is a symbolic link owned by uid 65534"))
+    #expect(fileMode(target + "/t.sock.lock") == nil)
+  }
+
+  @Test func aSocketDirectoryNamedThroughOurOwnSymlinkIsUsed() throws {
+    let directory = try TemporaryDirectory()
+    let target = directory.file("target")
+    #expect(mkdir(target, 0o700) == 0)
+    #expect(symlink(target, directory.file("link")) == 0)
+    let lock = try SocketLock(socketPath: directory.file("link/t.sock"))
+    defer { lock.release() }
+    #expect(fileMode(target + "/t.sock.lock") != nil)
+  }
 }

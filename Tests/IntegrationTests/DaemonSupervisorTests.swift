@@ -53,6 +53,7 @@ import TransitionClient
 
   @Test func aPluginThatCallsExitEndsTheDaemonAsAFailure() throws {
     let plugins = try Self.buildQuitterPlugin()
+    defer { try? FileManager.default.removeItem(atPath: plugins) }
     let daemon = try DaemonProcess(arguments: ["--plugin-path", plugins])
     let client = try daemon.client()
     #expect(try client.animators().animators.contains { $0.name == "quitter" })

@@ -28,8 +28,10 @@ enum TestDirectory {
   /// owned by root or the tester and writable by no one else, which the system's temporary
   /// directory (`/tmp`, mode 1777) is not; the package's own build directory is, wherever
   /// the tester may build.
+  /// Emptied once per test process, so earlier runs leave nothing behind.
   static let trustedRoot: URL = {
     let url = packageRoot.appendingPathComponent(".build/plugin-host-tests")
+    try? FileManager.default.removeItem(at: url)
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     try? setMode(0o755, url.path)
     return url
