@@ -4,10 +4,15 @@ import Foundation
 /// plugin file and every directory from its own up to `/` must be owned by root or by the
 /// daemon's effective uid, and writable by no one else. Otherwise another user could replace
 /// the code the daemon runs, or rename a directory on the way and put their own in its place.
-/// Group- or world-writable means refused, sticky bit or not.
+/// Group- or world-writable means refused, with one exception: a directory owned by root with
+/// the sticky bit (`/tmp`, mode 1777), where the kernel lets only an entry's owner, the
+/// directory's owner or root rename or remove an entry, so the trusted entry below it cannot be
+/// swapped.
 enum PermissionCheck {
   /// The write bits for group and others.
   static let sharedWriteBits: mode_t = 0o022
+  /// The sticky bit (`S_ISVTX`).
+  static let stickyBit: mode_t = 0o1000
 
   /// The diagnostic for a library that fails the rule, naming the first offending path and
   /// the reason, or `nil` when the library and every directory above it are trusted.
@@ -53,7 +58,8 @@ enum PermissionCheck {
       let trusted = trustedUID == 0 ? "root" : "root or uid \(trustedUID)"
       return "is owned by uid \(status.uid), not by \(trusted)"
     }
-    if status.mode & sharedWriteBits != 0 {
+    let isStickyRootDirectory = status.uid == 0 && status.mode & stickyBit != 0
+    if status.mode & sharedWriteBits != 0 && !isStickyRootDirectory {
       return "is writable by group or others (mode \(FileSystem.octal(status.mode)))"
     }
     return nil

@@ -62,10 +62,43 @@ import Testing
       ])
   }
 
-  @Test func aStickyWorldWritableDirectoryIsNoException() throws {
+  /// A root-owned sticky directory (as `/tmp`) is trusted: no one else can rename or remove
+  /// the entries below it that root owns.
+  @Test(.enabled(if: TestDirectory.isRoot, "needs root to own a sticky directory"))
+  func aStickyRootDirectoryIsTrusted() throws {
     let parent = try TestDirectory.make()
     let path = TestDirectory.realPath(
       try CPluginFixture(animators: [.init(name: "in-tmp-like")]).build(in: parent))
+    let real = TestDirectory.realPath(parent.path)
+    try TestDirectory.setMode(0o1777, real)
+    defer { try? TestDirectory.setMode(0o755, real) }
+    let registry = TestDirectory.registry([path])
+    let report = registry.rescan()
+    #expect(registry.animator(named: "in-tmp-like") != nil)
+    #expect(report.diagnostics.map(\.code) == [.loaded])
+  }
+
+  /// The sticky bit protects entries only when root owns the directory; a sticky
+  /// world-writable directory of any other owner is refused.
+  @Test(.enabled(if: TestDirectory.isRoot, "needs root to chown a directory to another uid"))
+  func aStickyDirectoryOfAnotherOwnerIsRefused() throws {
+    let parent = try TestDirectory.make()
+    let path = TestDirectory.realPath(
+      try CPluginFixture(animators: [.init(name: "sticky-foreign")]).build(in: parent))
+    let real = TestDirectory.realPath(parent.path)
+    try TestDirectory.setMode(0o1777, real)
+    try TestDirectory.giveAway(real)
+    let report = TestDirectory.registry([path]).rescan()
+    #expect(report.loaded == [])
+    #expect(report.diagnostics.first?.message.contains("owned by uid 65534") == true)
+  }
+
+  /// Not root: a sticky world-writable directory of the tester's is refused.
+  @Test(.enabled(if: !TestDirectory.isRoot, "as root the directory would belong to root"))
+  func aStickyDirectoryOfTheTesterIsRefused() throws {
+    let parent = try TestDirectory.make()
+    let path = TestDirectory.realPath(
+      try CPluginFixture(animators: [.init(name: "sticky-own")]).build(in: parent))
     let real = TestDirectory.realPath(parent.path)
     try TestDirectory.setMode(0o1777, real)
     defer { try? TestDirectory.setMode(0o755, real) }

@@ -25,9 +25,9 @@ enum TestDirectory {
 
   /// A directory every plugin test directory sits in: `.build/plugin-host-tests` of the
   /// package, mode 0755. The host trusts a plugin only when every directory up to `/` is
-  /// owned by root or the tester and writable by no one else, which the system's temporary
-  /// directory (`/tmp`, mode 1777) is not; the package's own build directory is, wherever
-  /// the tester may build.
+  /// owned by root or the tester and writable by no one else (a root-owned sticky directory
+  /// such as `/tmp` excepted); the package's own build directory is, wherever the tester may
+  /// build, and tests that change modes keep to it.
   /// Emptied once per test process, so earlier runs leave nothing behind.
   static let trustedRoot: URL = {
     let url = packageRoot.appendingPathComponent(".build/plugin-host-tests")
