@@ -390,4 +390,7 @@ async function main() {
   setStatus("ready");
 }
 
-main().catch((error) => setStatus("error", error.message));
+// The page's scripts are inserted by index.html and may run before the body is parsed.
+function start() { main().catch((error) => setStatus("error", error.message)); }
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();
