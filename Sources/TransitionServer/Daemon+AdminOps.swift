@@ -1,3 +1,4 @@
+import PluginHost
 import TransitionKit
 import TransitionWire
 
@@ -24,8 +25,15 @@ extension Daemon {
 
   func handleReload(_ request: Request, from client: ClientConnection) throws(WireError) {
     logger.info("reload requested by \(client.peerDescription)")
-    let count = try reload()
-    client.reply(id: request.id, ["animators": .number(Double(count))])
+    let (count, problems) = try reload()
+    let diagnostics = problems.map { problem in
+      JSONValue.object([
+        "code": .string(problem.code.rawValue), "severity": .string(problem.severity.description),
+        "message": .string(problem.message),
+      ])
+    }
+    client.reply(
+      id: request.id, ["animators": .number(Double(count)), "diagnostics": .array(diagnostics)])
   }
 
   func handleEnd(_ request: Request, from client: ClientConnection) throws(WireError) {

@@ -209,7 +209,7 @@ extension Daemon {
     case .timeline(let bytes):
       return (try decodeTimeline(bytes, animator: name), name, false)
     case .failed(let message):
-      throw WireError(.animatorFailed, "animator \(name) failed: \(message)")
+      throw logged(WireError(.animatorFailed, "animator \(name) failed: \(message)"))
     case .declined:
       let fallback = PluginRegistry.fallbackAnimatorName
       guard name != fallback, registry.animator(named: fallback) != nil else {
@@ -220,12 +220,19 @@ extension Daemon {
       case .timeline(let bytes):
         return (try decodeTimeline(bytes, animator: fallback), fallback, true)
       case .failed(let message):
-        throw WireError(
-          .animatorFailed, "animator \(name) declined and \(fallback) failed: \(message)")
+        throw logged(
+          WireError(
+            .animatorFailed, "animator \(name) declined and \(fallback) failed: \(message)"))
       case .declined:
         throw WireError(.animatorFailed, "animator \(name) and the fallback \(fallback) declined")
       }
     }
+  }
+
+  /// Logs an animator's failure (the client gets it too, in the reply) and returns it.
+  private func logged(_ error: WireError) -> WireError {
+    logger.warn(error.message)
+    return error
   }
 
   private func decodeTimeline(_ bytes: [UInt8], animator: String) throws(WireError) -> Timeline {

@@ -268,10 +268,11 @@ public final class Daemon {
   ///
   /// The socket path and mode are fixed at start-up (a change is logged and ignored). Routes
   /// are reset to the config's, so run-time `route` changes do not survive a reload.
-  /// - Returns: The number of animators loaded after the rescan.
+  /// - Returns: The number of animators loaded after the rescan, and the rescan's warnings and
+  ///   errors (a refused plugin, a loaded library changed on disk), which are logged too.
   /// - Throws: `WireError` `reload_failed` naming the reason; the old config stays in force.
   @discardableResult
-  func reload() throws(WireError) -> Int {
+  func reload() throws(WireError) -> (animators: Int, problems: [PluginDiagnostic]) {
     notify { try $0.notifyReloading() }
     defer { notify { try $0.notifyReady() } }
     var newConfig: ServerConfig
@@ -291,11 +292,12 @@ public final class Daemon {
     logger.level = newConfig.logLevel
     routes = RouteTable(newConfig.routes)
     adminPolicy = AdminPolicy(daemonUID: getuid(), groupName: newConfig.adminGroup)
-    logPluginReport(registry.rescan(with: Self.pluginConfiguration(newConfig)))
+    let report = registry.rescan(with: Self.pluginConfiguration(newConfig))
+    logPluginReport(report)
     warnAboutRoutes()
     let count = registry.animators.count
     logger.info("reloaded the config: \(count) animators, \(sessions.count) sessions kept")
-    return count
+    return (count, report.problems)
   }
 
   // MARK: Signals and shutdown

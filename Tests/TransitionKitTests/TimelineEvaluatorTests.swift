@@ -220,8 +220,8 @@ import TransitionKit
       #expect(state.alpha == layer.initial.alpha)
       #expect(state.background == layer.initial.background)
     }
-    // The cover's only transform at the start is its perspective.
-    #expect(frame.layers[0].transform == .perspective(m34: -1.0 / 500))
+    // The cover's perspective alone leaves it flat, so its resting transform is the identity.
+    #expect(frame.layers[0].transform == .identity)
     #expect(frame.layers[1].transform == .identity)
   }
 
