@@ -1,6 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Linker settings of the built-in Swift plugins: a version script that exports
+/// `transitiond_plugin_entry` alone (docs/plugins.md, "Exports"). lld, which the toolchain
+/// ships, also leaves the hidden symbols out of the dynamic symbol table (gold keeps them there
+/// as local entries).
+let pluginExports: [LinkerSetting] = [
+  .unsafeFlags([
+    "-use-ld=lld", "-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map",
+  ])
+]
+
 /// transitiond: a transition-animation daemon, its CLI, its engine and its animator plugins.
 ///
 /// Pipeline: context → animator (plugin) → timeline → evaluate → encode → stream.
@@ -55,11 +65,15 @@ let package = Package(
     ),
 
     // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
-    .target(name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip"),
     .target(
-      name: "ZoomPresent", dependencies: ["TransitionPluginSDK"], path: "Plugins/ZoomPresent"),
+      name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip",
+      linkerSettings: pluginExports),
     .target(
-      name: "DefaultSlide", dependencies: ["TransitionPluginSDK"], path: "Plugins/DefaultSlide"),
+      name: "ZoomPresent", dependencies: ["TransitionPluginSDK"], path: "Plugins/ZoomPresent",
+      linkerSettings: pluginExports),
+    .target(
+      name: "DefaultSlide", dependencies: ["TransitionPluginSDK"], path: "Plugins/DefaultSlide",
+      linkerSettings: pluginExports),
     .target(name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade"),
 
     // Tests.
