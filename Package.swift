@@ -44,6 +44,8 @@ let package = Package(
     // Plugin boundary.
     .target(name: "TransitionPluginSDK", dependencies: ["TransitionKit", "CTransitionPlugin"]),
     .target(name: "PluginHost", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+    // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
+    .target(name: "PluginCheck", dependencies: ["PluginHost", "TransitionKit"]),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit"]),
@@ -57,7 +59,7 @@ let package = Package(
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
     // Executables.
-    .executableTarget(name: "transitiond", dependencies: ["TransitionServer"]),
+    .executableTarget(name: "transitiond", dependencies: ["TransitionServer", "PluginCheck"]),
     .executableTarget(name: "transitionctl", dependencies: ["TransitionClient"]),
     .executableTarget(
       name: "transition-bench",
@@ -93,13 +95,13 @@ let package = Package(
       name: "PluginHostTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
-      dependencies: ["PluginHost", "TransitionKit"]
+      dependencies: ["PluginHost", "PluginCheck", "TransitionKit"]
     ),
     .testTarget(
       name: "AnimatorTests",
       // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
       // (each exports `transitiond_plugin_entry`); `swift test` builds them.
-      dependencies: ["TransitionKit", "CTransitionPlugin"]
+      dependencies: ["TransitionKit", "CTransitionPlugin", "PluginCheck"]
     ),
     .testTarget(
       name: "IntegrationTests",

@@ -8,7 +8,7 @@
  * content) and declines a context it cannot read, or one with nothing to fade.
  *
  * A screen's background becomes a full-container layer under that screen's layers, with id
- * "crossfade:from-background" or "crossfade:to-background", fading like the rest. A "to"
+ * "crossfade.from-background" or "crossfade.to-background", fading like the rest. A "to"
  * layer whose id is also a "from" layer's id is emitted with "#to" appended to its id, since
  * the ids of a timeline are unique.
  */
@@ -451,7 +451,7 @@ static void append_screen(buffer *b, const context *c, const screen *s, const ch
   static const span none = {NULL, 0};
   if (s->background.length > 0) {
     char id_text[48];
-    snprintf(id_text, sizeof id_text, "\"crossfade:%s-background\"", name);
+    snprintf(id_text, sizeof id_text, "\"crossfade.%s-background\"", name);
     span id = {(const uint8_t *)id_text, strlen(id_text)};
     double frame[4] = {0, 0, c->container[0], c->container[1]};
     if (!*first) append_text(b, ",");
