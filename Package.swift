@@ -76,7 +76,9 @@ let package = Package(
     .target(
       name: "DefaultSlide", dependencies: ["TransitionPluginSDK"], path: "Plugins/DefaultSlide",
       linkerSettings: pluginExports),
-    .target(name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade"),
+    .target(
+      name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade",
+      linkerSettings: pluginExports),
 
     // Tests.
     .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit"]),
