@@ -58,12 +58,17 @@ import Testing
     let directory = try DaemonHarness.makeTemporaryDirectory()
     let skeleton = (directory as NSString).appendingPathComponent(name)
     let made = try Self.run(
-      ["make", "--no-print-directory", "plugin", "NAME=\(name)", "LANG=\(lang)", "DIR=\(skeleton)"],
+      [
+        "make", "--no-print-directory", "plugin", "NAME=\(name)", "LANG=\(lang)", "DIR=\(skeleton)",
+      ],
       in: Self.repository)
     #expect(made.status == 0, "\(made.output)")
     #expect(made.output.contains("wrote the \(lang) plugin \(name) (\(library))"))
     let checked = try Self.run(
-      ["make", "--no-print-directory", "check", "TRANSITIOND=\(DaemonHarness.product("transitiond"))"],
+      [
+        "make", "--no-print-directory", "check",
+        "TRANSITIOND=\(DaemonHarness.product("transitiond"))",
+      ],
       in: skeleton, limit: limit)
     #expect(checked.status == 0, "\(checked.output)")
     #expect(checked.output.contains("passed: 6 checks"), "\(checked.output)")
@@ -71,7 +76,9 @@ import Testing
     let found = try Self.run(["find", skeleton, "-name", library], in: skeleton)
     let path = found.output.split(separator: "\n").first.map(String.init) ?? ""
     let exported = try Self.run(["nm", "-D", "--defined-only", path], in: skeleton)
-    let symbols = exported.output.split(separator: "\n").compactMap { $0.split(separator: " ").last }
+    let symbols = exported.output.split(separator: "\n").compactMap {
+      $0.split(separator: " ").last
+    }
     #expect(symbols == ["transitiond_plugin_entry"], "\(exported.output)")
     return path
   }
