@@ -10,6 +10,7 @@ let package = Package(
     .executable(name: "transitiond", targets: ["transitiond"]),
     .executable(name: "transitionctl", targets: ["transitionctl"]),
     .executable(name: "transition-bench", targets: ["transition-bench"]),
+    .library(name: "TransitionJSON", targets: ["TransitionJSON"]),
     .library(name: "TransitionKit", targets: ["TransitionKit"]),
     .library(name: "TransitionClient", targets: ["TransitionClient"]),
     .library(name: "TransitionPluginSDK", targets: ["TransitionPluginSDK"]),
@@ -28,21 +29,26 @@ let package = Package(
     ),
     .target(name: "CTransitionPlugin"),
 
-    // The engine: pure Swift, no I/O.
-    .target(name: "TransitionKit"),
+    // JSON: the typed value, its parser and writer, and a path-naming field reader.
+    .target(name: "TransitionJSON"),
+
+    // The engine and its schema codec (contexts, timelines): pure Swift, no I/O.
+    .target(name: "TransitionKit", dependencies: ["TransitionJSON"]),
 
     // Plugin boundary.
-    .target(name: "TransitionPluginSDK", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+    .target(
+      name: "TransitionPluginSDK",
+      dependencies: ["TransitionKit", "TransitionJSON", "CTransitionPlugin"]),
     .target(name: "PluginHost", dependencies: ["TransitionKit", "CTransitionPlugin"]),
 
     // Wire codec, event loop, server, client.
-    .target(name: "TransitionWire", dependencies: ["TransitionKit"]),
+    .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
     .target(name: "EventLoop", dependencies: ["CLibevent"]),
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]
     ),
-    .target(name: "TransitionClient", dependencies: ["TransitionWire"]),
+    .target(name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON"]),
 
     // Executables.
     .executableTarget(name: "transitiond", dependencies: ["TransitionServer"]),
@@ -61,12 +67,16 @@ let package = Package(
     .target(name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade"),
 
     // Tests.
-    .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit"]),
-    .testTarget(name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit"]),
+    .testTarget(name: "TransitionJSONTests", dependencies: ["TransitionJSON"]),
+    .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit", "TransitionJSON"]),
+    .testTarget(
+      name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(
       name: "TransitionServerTests",
-      dependencies: ["TransitionServer", "TransitionWire", "TransitionKit", "EventLoop"]
+      dependencies: [
+        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "EventLoop",
+      ]
     ),
     .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient"]),
     .testTarget(

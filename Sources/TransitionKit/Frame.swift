@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// The evaluated state of one layer in one frame (DESIGN.md, "Frame layer state").
 public struct LayerState: Equatable, Sendable {
   public var id: String

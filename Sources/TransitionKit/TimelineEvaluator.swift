@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// Evaluates a timeline at any progress: the engine's frame evaluation.
 ///
 /// Evaluation is a pure function of the timeline and the progress (same input, same bits), and

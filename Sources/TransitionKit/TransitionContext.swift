@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// What a transition does (UIKit's navigation and modal operations).
 public enum TransitionOperation: String, CaseIterable, Hashable, Sendable {
   case push, pop, present, dismiss

@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 /// Writes `frame` events as one line of JSON each, straight into a reused buffer.
