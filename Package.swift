@@ -52,7 +52,7 @@ let package = Package(
 
     // Executables.
     .executableTarget(name: "transitiond", dependencies: ["TransitionServer"]),
-    .executableTarget(name: "transitionctl", dependencies: ["TransitionClient"]),
+    .executableTarget(name: "transitionctl", dependencies: ["TransitionClient", "TransitionJSON"]),
     .executableTarget(
       name: "transition-bench",
       dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]
@@ -78,7 +78,7 @@ let package = Package(
         "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "EventLoop",
       ]
     ),
-    .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient"]),
+    .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
     .testTarget(
       name: "TransitionPluginSDKTests",
       dependencies: ["TransitionPluginSDK", "TransitionKit", "CTransitionPlugin"]
@@ -99,7 +99,8 @@ let package = Package(
       name: "IntegrationTests",
       // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
-        "TransitionClient", "TransitionWire", "TransitionKit", "transitiond", "transitionctl",
+        "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "transitiond",
+        "transitionctl",
       ]
     ),
   ]

@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// An interactive control of a running session, sent with ``DaemonClient/control(session:action:)``.
 public enum ControlAction: Equatable, Sendable {
   /// Sets progress (op `update`) while the session is interactive.
@@ -29,13 +31,13 @@ public enum ControlAction: Equatable, Sendable {
   }
 
   /// The request for `session`.
-  public func request(session: String) -> [String: Any] {
-    var request: [String: Any] = ["op": op, "session": session]
+  public func request(session: String) -> [String: JSONValue] {
+    var request: [String: JSONValue] = ["op": .string(op), "session": .string(session)]
     switch self {
     case .update(let progress), .seek(let progress):
-      request["progress"] = progress
+      request["progress"] = .number(progress)
     case .finish(let velocity?), .cancel(let velocity?):
-      request["velocity"] = velocity
+      request["velocity"] = .number(velocity)
     case .pause, .resume, .reverse, .finish(nil), .cancel(nil):
       break
     }

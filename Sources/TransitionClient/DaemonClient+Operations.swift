@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// Typed wrappers over the protocol's ops. Each sends one request, waits up to
 /// ``DaemonClient/defaultTimeout`` for its reply, and throws
 /// ``ClientError/Code/protocolError`` when the daemon refuses it.
@@ -23,7 +25,8 @@ extension DaemonClient {
   ///   `unknown_animator` or `unsupported_operation`.
   public func route(operation: String, animator: String) throws(ClientError) -> [String: String] {
     try RouteTable.decode(
-      request(["op": "route", "operation": operation, "animator": animator]).object)
+      request(["op": "route", "operation": .string(operation), "animator": .string(animator)])
+        .object)
   }
 
   /// `begin`: starts a session from a transition context.
@@ -35,14 +38,14 @@ extension DaemonClient {
   ///   - interactive: when true the session waits for `update`/`finish`/`cancel`.
   ///   - session: an id to give the session instead of the daemon's `sN`.
   public func begin(
-    context: [String: Any], animator: String? = nil, duration: Double? = nil,
+    context: [String: JSONValue], animator: String? = nil, duration: Double? = nil,
     interactive: Bool? = nil, session: String? = nil
   ) throws(ClientError) -> BeginResult {
-    var message: [String: Any] = ["op": "begin", "context": context]
-    if let animator { message["animator"] = animator }
-    if let duration { message["duration"] = duration }
-    if let interactive { message["interactive"] = interactive }
-    if let session { message["session"] = session }
+    var message: [String: JSONValue] = ["op": "begin", "context": .object(context)]
+    if let animator { message["animator"] = .string(animator) }
+    if let duration { message["duration"] = .number(duration) }
+    if let interactive { message["interactive"] = .bool(interactive) }
+    if let session { message["session"] = .string(session) }
     return try BeginResult(request(message))
   }
 
@@ -57,15 +60,15 @@ extension DaemonClient {
   public func subscribe(session: String, fps: Double? = nil, clock: SubscriptionClock? = nil)
     throws(ClientError) -> Int
   {
-    var message: [String: Any] = ["op": "subscribe", "session": session]
-    if let fps { message["fps"] = fps }
-    if let clock { message["clock"] = clock.rawValue }
+    var message: [String: JSONValue] = ["op": "subscribe", "session": .string(session)]
+    if let fps { message["fps"] = .number(fps) }
+    if let clock { message["clock"] = .string(clock.rawValue) }
     return try request(message).object.int("subscription")
   }
 
   /// `unsubscribe`: stops a subscription.
   public func unsubscribe(subscription: Int) throws(ClientError) {
-    try request(["op": "unsubscribe", "subscription": subscription])
+    try request(["op": "unsubscribe", "subscription": .number(Double(subscription))])
   }
 
   /// Sends an interactive control (`update`, `seek`, `pause`, `resume`, `reverse`, `finish`,
@@ -79,7 +82,7 @@ extension DaemonClient {
 
   /// `end` (admin): cancels `session` at once.
   public func end(session: String) throws(ClientError) {
-    try request(["op": "end", "session": session])
+    try request(["op": "end", "session": .string(session)])
   }
 
   /// `sessions`: the sessions still running.

@@ -152,6 +152,12 @@ struct JSONParser {
       }
       guard digits() > 0 else { throw failure("malformed number") }
     }
+    // Whole numbers of up to 15 digits are exact in a Double: no text round trip needed.
+    if index - integerStart == integerDigits, integerDigits <= 15 {
+      var magnitude = 0
+      for offset in integerStart..<index { magnitude = magnitude * 10 + Int(bytes[offset] &- 48) }
+      return start == integerStart ? Double(magnitude) : -Double(magnitude)
+    }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
       throw failure("number out of range")
@@ -171,6 +177,24 @@ struct JSONParser {
 
   private mutating func parseString() throws(JSONSyntaxError) -> String {
     index += 1
+    // Fast path: a string without escapes or control characters is one UTF-8 run.
+    var end = index
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+      bytes[end] >= 0x20
+    {
+      end += 1
+    }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      guard
+        let string = String(
+          validating: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+      else {
+        index = end
+        throw failure("invalid UTF-8 in string")
+      }
+      index = end + 1
+      return string
+    }
     var scalars = String.UnicodeScalarView()
     var runStart = index
     func flushRun(_ end: Int) -> Bool {
