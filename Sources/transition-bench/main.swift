@@ -11,7 +11,8 @@ let usage = """
   usage: transition-bench [evaluate|encode|stream|all] [--runs N] [--frames N] [--layers N]
 
   evaluate  layer states per second evaluating an album-flip-like timeline (one core)
-  encode    frame events per second: FrameEncoder vs Foundation's JSONEncoder, same frames
+  encode    frame events per second: FrameEncoder vs Foundation's JSONEncoder, same frames,
+            and FrameRenderer (evaluate + encode: one stream tick's work)
   stream    frames per second read from a real transitiond (started from this directory on a
             temporary socket) with the virtual clock: one reader, then four at once
   all       all three (default)
@@ -116,6 +117,18 @@ if mode == "encode" || mode == "all" {
     "encode    JSONEncoder  \(format(foundationRate)) frames/s, \(format(Double(foundationBytes) / foundationSeconds / 1e6)) MB/s"
   )
   print("encode    ratio        \(format(handRate / foundationRate))x")
+  var renderer = FrameRenderer(session: "s1", evaluator: evaluator)
+  var renderedBytes = 0
+  let renderSeconds = median {
+    renderedBytes = 0
+    for index in 0..<frames {
+      let progress = Double(index) / Double(frames - 1)
+      renderedBytes += renderer.render(seq: index, progress: progress).count
+    }
+  }
+  print(
+    "encode    FrameRenderer \(format(Double(frames) / renderSeconds)) frames/s evaluated and encoded, \(format(Double(renderedBytes) / renderSeconds / 1e6)) MB/s"
+  )
 }
 
 if mode == "stream" || mode == "all" {
