@@ -53,10 +53,7 @@ let package = Package(
     // Executables.
     .executableTarget(name: "transitiond", dependencies: ["TransitionServer"]),
     .executableTarget(name: "transitionctl", dependencies: ["TransitionClient", "TransitionJSON"]),
-    .executableTarget(
-      name: "transition-bench",
-      dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]
-    ),
+    .executableTarget(name: "transition-bench", dependencies: ["TransitionKit", "TransitionWire"]),
 
     // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
     .target(name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip"),
