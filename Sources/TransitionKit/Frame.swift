@@ -1,6 +1,6 @@
 import TransitionJSON
 
-/// The evaluated state of one layer in one frame (DESIGN.md, "Frame layer state").
+/// The evaluated state of one layer in one frame (docs/protocol.md, "frame" event).
 public struct LayerState: Equatable, Sendable {
   public var id: String
   /// The untransformed box `[x, y, w, h]` in container coordinates.
