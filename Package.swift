@@ -48,12 +48,16 @@ let package = Package(
       name: "TransitionServer",
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]
     ),
-    .target(name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON"]),
+    .target(name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
+    // Blocking Unix I/O for clients and tests: socket addresses, connect and bind, write-all.
+    .target(name: "UnixIO"),
 
     // Executables.
     .executableTarget(name: "transitiond", dependencies: ["TransitionServer"]),
-    .executableTarget(name: "transitionctl", dependencies: ["TransitionClient", "TransitionJSON"]),
-    .executableTarget(name: "transition-bench", dependencies: ["TransitionKit", "TransitionWire"]),
+    .executableTarget(
+      name: "transitionctl", dependencies: ["TransitionClient", "TransitionJSON", "UnixIO"]),
+    .executableTarget(
+      name: "transition-bench", dependencies: ["TransitionKit", "TransitionWire", "UnixIO"]),
 
     // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
     .target(name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip"),
@@ -68,7 +72,7 @@ let package = Package(
     .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit", "TransitionJSON"]),
     .testTarget(
       name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
-    .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+    .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "UnixIO"]),
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [
@@ -96,8 +100,8 @@ let package = Package(
       name: "IntegrationTests",
       // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
-        "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "transitiond",
-        "transitionctl",
+        "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO",
+        "transitiond", "transitionctl",
       ]
     ),
   ]

@@ -1,6 +1,7 @@
 import EventLoop
 import Glibc
 import Testing
+import UnixIO
 
 @Suite struct UnixListenerTests {
   @Test func acceptsOnASocketFileWithTheDefaultMode() throws {
@@ -54,7 +55,7 @@ import Testing
     weakListener?.close()
     #expect(weakListener == nil)
     #expect(fileMode(path) == nil)
-    #expect(throws: SystemError.self) { try BlockingUnixClient(connectingTo: path) }
+    #expect(throws: SystemCallError.self) { try BlockingUnixClient(connectingTo: path) }
   }
 
   @Test func refusesAPathTooLongForSunPath() throws {
