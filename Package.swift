@@ -43,7 +43,7 @@ let package = Package(
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
-    .target(name: "EventLoop", dependencies: ["CLibevent"]),
+    .target(name: "EventLoop", dependencies: ["CLibevent", "UnixIO"]),
     .target(
       name: "TransitionServer",
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]

@@ -1,4 +1,5 @@
 import Glibc
+import UnixIO
 
 /// File system steps shared by ``UnixListener`` and ``SocketLock``.
 enum SocketFiles {

@@ -7,18 +7,17 @@ public enum UnixSocket {
   /// (and closes) the descriptor.
   /// - Throws: the failing call (`sockaddr_un`, `socket`, `connect`); nothing is left open.
   public static func connect(path: String, type: Int32 = Int32(SOCK_STREAM.rawValue))
-    throws(SystemCallError) -> Int32
+    throws(SystemError) -> Int32
   {
     let address = try UnixSocketAddress(path: path)
     let descriptor = try open(type: type, path: path)
-    var result: Int32
-    repeat {
-      result = address.withSocketAddress { Glibc.connect(descriptor, $0, $1) }
-    } while result != 0 && errno == EINTR
-    guard result == 0 else {
-      let code = errno
+    do {
+      try address.withSocketAddress { (pointer, length) throws(SystemError) in
+        try retryingInterrupts("connect", path: path) { Glibc.connect(descriptor, pointer, length) }
+      }
+    } catch {
       _ = close(descriptor)
-      throw SystemCallError(function: "connect", errno: code, path: path)
+      throw error
     }
     return descriptor
   }
@@ -28,22 +27,23 @@ public enum UnixSocket {
   /// - Throws: the failing call (`sockaddr_un`, `socket`, `bind`); nothing is left open.
   public static func bind(
     path: String, type: Int32 = Int32(SOCK_STREAM.rawValue), allowAbstract: Bool = false
-  ) throws(SystemCallError) -> Int32 {
+  ) throws(SystemError) -> Int32 {
     let address = try UnixSocketAddress(path: path, allowAbstract: allowAbstract)
     let descriptor = try open(type: type, path: path)
-    guard address.withSocketAddress({ Glibc.bind(descriptor, $0, $1) }) == 0 else {
-      let code = errno
+    do {
+      try address.withSocketAddress { (pointer, length) throws(SystemError) in
+        try retryingInterrupts("bind", path: path) { Glibc.bind(descriptor, pointer, length) }
+      }
+    } catch {
       _ = close(descriptor)
-      throw SystemCallError(function: "bind", errno: code, path: path)
+      throw error
     }
     return descriptor
   }
 
-  private static func open(type: Int32, path: String) throws(SystemCallError) -> Int32 {
-    let descriptor = socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else {
-      throw SystemCallError(function: "socket", errno: errno, path: path)
+  private static func open(type: Int32, path: String) throws(SystemError) -> Int32 {
+    try retryingInterrupts("socket", path: path) {
+      socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
-    return descriptor
   }
 }

@@ -18,15 +18,15 @@ public struct UnixSocketAddress: Sendable {
   ///   - allowAbstract: whether a leading `@` means the abstract namespace.
   /// - Throws: `EINVAL` when the path is empty or contains NUL, `ENAMETOOLONG` when it is longer
   ///   than ``maximumPathLength`` bytes (function `sockaddr_un`).
-  public init(path: String, allowAbstract: Bool = false) throws(SystemCallError) {
+  public init(path: String, allowAbstract: Bool = false) throws(SystemError) {
     var bytes = Array(path.utf8)
     guard !bytes.isEmpty, !bytes.contains(0) else {
-      throw SystemCallError(function: "sockaddr_un", errno: EINVAL, path: path)
+      throw SystemError(errno: EINVAL, function: "sockaddr_un", path: path)
     }
     let isAbstract = allowAbstract && bytes.first == UInt8(ascii: "@")
     if isAbstract { bytes[0] = 0 }
     guard bytes.count <= Self.maximumPathLength else {
-      throw SystemCallError(function: "sockaddr_un", errno: ENAMETOOLONG, path: path)
+      throw SystemError(errno: ENAMETOOLONG, function: "sockaddr_un", path: path)
     }
     pathBytes = bytes
     let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? 2

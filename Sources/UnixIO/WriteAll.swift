@@ -7,7 +7,7 @@ import Glibc
 /// rather than `SIGPIPE`; other descriptors (pipes, files) with `write`.
 /// - Throws: the failing call (`send` or `write`) with its `errno`.
 public func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, isSocket: Bool)
-  throws(SystemCallError)
+  throws(SystemError)
 {
   guard let base = bytes.baseAddress else { return }
   var offset = 0
@@ -19,7 +19,7 @@ public func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, isSo
     if written < 0 {
       let code = errno
       if code == EINTR { continue }
-      throw SystemCallError(function: isSocket ? "send" : "write", errno: code)
+      throw SystemError(errno: code, function: isSocket ? "send" : "write")
     }
     offset += written
   }
@@ -27,11 +27,11 @@ public func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, isSo
 
 /// Writes all of `bytes` (see ``writeAll(_:to:isSocket:)``).
 public func writeAll(_ bytes: [UInt8], to descriptor: Int32, isSocket: Bool)
-  throws(SystemCallError)
+  throws(SystemError)
 {
-  var failure: SystemCallError?
+  var failure: SystemError?
   bytes.withUnsafeBytes { raw in
-    do throws(SystemCallError) {
+    do throws(SystemError) {
       try writeAll(raw, to: descriptor, isSocket: isSocket)
     } catch {
       failure = error

@@ -48,7 +48,7 @@ final class OutputWriter: Sendable {
   /// Writes `text` as is.
   /// - Throws: ``ExitCode/ioError``, or a silent success exit when the reader has gone (EPIPE).
   func write(_ text: String) throws(CommandFailure) {
-    let failure: SystemCallError
+    let failure: SystemError
     do {
       try writeAll(Array(text.utf8), to: descriptor, isSocket: false)
       return

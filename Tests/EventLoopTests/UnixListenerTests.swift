@@ -55,7 +55,7 @@ import UnixIO
     weakListener?.close()
     #expect(weakListener == nil)
     #expect(fileMode(path) == nil)
-    #expect(throws: SystemCallError.self) { try BlockingUnixClient(connectingTo: path) }
+    #expect(throws: SystemError.self) { try BlockingUnixClient(connectingTo: path) }
   }
 
   @Test func refusesAPathTooLongForSunPath() throws {
