@@ -55,7 +55,9 @@ let package = Package(
     // Executables.
     .executableTarget(name: "transitiond", dependencies: ["TransitionServer"]),
     .executableTarget(
-      name: "transitionctl", dependencies: ["TransitionClient", "TransitionJSON", "UnixIO"]),
+      name: "transitionctl",
+      dependencies: ["TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO"]
+    ),
     .executableTarget(
       name: "transition-bench", dependencies: ["TransitionKit", "TransitionWire", "UnixIO"]),
 

@@ -1,4 +1,5 @@
 import TransitionJSON
+import TransitionWire
 
 /// Typed wrappers over the protocol's ops. Each sends one request, waits up to
 /// ``DaemonClient/defaultTimeout`` for its reply, and throws
@@ -6,17 +7,17 @@ import TransitionJSON
 extension DaemonClient {
   /// `hello`: the version handshake.
   public func hello() throws(ClientError) -> ServerInfo {
-    try ServerInfo(request(["op": "hello"]))
+    try ServerInfo(request(.hello))
   }
 
   /// `animators`: the loaded animators and the route table.
   public func animators() throws(ClientError) -> AnimatorList {
-    try AnimatorList(request(["op": "animators"]))
+    try AnimatorList(request(.animators))
   }
 
   /// `routes`: which animator serves each operation.
   public func routes() throws(ClientError) -> [String: String] {
-    try RouteTable.decode(request(["op": "routes"]).object)
+    try RouteTable.decode(request(.routes).object)
   }
 
   /// `route` (admin): makes `animator` serve `operation`.
@@ -25,7 +26,7 @@ extension DaemonClient {
   ///   `unknown_animator` or `unsupported_operation`.
   public func route(operation: String, animator: String) throws(ClientError) -> [String: String] {
     try RouteTable.decode(
-      request(["op": "route", "operation": .string(operation), "animator": .string(animator)])
+      request(.route, ["operation": .string(operation), "animator": .string(animator)])
         .object)
   }
 
@@ -41,12 +42,12 @@ extension DaemonClient {
     context: [String: JSONValue], animator: String? = nil, duration: Double? = nil,
     interactive: Bool? = nil, session: String? = nil
   ) throws(ClientError) -> BeginResult {
-    var message: [String: JSONValue] = ["op": "begin", "context": .object(context)]
+    var message: [String: JSONValue] = ["context": .object(context)]
     if let animator { message["animator"] = .string(animator) }
     if let duration { message["duration"] = .number(duration) }
     if let interactive { message["interactive"] = .bool(interactive) }
     if let session { message["session"] = .string(session) }
-    return try BeginResult(request(message))
+    return try BeginResult(request(.begin, message))
   }
 
   /// `subscribe`: starts streaming frames of `session` (or of every session with `"*"`).
@@ -60,15 +61,15 @@ extension DaemonClient {
   public func subscribe(session: String, fps: Double? = nil, clock: SubscriptionClock? = nil)
     throws(ClientError) -> Int
   {
-    var message: [String: JSONValue] = ["op": "subscribe", "session": .string(session)]
+    var message: [String: JSONValue] = ["session": .string(session)]
     if let fps { message["fps"] = .number(fps) }
     if let clock { message["clock"] = .string(clock.rawValue) }
-    return try request(message).object.int("subscription")
+    return try request(.subscribe, message).object.int("subscription")
   }
 
   /// `unsubscribe`: stops a subscription.
   public func unsubscribe(subscription: Int) throws(ClientError) {
-    try request(["op": "unsubscribe", "subscription": .number(Double(subscription))])
+    try request(.unsubscribe, ["subscription": .number(Double(subscription))])
   }
 
   /// Sends an interactive control (`update`, `seek`, `pause`, `resume`, `reverse`, `finish`,
@@ -82,23 +83,23 @@ extension DaemonClient {
 
   /// `end` (admin): cancels `session` at once.
   public func end(session: String) throws(ClientError) {
-    try request(["op": "end", "session": .string(session)])
+    try request(.end, ["session": .string(session)])
   }
 
   /// `sessions`: the sessions still running.
   public func sessions() throws(ClientError) -> [SessionInfo] {
-    try SessionInfo.list(request(["op": "sessions"]))
+    try SessionInfo.list(request(.sessions))
   }
 
   /// `stats`: the daemon's counters.
   public func stats() throws(ClientError) -> Stats {
-    try Stats(request(["op": "stats"]))
+    try Stats(request(.stats))
   }
 
   /// `reload` (admin): re-reads the config and rescans plugins.
   /// - Returns: the number of animators loaded afterwards.
   public func reload() throws(ClientError) -> Int {
-    try request(["op": "reload"]).object.int("animators")
+    try request(.reload).object.int("animators")
   }
 
   /// Reads events until `session` completes, collecting its frames.

@@ -135,6 +135,14 @@ public final class DaemonClient {
     return try reply(to: id, timeout: timeout ?? defaultTimeout).checked()
   }
 
+  /// Sends `op` with `fields` and waits for its reply (see ``request(_:timeout:)``).
+  @discardableResult
+  public func request(_ op: Op, _ fields: [String: JSONValue] = [:], timeout: Duration? = nil)
+    throws(ClientError) -> Reply
+  {
+    try request(fields.merging(["op": .string(op.rawValue)]) { _, op in op }, timeout: timeout)
+  }
+
   // MARK: Events
 
   /// Returns the next event, first from those queued while replies were awaited.

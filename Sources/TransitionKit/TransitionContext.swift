@@ -84,7 +84,7 @@ extension TransitionContext {
     guard let operation = TransitionOperation(rawValue: name) else {
       throw EngineError(
         .invalidValue,
-        "\(operationField.path) must be one of push, pop, present, dismiss, got \"\(name)\"")
+        "\(operationField.path) must be one of \(TransitionOperation.listing), got \"\(name)\"")
     }
     let container = try root.required("container").size()
     let from = try Self.screen(try root.required("from"))

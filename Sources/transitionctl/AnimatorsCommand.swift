@@ -29,7 +29,7 @@ enum AnimatorsCommand: Command {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
     guard
       let list = try context.query(
-        ["op": "animators"], json: arguments.has("json"), decode: AnimatorList.init)
+        .animators, json: arguments.has("json"), decode: AnimatorList.init)
     else { return ExitCode.success }
     if arguments.has("quiet") {
       for animator in list.animators { try context.output.line(animator.name) }

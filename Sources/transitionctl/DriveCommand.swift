@@ -1,5 +1,6 @@
 import TransitionClient
 import TransitionJSON
+import TransitionWire
 
 /// `transitionctl drive SESSION ACTION`: interactive control of a running session.
 enum DriveCommand: Command {
@@ -40,7 +41,8 @@ enum DriveCommand: Command {
     let action = try parseAction(arguments)
     guard
       let result = try context.query(
-        action.request(session: session), json: arguments.has("json"), decode: ControlResult.init)
+        action.op, action.fields(session: session), json: arguments.has("json"),
+        decode: ControlResult.init)
     else { return ExitCode.success }
     try context.output.line(
       "\(result.session): \(result.state), progress \(NumberText.fixed(result.progress, digits: 3))"
@@ -70,7 +72,7 @@ enum DriveCommand: Command {
           ? "'drive' needs one action: --progress, --seek, --finish, --cancel, --pause, --resume or --reverse"
           : "'drive' takes exactly one action", verb: name)
     }
-    if velocity != nil && action.op != "finish" && action.op != "cancel" {
+    if velocity != nil && action.op != .finish && action.op != .cancel {
       throw .usage("--velocity goes with --finish or --cancel", verb: name)
     }
     return action

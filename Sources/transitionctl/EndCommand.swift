@@ -24,7 +24,7 @@ enum EndCommand: Command {
   {
     let session = try arguments.positionals(minimum: 1, maximum: 1, names: "SESSION", verb: name)[0]
     let ended = try context.query(
-      ["op": "end", "session": .string(session)], json: arguments.has("json"), decode: { _ in })
+      .end, ["session": .string(session)], json: arguments.has("json"), decode: { _ in })
     if ended != nil { try context.output.line("ended \(session)") }
     return ExitCode.success
   }

@@ -29,7 +29,7 @@ enum ReloadCommand: Command {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
     guard
       let count = try context.query(
-        ["op": "reload"], json: arguments.has("json"),
+        .reload, json: arguments.has("json"),
         decode: { reply throws(ClientError) in try reply.object.int("animators") })
     else { return ExitCode.success }
     try context.output.line("reloaded: \(count) animator\(count == 1 ? "" : "s")")

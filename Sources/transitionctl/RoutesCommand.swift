@@ -1,5 +1,6 @@
 import TransitionClient
 import TransitionJSON
+import TransitionWire
 
 /// `transitionctl routes`: which animator serves each operation.
 enum RoutesCommand: Command {
@@ -27,16 +28,16 @@ enum RoutesCommand: Command {
     -> Int32
   {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
-    try printRoutes(["op": "routes"], json: arguments.has("json"), context)
+    try printRoutes(.routes, json: arguments.has("json"), context)
     return ExitCode.success
   }
 
-  /// Sends `request` (`routes` or `route`) and prints the `routes` of its reply as a table, or
-  /// the whole payload as JSON.
-  static func printRoutes(_ request: [String: JSONValue], json: Bool, _ context: CommandContext)
-    throws(CommandFailure)
-  {
-    guard let routes = try context.query(request, json: json, decode: RouteTable.decode)
+  /// Sends `op` (`routes` or `route`) with `fields` and prints the `routes` of its reply as a
+  /// table, or the whole payload as JSON.
+  static func printRoutes(
+    _ op: Op, _ fields: [String: JSONValue] = [:], json: Bool, _ context: CommandContext
+  ) throws(CommandFailure) {
+    guard let routes = try context.query(op, fields, json: json, decode: RouteTable.decode)
     else { return }
     var table = TableFormatter(["OPERATION", "ANIMATOR"])
     for operation in OperationOrder.sorted(routes.keys) {

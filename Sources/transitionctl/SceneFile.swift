@@ -1,6 +1,7 @@
 import Foundation
 import TransitionClient
 import TransitionJSON
+import TransitionKit
 
 /// A scene file: a transition context (docs/protocol.md, `begin`) that may also name the `animator`,
 /// `duration` and `interactive` to begin it with.
@@ -54,7 +55,7 @@ struct SceneFile {
     }
 
     guard let operation = object["operation"]?.stringValue, !operation.isEmpty else {
-      throw invalid("\"operation\" must be a string: push, pop, present or dismiss")
+      throw invalid("\"operation\" must be a string: \(TransitionOperation.listing)")
     }
     self.operation = operation
     guard let container = object["container"]?.arrayValue, container.count == 2,

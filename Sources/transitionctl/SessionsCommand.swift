@@ -28,7 +28,7 @@ enum SessionsCommand: Command {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
     guard
       let sessions = try context.query(
-        ["op": "sessions"], json: arguments.has("json"), decode: SessionInfo.list)
+        .sessions, json: arguments.has("json"), decode: SessionInfo.list)
     else { return ExitCode.success }
     if arguments.has("quiet") {
       for session in sessions { try context.output.line(session.session) }

@@ -27,7 +27,7 @@ enum StatsCommand: Command {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
     guard
       let stats = try context.query(
-        ["op": "stats"], json: arguments.has("json"), decode: Stats.init)
+        .stats, json: arguments.has("json"), decode: Stats.init)
     else { return ExitCode.success }
     var table = TableFormatter(["COUNTER", "VALUE"])
     table.add(["uptime", NumberText.compact(stats.uptime, digits: 1) + " s"])

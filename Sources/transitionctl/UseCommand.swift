@@ -1,5 +1,6 @@
 import TransitionClient
 import TransitionJSON
+import TransitionWire
 
 /// `transitionctl use OPERATION ANIMATOR`: switches a route (admin).
 enum UseCommand: Command {
@@ -29,7 +30,7 @@ enum UseCommand: Command {
     let positionals = try arguments.positionals(
       minimum: 2, maximum: 2, names: "OPERATION and ANIMATOR", verb: name)
     try RoutesCommand.printRoutes(
-      ["op": "route", "operation": .string(positionals[0]), "animator": .string(positionals[1])],
+      .route, ["operation": .string(positionals[0]), "animator": .string(positionals[1])],
       json: arguments.has("json"), context)
     return ExitCode.success
   }

@@ -29,7 +29,7 @@ enum VersionCommand: Command {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
     guard
       let info = try context.query(
-        ["op": "hello"], json: arguments.has("json"), adding: ["client": .string(clientVersion)],
+        .hello, json: arguments.has("json"), adding: ["client": .string(clientVersion)],
         decode: ServerInfo.init)
     else { return ExitCode.success }
     try context.output.line("transitionctl \(clientVersion)")

@@ -10,7 +10,9 @@ import Testing
       .finish(velocity: nil), .cancel(velocity: nil),
     ]
     #expect(
-      actions.map(\.op) == ["update", "seek", "pause", "resume", "reverse", "finish", "cancel"])
+      actions.map(\.op.rawValue) == [
+        "update", "seek", "pause", "resume", "reverse", "finish", "cancel",
+      ])
   }
 
   @Test func progressAndVelocityAreSentOnlyWhenGiven() {
