@@ -36,10 +36,12 @@ let package = Package(
     .target(name: "TransitionKit", dependencies: ["TransitionJSON"]),
 
     // Plugin boundary.
+    .target(name: "TransitionPluginABI", dependencies: ["TransitionKit", "CTransitionPlugin"]),
     .target(
       name: "TransitionPluginSDK",
-      dependencies: ["TransitionKit", "TransitionJSON", "CTransitionPlugin"]),
-    .target(name: "PluginHost", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+      dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginABI", "CTransitionPlugin"]),
+    .target(
+      name: "PluginHost", dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
@@ -84,7 +86,7 @@ let package = Package(
     .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
     .testTarget(
       name: "TransitionPluginSDKTests",
-      dependencies: ["TransitionPluginSDK", "TransitionKit", "CTransitionPlugin"]
+      dependencies: ["TransitionPluginSDK", "TransitionPluginABI", "TransitionKit", "CTransitionPlugin"]
     ),
     .testTarget(
       name: "PluginHostTests",
