@@ -76,8 +76,3 @@ public struct TimelineEvaluator: Sendable {
     return frame
   }
 }
-
-/// The frame of `timeline` at `t` seconds after its start when it runs uninterrupted.
-public func evaluate(_ timeline: Timeline, at t: Double) -> Frame {
-  TimelineEvaluator(timeline).frame(progress: t / timeline.duration, time: t)
-}

@@ -12,7 +12,7 @@ public enum UnixSocket {
     let address = try UnixSocketAddress(path: path)
     let descriptor = try open(type: type, path: path)
     do {
-      try address.withSocketAddress { (pointer, length) throws(SystemError) in
+      _ = try address.withSocketAddress { (pointer, length) throws(SystemError) in
         try retryingInterrupts("connect", path: path) { Glibc.connect(descriptor, pointer, length) }
       }
     } catch {
@@ -31,7 +31,7 @@ public enum UnixSocket {
     let address = try UnixSocketAddress(path: path, allowAbstract: allowAbstract)
     let descriptor = try open(type: type, path: path)
     do {
-      try address.withSocketAddress { (pointer, length) throws(SystemError) in
+      _ = try address.withSocketAddress { (pointer, length) throws(SystemError) in
         try retryingInterrupts("bind", path: path) { Glibc.bind(descriptor, pointer, length) }
       }
     } catch {

@@ -24,8 +24,8 @@ enum EndCommand: Command {
   {
     let session = try arguments.positionals(minimum: 1, maximum: 1, names: "SESSION", verb: name)[0]
     let ended = try context.query(
-      .end, ["session": .string(session)], json: arguments.has("json"), decode: { _ in })
-    if ended != nil { try context.output.line("ended \(session)") }
+      .end, ["session": .string(session)], json: arguments.has("json"), decode: { _ in true })
+    if ended == true { try context.output.line("ended \(session)") }
     return ExitCode.success
   }
 }
