@@ -77,6 +77,7 @@ let package = Package(
     .testTarget(
       name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "UnixIO"]),
+    .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [

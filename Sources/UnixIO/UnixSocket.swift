@@ -9,17 +9,7 @@ public enum UnixSocket {
   public static func connect(path: String, type: Int32 = Int32(SOCK_STREAM.rawValue))
     throws(SystemError) -> Int32
   {
-    let address = try UnixSocketAddress(path: path)
-    let descriptor = try open(type: type, path: path)
-    do {
-      _ = try address.withSocketAddress { (pointer, length) throws(SystemError) in
-        try retryingInterrupts("connect", path: path) { Glibc.connect(descriptor, pointer, length) }
-      }
-    } catch {
-      _ = close(descriptor)
-      throw error
-    }
-    return descriptor
+    try open(path: path, type: type, allowAbstract: false, "connect", Glibc.connect)
   }
 
   /// A new socket of `type` bound to `path` (`@name` for an abstract name); the caller owns the
@@ -28,22 +18,26 @@ public enum UnixSocket {
   public static func bind(
     path: String, type: Int32 = Int32(SOCK_STREAM.rawValue), allowAbstract: Bool = false
   ) throws(SystemError) -> Int32 {
+    try open(path: path, type: type, allowAbstract: allowAbstract, "bind", Glibc.bind)
+  }
+
+  /// A new socket on which `call` (`connect` or `bind`) succeeded for `path`.
+  private static func open(
+    path: String, type: Int32, allowAbstract: Bool, _ function: String,
+    _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+  ) throws(SystemError) -> Int32 {
     let address = try UnixSocketAddress(path: path, allowAbstract: allowAbstract)
-    let descriptor = try open(type: type, path: path)
+    let descriptor = try retryingInterrupts("socket", path: path) {
+      socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0)
+    }
     do {
       _ = try address.withSocketAddress { (pointer, length) throws(SystemError) in
-        try retryingInterrupts("bind", path: path) { Glibc.bind(descriptor, pointer, length) }
+        try retryingInterrupts(function, path: path) { call(descriptor, pointer, length) }
       }
     } catch {
       _ = close(descriptor)
       throw error
     }
     return descriptor
-  }
-
-  private static func open(type: Int32, path: String) throws(SystemError) -> Int32 {
-    try retryingInterrupts("socket", path: path) {
-      socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0)
-    }
   }
 }
