@@ -59,7 +59,7 @@ enum PlayCommand: Command {
         context: scene.context, animator: arguments.value("animator") ?? scene.animator,
         duration: duration ?? scene.duration, interactive: interactive,
         session: arguments.value("session"))
-    } catch  where error.daemonCode == "invalid_context" {
+    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
       throw CommandFailure(ExitCode.dataError, "\(path): \(error.description)")
     } catch {
       throw CommandFailure(error)
