@@ -61,7 +61,8 @@ let package = Package(
       dependencies: ["TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO"]
     ),
     .executableTarget(
-      name: "transition-bench", dependencies: ["TransitionKit", "TransitionWire", "UnixIO"]),
+      name: "transition-bench",
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO"]),
 
     // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
     .target(name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip"),
