@@ -20,6 +20,7 @@ let package = Package(
     .executable(name: "transitiond", targets: ["transitiond"]),
     .executable(name: "transitionctl", targets: ["transitionctl"]),
     .executable(name: "transition-bench", targets: ["transition-bench"]),
+    .library(name: "TransitionJSON", targets: ["TransitionJSON"]),
     .library(name: "TransitionKit", targets: ["TransitionKit"]),
     .library(name: "TransitionClient", targets: ["TransitionClient"]),
     .library(name: "TransitionPluginSDK", targets: ["TransitionPluginSDK"]),
@@ -38,33 +39,44 @@ let package = Package(
     ),
     .target(name: "CTransitionPlugin"),
 
-    // The engine: pure Swift, no I/O.
-    .target(name: "TransitionKit"),
+    // JSON: the typed value, its parser and writer, and a path-naming field reader.
+    .target(name: "TransitionJSON"),
+
+    // The engine and its schema codec (contexts, timelines): pure Swift, no I/O.
+    .target(name: "TransitionKit", dependencies: ["TransitionJSON"]),
 
     // Plugin boundary.
-    .target(name: "TransitionPluginSDK", dependencies: ["TransitionKit", "CTransitionPlugin"]),
-    .target(name: "PluginHost", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+    .target(name: "TransitionPluginABI", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+    .target(
+      name: "TransitionPluginSDK",
+      dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginABI", "CTransitionPlugin"]),
+    .target(
+      name: "PluginHost", dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
-    .target(name: "PluginCheck", dependencies: ["PluginHost", "TransitionKit"]),
+    .target(name: "PluginCheck", dependencies: ["PluginHost", "TransitionKit", "TransitionJSON"]),
 
     // Wire codec, event loop, server, client.
-    .target(name: "TransitionWire", dependencies: ["TransitionKit"]),
-    .target(name: "EventLoop", dependencies: ["CLibevent"]),
+    .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
+    .target(name: "EventLoop", dependencies: ["CLibevent", "UnixIO"]),
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]
     ),
-    .target(name: "TransitionClient", dependencies: ["TransitionWire"]),
+    .target(name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
+    // Blocking Unix I/O for clients and tests: socket addresses, connect and bind, write-all.
+    .target(name: "UnixIO"),
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
     // Executables.
     .executableTarget(name: "transitiond", dependencies: ["TransitionServer", "PluginCheck"]),
-    .executableTarget(name: "transitionctl", dependencies: ["TransitionClient"]),
+    .executableTarget(
+      name: "transitionctl",
+      dependencies: ["TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO"]
+    ),
     .executableTarget(
       name: "transition-bench",
-      dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]
-    ),
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO"]),
 
     // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
     .target(
@@ -81,17 +93,22 @@ let package = Package(
       linkerSettings: pluginExports),
 
     // Tests.
-    .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit"]),
-    .testTarget(name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit"]),
-    .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+    .testTarget(name: "TransitionJSONTests", dependencies: ["TransitionJSON"]),
+    .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit", "TransitionJSON"]),
+    .testTarget(
+      name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
+    .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "UnixIO"]),
+    .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
     .testTarget(
       name: "TransitionServerTests",
-      dependencies: ["TransitionServer", "TransitionWire", "TransitionKit", "EventLoop"]
+      dependencies: [
+        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "EventLoop",
+      ]
     ),
-    .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient"]),
+    .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
     .testTarget(
       name: "TransitionPluginSDKTests",
-      dependencies: ["TransitionPluginSDK", "TransitionKit", "CTransitionPlugin"]
+      dependencies: ["TransitionPluginSDK", "TransitionPluginABI", "TransitionKit", "CTransitionPlugin"]
     ),
     .testTarget(
       name: "PluginHostTests",
@@ -103,14 +120,14 @@ let package = Package(
       name: "AnimatorTests",
       // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
       // (each exports `transitiond_plugin_entry`); `swift test` builds them.
-      dependencies: ["TransitionKit", "CTransitionPlugin", "PluginCheck"]
+      dependencies: ["TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck"]
     ),
     .testTarget(
       name: "IntegrationTests",
       // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
-        "TransitionClient", "TransitionWire", "TransitionKit", "TransitionViewer", "transitiond",
-        "transitionctl",
+        "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "TransitionViewer",
+        "UnixIO", "transitiond", "transitionctl",
       ]
     ),
   ]

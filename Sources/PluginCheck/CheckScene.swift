@@ -1,4 +1,5 @@
 import Foundation
+import TransitionJSON
 import TransitionKit
 
 /// A scene to check animators on: a transition context read from a scene file
@@ -25,8 +26,14 @@ public struct CheckScene: Sendable {
     } catch {
       throw PluginCheckError(.noInput, "\(path): cannot read the scene")
     }
+    let json: JSONValue
     do {
-      var context = try TransitionContext(json: try JSONValue(parsing: Array(data)))
+      json = try JSONValue(parsing: Array(data))
+    } catch {
+      throw PluginCheckError(.dataError, "\(path): not a valid scene: \(error.message)")
+    }
+    do {
+      var context = try TransitionContext(json: json)
       for key in Self.sceneOnlyKeys { context.hints[key] = nil }
       self.init(name: (path as NSString).lastPathComponent, context: context)
     } catch {

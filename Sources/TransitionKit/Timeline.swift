@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// One layer of a timeline: its initial state, its pass-through content and its tracks.
 public struct TimelineLayer: Equatable, Sendable {
   public var id: String

@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// What a transition does (UIKit's navigation and modal operations).
 public enum TransitionOperation: String, CaseIterable, Hashable, Sendable {
   case push, pop, present, dismiss
@@ -102,7 +104,7 @@ extension TransitionContext {
     guard let operation = TransitionOperation(rawValue: name) else {
       throw EngineError(
         .invalidValue,
-        "\(operationField.path) must be one of push, pop, present, dismiss, got \"\(name)\"")
+        "\(operationField.path) must be one of \(TransitionOperation.listing), got \"\(name)\"")
     }
     let container = try root.required("container").size()
     let from = try Self.screen(try root.required("from"))

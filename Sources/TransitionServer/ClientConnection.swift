@@ -1,4 +1,5 @@
 import EventLoop
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 

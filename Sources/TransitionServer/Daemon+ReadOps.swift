@@ -1,4 +1,5 @@
 import Glibc
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 

@@ -1,4 +1,5 @@
 import Foundation
+import TransitionJSON
 import TransitionKit
 
 /// The daemon's configuration (`config/transitiond.json`, documented in docs/config.md).

@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 /// The daemon's counters, as the `stats` op reports them.

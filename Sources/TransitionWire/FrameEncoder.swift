@@ -1,14 +1,22 @@
+import TransitionJSON
 import TransitionKit
 
 /// Writes `frame` events as one line of JSON each, straight into a reused buffer.
 ///
-/// The layer fields follow DESIGN.md's frame contract and docs/protocol.md: `anchor` is left
+/// The layer fields follow docs/protocol.md's `frame` event: `anchor` is left
 /// out when it is [0.5, 0.5], `transform` when it is the identity, `alpha` when it is 1,
 /// `hidden` when false; `background` and `content` appear only when the layer has them.
-/// An encoder serves one timeline: it keeps each layer's encoded `content` by layer index.
+/// It keeps each layer's encoded `content` by layer index, reused only while the layer's content
+/// is the same value, so one encoder may serve frames of any timelines.
 public struct FrameEncoder {
+  /// A layer's `content` and its JSON text.
+  private struct EncodedContent {
+    var content: JSONValue
+    var bytes: [UInt8]
+  }
+
   private var sink = ByteSink(capacity: 16 * 1024)
-  private var contentBytes: [[UInt8]?] = []
+  private var encodedContent: [EncodedContent?] = []
 
   public init() {}
 
@@ -25,8 +33,8 @@ public struct FrameEncoder {
     sink.append(",\"progress\":")
     sink.appendNumber(frame.progress)
     sink.append(",\"layers\":[")
-    if contentBytes.count != frame.layers.count {
-      contentBytes = Array(repeating: nil, count: frame.layers.count)
+    if encodedContent.count != frame.layers.count {
+      encodedContent = Array(repeating: nil, count: frame.layers.count)
     }
     for index in frame.layers.indices {
       if index > 0 { sink.append(UInt8(ascii: ",")) }
@@ -79,13 +87,13 @@ public struct FrameEncoder {
       sink.appendColor(background)
     }
     if let content = layer.content {
-      if contentBytes[index] == nil {
+      if encodedContent[index]?.content != content {
         var contentSink = ByteSink(capacity: 64)
         contentSink.appendJSON(content)
-        contentBytes[index] = contentSink.bytes
+        encodedContent[index] = EncodedContent(content: content, bytes: contentSink.bytes)
       }
       sink.append(",\"content\":")
-      sink.append(contentsOf: contentBytes[index] ?? [])
+      sink.append(contentsOf: encodedContent[index]?.bytes ?? [])
     }
     sink.append(UInt8(ascii: "}"))
   }

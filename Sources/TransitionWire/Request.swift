@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 /// One request line, parsed: its `op`, its `id` (echoed in the reply) and its members.

@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 /// The non-frame lines of the protocol: replies and events (docs/protocol.md).

@@ -1,6 +1,7 @@
 import EventLoop
 import Glibc
 import Testing
+import UnixIO
 
 @Suite struct UnixListenerTests {
   @Test func acceptsOnASocketFileWithTheDefaultMode() throws {

@@ -84,7 +84,7 @@ import TransitionClient
     let daemon = try DaemonProcess(arguments: ["--plugin-path", plugins])
     let client = try daemon.client()
     let reply = try client.rawReply([
-      "op": "begin", "animator": animator, "context": DaemonScenes.plainPush(),
+      "op": "begin", "animator": .string(animator), "context": .object(DaemonScenes.plainPush()),
     ])
     #expect(reply.errorCode == "animator_failed")
     #expect(reply.errorMessage == message)
@@ -100,15 +100,15 @@ import TransitionClient
     let client = try daemon.client()
     let unchanged = try client.rawReply(["op": "reload"])
     #expect(unchanged.ok)
-    #expect((unchanged.fields["diagnostics"] as? [Any])?.isEmpty == true, "\(unchanged.line)")
+    #expect(unchanged.fields["diagnostics"]?.arrayValue?.isEmpty == true, "\(unchanged.line)")
 
     try Self.buildPlugin(in: plugins, version: "1.0.1")
     let reply = try client.rawReply(["op": "reload"])
     #expect(reply.ok, "\(reply.line)")
-    let diagnostics = reply.fields["diagnostics"] as? [[String: Any]] ?? []
-    let changed = diagnostics.first { $0["code"] as? String == "library_changed" }
-    #expect(changed?["severity"] as? String == "warning", "\(reply.line)")
-    let message = changed?["message"] as? String ?? ""
+    let diagnostics = reply.fields["diagnostics"]?.arrayValue ?? []
+    let changed = diagnostics.first { $0["code"]?.stringValue == "library_changed" }
+    #expect(changed?["severity"]?.stringValue == "warning", "\(reply.line)")
+    let message = changed?["message"]?.stringValue ?? ""
     #expect(message.contains("libReport.so changed on disk since it was loaded"))
     #expect(message.contains("until transitiond restarts"))
     #expect(DaemonHarness.waitUntil { daemon.log.contains(message) }, "\(daemon.log)")

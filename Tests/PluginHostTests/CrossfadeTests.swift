@@ -68,11 +68,11 @@ import TransitionKit
     #expect(try Self.json(bytes) == Self.json(expected))
   }
 
-  @Test func screenBackgroundsBecomeContainerLayersAndSharedIdsStayUnique() throws {
+  @Test func screenBackgroundsBecomeContainerLayersNamedAfterTheAnimator() throws {
     let context = """
       {"operation":"dismiss","container":[320,480],
        "from":{"background":"#000000ff","layers":[{"id":"card","frame":[10,10,100,100]}]},
-       "to":{"background":"#ffffffff","layers":[{"id":"card","frame":[0,0,320,480]}]}}
+       "to":{"background":"#ffffffff","layers":[{"id":"list","frame":[0,0,320,480]}]}}
       """
     let fadeOut =
       #"[{"property":"alpha","keyframes":[{"start":0,"duration":1,"value":0,"curve":"linear"}]}]"#
@@ -85,7 +85,7 @@ import TransitionKit
         {"id":"card","frame":[10,10,100,100],"alpha":1,"z":1,"tracks":\(fadeOut)},
         {"id":"crossfade.to-background","frame":[0,0,320,480],"alpha":0,"z":2,
          "background":"#ffffffff","tracks":\(fadeIn)},
-        {"id":"card#to","frame":[0,0,320,480],"alpha":0,"z":3,"tracks":\(fadeIn)}
+        {"id":"list","frame":[0,0,320,480],"alpha":0,"z":3,"tracks":\(fadeIn)}
       ]}
       """
     guard case .timeline(let bytes) = timeline(context) else {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransitionJSON
 import TransitionKit
 
 /// The JSON examples of docs/plugins.md decode with the engine's codec: every block tagged

@@ -1,4 +1,5 @@
 import Testing
+import TransitionJSON
 import TransitionKit
 
 /// The timeline's JSON form: every property, mode and curve survives encode → decode, and

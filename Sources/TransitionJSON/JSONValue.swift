@@ -1,5 +1,5 @@
-/// A JSON value: layer `content` passed through to renderers untouched, and the form in which
-/// contexts and timelines cross the plugin boundary.
+/// A JSON value (RFC 8259), the one typed form of JSON in the project: requests and replies,
+/// config files, layer `content`, and contexts and timelines crossing the plugin boundary.
 public enum JSONValue: Equatable, Hashable, Sendable {
   case null
   case bool(Bool)
@@ -9,17 +9,17 @@ public enum JSONValue: Equatable, Hashable, Sendable {
   case object([String: JSONValue])
 
   /// Parses UTF-8 JSON text (RFC 8259), nesting at most `JSONParser.maximumDepth` deep.
-  /// - Throws: `EngineError.invalidValue` naming the byte offset of the first problem.
-  public init(parsing bytes: some Collection<UInt8>) throws(EngineError) {
+  /// - Throws: `JSONSyntaxError` naming the byte offset of the first problem.
+  public init(parsing bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
     let array = Array(bytes)
-    self = try array.withUnsafeBufferPointer { buffer throws(EngineError) in
+    self = try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
       var parser = JSONParser(buffer)
       return try parser.parseDocument()
     }
   }
 
   /// Parses JSON text.
-  public init(parsing text: String) throws(EngineError) {
+  public init(parsing text: String) throws(JSONSyntaxError) {
     try self.init(parsing: Array(text.utf8))
   }
 
