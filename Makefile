@@ -20,6 +20,8 @@ DESTDIR ?=
 BINDIR := $(PREFIX)/bin
 PLUGINDIR := $(PREFIX)/lib/transitiond/plugins
 VIEWERDIR := $(PREFIX)/share/transitiond/viewer
+# The example scenes, which `transitiond check-plugin` uses when given none.
+SCENEDIR := $(PREFIX)/share/transitiond/scenes
 DOCDIR := $(PREFIX)/share/doc/transitiond
 # /etc for PREFIX=/usr, $(PREFIX)/etc otherwise.
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
@@ -98,12 +100,13 @@ contact-sheet: build
 ## there), the systemd units and the system unit's sysusers.d entry.
 install: release
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(VIEWERDIR) \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) \
 	  $(DESTDIR)$(CONFIGDIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(SYSTEMD_SYSTEM_DIR) \
 	  $(DESTDIR)$(SYSUSERS_DIR) $(DESTDIR)$(DOCDIR); \
 	for name in $(EXECUTABLES); do install -m 0755 $$bin/$$name $(DESTDIR)$(BINDIR)/; done; \
 	for name in $(PLUGINS); do install -m 0644 $$bin/lib$$name.so $(DESTDIR)$(PLUGINDIR)/; done; \
 	install -m 0644 Sources/TransitionViewer/viewer/* $(DESTDIR)$(VIEWERDIR)/; \
+	install -m 0644 config/scenes/*.json $(DESTDIR)$(SCENEDIR)/; \
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/; \
 	[ -e $(DESTDIR)$(CONFIGDIR)/transitiond.json ] || \
 	  install -m 0644 config/transitiond.json $(DESTDIR)$(CONFIGDIR)/transitiond.json; \
