@@ -69,8 +69,9 @@ public struct ZoomPresentAnimator: Animator {
     for layer in detail.layers {
       detailLayers.append(TimelineLayer(layer, z: nextZ()))
     }
-    let scaleX = origin.frame.width / container.width
-    let scaleY = origin.frame.height / container.height
+    // At most 10^6: a nearly empty container cannot blow a frame up past the timeline's bounds.
+    let scaleX = min(origin.frame.width / container.width, 1e6)
+    let scaleY = min(origin.frame.height / container.height, 1e6)
     for var layer in detailLayers {
       let center = layer.initial.frame.center
       layer.play(Motion(.scaleX, from: scaleX, to: 1), direction)
