@@ -2,6 +2,8 @@
 #
 #   make run    install what the machine lacks, build, start the daemon in the foreground
 #   make test   install what the machine lacks, build, run the whole test suite
+#   make fuzz   build the libFuzzer target and run it for FUZZ_SECONDS (default 60) on the
+#               corpus in Tests/FuzzCorpus; findings land in .build/fuzz/ (docs/security.md)
 
 SWIFT ?= swift
 CONFIG ?= config/transitiond.json
@@ -10,7 +12,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # the caller's umask.
 BUILD_UMASK := umask 022 &&
 
-.PHONY: setup build release run test bench lint clean
+FUZZ_SECONDS ?= 60
+FUZZ_CORPUS := Tests/FuzzCorpus
+FUZZ_BUILD := $(SWIFT) build --scratch-path .build/fuzz --product transition-fuzz \
+  -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+
+.PHONY: setup build release run test fuzz bench lint clean
 
 ## setup: install libevent-dev and pkg-config from Debian when they are missing.
 setup:
@@ -30,6 +37,18 @@ run: build
 
 test: setup
 	$(BUILD_UMASK) $(SWIFT) test
+
+## fuzz: the request path under libFuzzer with AddressSanitizer, in its own build directory
+## (.build/fuzz), loading the animator plugins of the plain build. New inputs go to
+## .build/fuzz/corpus (the repository's corpus is only read); a crashing input to
+## .build/fuzz/crash-*. Exits non-zero when the fuzzer finds something.
+fuzz: build
+	$(BUILD_UMASK) $(FUZZ_BUILD)
+	mkdir -p .build/fuzz/corpus
+	TRANSITION_FUZZ_PLUGINS="$$($(SWIFT) build --show-bin-path)" \
+	  "$$($(FUZZ_BUILD) --show-bin-path)/transition-fuzz" -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=20 -print_final_stats=1 -artifact_prefix=.build/fuzz/ \
+	  .build/fuzz/corpus $(FUZZ_CORPUS)
 
 bench: release
 	$$($(SWIFT) build -c release --show-bin-path)/transition-bench

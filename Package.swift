@@ -10,6 +10,7 @@ let package = Package(
     .executable(name: "transitiond", targets: ["transitiond"]),
     .executable(name: "transitionctl", targets: ["transitionctl"]),
     .executable(name: "transition-bench", targets: ["transition-bench"]),
+    .executable(name: "transition-fuzz", targets: ["transition-fuzz"]),
     .library(name: "TransitionKit", targets: ["TransitionKit"]),
     .library(name: "TransitionClient", targets: ["TransitionClient"]),
     .library(name: "TransitionPluginSDK", targets: ["TransitionPluginSDK"]),
@@ -52,6 +53,13 @@ let package = Package(
       dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]
     ),
 
+    // The fuzzer: RequestCheck takes bytes through the request path; `make fuzz` builds
+    // transition-fuzz with -DFUZZING and libFuzzer (a plain build gets a stub).
+    .target(name: "RequestFuzzing", dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]),
+    .executableTarget(
+      name: "transition-fuzz", dependencies: ["RequestFuzzing"],
+      swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+
     // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
     .target(name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip"),
     .target(
@@ -84,6 +92,11 @@ let package = Package(
       // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
       // (each exports `transitiond_plugin_entry`); `swift test` builds them.
       dependencies: ["TransitionKit", "CTransitionPlugin"]
+    ),
+    .testTarget(
+      name: "RequestFuzzingTests",
+      // Loads the built lib<Name>.so animators, as the fuzzer does; `swift test` builds them.
+      dependencies: ["RequestFuzzing", "TransitionKit"]
     ),
     .testTarget(
       name: "IntegrationTests",

@@ -73,7 +73,9 @@ public struct Timeline: Equatable, Sendable {
     for (property, value) in layer.initial.numbers where !value.isFinite {
       throw EngineError(.nonFinite, "\(path).\(property.rawValue) must be finite")
     }
-    for (property, value) in layer.initial.numbers where !value.isWithin(maximumValueMagnitude) {
+    // `position` and `size` are read from `frame`, which is checked itself.
+    for (property, value) in layer.initial.numbers
+    where property != .position && property != .size && !value.isWithin(maximumValueMagnitude) {
       throw EngineError(
         .outOfRange,
         "\(path).\(property.rawValue) must be within ±\(maximumValueMagnitude), got \(value.json.serialized)"
