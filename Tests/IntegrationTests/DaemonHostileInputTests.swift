@@ -29,11 +29,13 @@ import TransitionClient
   @Test func hugeCoordinateIsRefusedNamingTheField() throws {
     let daemon = try DaemonProcess()
     let client = try daemon.client()
-    // 2e154 squared overflows: album-flip trapped on it and took the daemon down.
-    let reply = try reply(
-      to: albumPush(coverFrame: "[2e154,107,171,171]"), on: daemon, client)
+    // A photo cell at x = 2e154: its squared distance overflowed, album-flip built a Range
+    // from NaN bounds and trapped, taking the daemon down.
+    let line = albumPush(coverFrame: "[16,107,171,171]").replacingOccurrences(
+      of: "[0,94,128,128]", with: "[2e154,94,128,128]")
+    let reply = try reply(to: line, on: daemon, client)
     #expect(reply.errorCode == "invalid_context")
-    #expect(reply.errorMessage?.contains("context.from.layers[0].frame[0]") == true)
+    #expect(reply.errorMessage?.contains("context.to.layers[0].frame[0]") == true)
   }
 
   @Test(arguments: [
