@@ -45,7 +45,8 @@ public struct RequestCheck: Sendable {
       return problem
     }
     if case .string(let session)? = request.body.value["session"],
-      session.unicodeScalars.contains(where: Self.isControl), SessionID.problem(with: session) == nil
+      session.unicodeScalars.contains(where: Self.isControl),
+      SessionID.problem(with: session) == nil
     {
       return "session id \(session.debugDescription) with a control character is accepted"
     }
@@ -122,7 +123,8 @@ public struct RequestCheck: Sendable {
           guard let value = layer[key] else { continue }
           let numbers = value.arrayValue ?? [value]
           if !numbers.allSatisfy({ $0.numberValue?.isFinite == true }) {
-            return "\(animator): \(key) at progress \(progress) is not all numbers: \(value.serialized)"
+            return
+              "\(animator): \(key) at progress \(progress) is not all numbers: \(value.serialized)"
           }
         }
       }

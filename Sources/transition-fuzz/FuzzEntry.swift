@@ -35,7 +35,8 @@
     let loaded = RequestCheck(pluginDirectory: directory)
     guard !loaded.animatorNames.isEmpty else {
       FileHandle.standardError.write(
-        Data("transition-fuzz: no animator plugins in \(directory) (TRANSITION_FUZZ_PLUGINS)\n".utf8))
+        Data(
+          "transition-fuzz: no animator plugins in \(directory) (TRANSITION_FUZZ_PLUGINS)\n".utf8))
       return 2
     }
     FileHandle.standardError.write(

@@ -83,8 +83,10 @@ import TransitionClient
       #"{"id":1,"op":"begin","animator":""# + animator + #"","context":{"operation":""#
       + operation + #"","container":"# + container + #","selected":""#
       + (operation == "pop" || operation == "dismiss" ? "c" : "a") + #"","#
-      + #""from":{"layers":[{"id":"a","frame":"# + frame + #"},{"id":"b","frame":[1e-300,0,1000000,5e-324]}]},"#
-      + #""to":{"layers":[{"id":"c","frame":"# + frame + #"},{"id":"d","frame":[0,-0.0,0,1000000]}]}}}"#
+      + #""from":{"layers":[{"id":"a","frame":"# + frame
+      + #"},{"id":"b","frame":[1e-300,0,1000000,5e-324]}]},"#
+      + #""to":{"layers":[{"id":"c","frame":"# + frame
+      + #"},{"id":"d","frame":[0,-0.0,0,1000000]}]}}}"#
     let begun = try reply(to: line, on: daemon, client)
     let session = try #require(begun.fields["session"] as? String, "\(begun.line)")
     #expect(begun.fields["animator"] as? String == animator, "\(begun.line)")

@@ -34,7 +34,8 @@ import TransitionWire
   }
 
   @Test func framesCarryNoNonFiniteNumber() throws {
-    var layer = LayerState(id: "a", frame: Rect(x: .nan, y: .infinity, width: -.infinity, height: 1))
+    var layer = LayerState(
+      id: "a", frame: Rect(x: .nan, y: .infinity, width: -.infinity, height: 1))
     layer.anchor = Point(x: .nan, y: 0)
     layer.alpha = .nan
     layer.z = .infinity
