@@ -151,4 +151,36 @@ import TransitionClient
       #expect(reply.line.contains(#""id":"# + id + ","), "\(reply.line)")
     }
   }
+
+  @Test func deepNestingAndLongStringsGetAnErrorOrAreCarried() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    // 30 000 levels, just under the line limit: refused at level 65, without recursing deeper.
+    let deep = String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000)
+    let nested = try reply(to: #"{"id":1,"op":"hello","x":"# + deep + "}", on: daemon, client)
+    #expect(nested.errorCode == "invalid_json")
+    let tooDeep = try reply(
+      to: #"{"id":2,"op":"hello","x":"# + String(repeating: "[", count: 64)
+        + String(repeating: "]", count: 64) + "}", on: daemon, client)
+    #expect(tooDeep.errorMessage?.contains("nesting deeper than 64") == true)
+    let longID = try client.rawReply([
+      "op": "begin", "context": DaemonScenes.present(),
+      "session": String(repeating: "é", count: 65),
+    ])
+    #expect(longID.errorCode == "bad_request")
+    // Content nested 60 deep and a 30 000-byte layer id are carried to the frames as they are.
+    var context = DaemonScenes.present()
+    let content =
+      String(repeating: #"{"a":"#, count: 60) + "null" + String(repeating: "}", count: 60)
+    let layerID = String(repeating: "x", count: 30_000)
+    context["from"] = ["layers": [["id": layerID, "frame": [20, 100, 100, 100]]]]
+    context["selected"] = layerID
+    let line = String(
+      decoding: try JSONSerialization.data(
+        withJSONObject: ["id": 3, "op": "begin", "animator": "crossfade", "context": context]),
+      as: UTF8.self
+    ).replacingOccurrences(of: #""selected""#, with: #""x-content":"# + content + #","selected""#)
+    let begun = try reply(to: line, on: daemon, client)
+    #expect(begun.ok, "\(begun.line.prefix(300))")
+  }
 }
