@@ -132,31 +132,39 @@ public struct RequestCheck: Sendable {
     return nil
   }
 
-  /// A release with the request's velocity from progress 0.5 of a 0.3 s interactive clock:
-  /// refused, or progress stays in [0, 1] and the release ends within 10 durations.
+  /// A release with the request's velocity of a 0.3 s interactive clock at progress 0.5 and a
+  /// hair from either end: refused, or progress stays in [0, 1] and the release ends within
+  /// 10 durations.
   private func releaseProblem(_ request: Request) -> String? {
-    guard case .number(let velocity)? = request.body.value["velocity"],
-      var clock = try? TransitionClock(duration: 0.3, interactive: true, at: 0),
-      (try? clock.update(progress: 0.5, at: 0)) != nil
-    else { return nil }
-    do {
-      if request.op == "finish" {
-        try clock.finish(velocity: velocity, at: 0)
-      } else {
-        try clock.cancel(velocity: velocity, at: 0)
+    guard case .number(let velocity)? = request.body.value["velocity"] else { return nil }
+    for start in [0.5, 5e-324, 1 - 0x1p-53] {
+      guard var clock = try? TransitionClock(duration: 0.3, interactive: true, at: 0),
+        (try? clock.update(progress: start, at: 0)) != nil
+      else { return "an interactive clock refused progress \(start)" }
+      do {
+        if request.op == "finish" {
+          try clock.finish(velocity: velocity, at: 0)
+        } else {
+          try clock.cancel(velocity: velocity, at: 0)
+        }
+      } catch {
+        guard error.code == .outOfRange || error.code == .nonFinite,
+          !(-100...100).contains(velocity)
+        else { return "velocity \(velocity) from \(start) is refused: \(error.message)" }
+        continue
       }
-    } catch {
-      return nil
-    }
-    guard let end = clock.endTime, end.isFinite, end <= 3 else {
-      return "velocity \(velocity): the release ends at \(clock.endTime.map { "\($0)" } ?? "nil") s"
-    }
-    for step in 0...20 {
-      let progress = clock.progress(at: end * Double(step) / 20)
-      guard progress >= 0, progress <= 1 else {
-        return "velocity \(velocity): progress \(progress) is outside [0, 1]"
+      guard let end = clock.endTime, end.isFinite, end <= 3 else {
+        return "velocity \(velocity) from \(start): the release ends at "
+          + (clock.endTime.map { "\($0)" } ?? "nil") + " s"
+      }
+      for step in 0...20 {
+        let progress = clock.progress(at: end * Double(step) / 20)
+        guard progress >= 0, progress <= 1 else {
+          return "velocity \(velocity) from \(start): progress \(progress) is outside [0, 1]"
+        }
       }
     }
     return nil
   }
+
 }

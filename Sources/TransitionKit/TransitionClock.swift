@@ -257,7 +257,9 @@ public struct TransitionClock: Sendable {
     if let velocity, velocity != 0 {
       let spring = try Spring(
         dampingRatio: 1, response: max(length, 0.05) * Self.responsePerSettlingSecond,
-        initialVelocity: velocity / distance)
+        // Over a tiny remaining distance the normalised velocity is huge (or infinite for a
+        // subnormal one); capped, the spring still leaves at full speed and settles at once.
+        initialVelocity: min(max(velocity / distance, -1e9), 1e9))
       motion = .spring(progress: start, target: target, time: time, spring: spring)
     } else {
       motion = .eased(

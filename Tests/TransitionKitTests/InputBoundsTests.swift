@@ -116,6 +116,23 @@ import Testing
     }
   }
 
+  /// A release a subnormal distance from the end (normalised velocity 100 / 5e-324 = inf) still
+  /// settles, at once.
+  @Test func releaseOverATinyDistanceSettles() throws {
+    var clock = try TransitionClock(duration: 0.3, interactive: true, at: 0)
+    try clock.update(progress: 1 - 0x1p-53, at: 0)
+    try clock.finish(velocity: 100, at: 0)
+    var cancelled = try TransitionClock(duration: 0.3, interactive: true, at: 0)
+    try cancelled.update(progress: 5e-324, at: 0)
+    try cancelled.cancel(velocity: 1, at: 0)
+    for released in [clock, cancelled] {
+      let end = try #require(released.endTime)
+      #expect(end < 1)
+      #expect(
+        (0...10).allSatisfy { (0...1).contains(released.progress(at: end * Double($0) / 10)) })
+    }
+  }
+
   @Test func theFrameWriterNeverWritesANonFiniteNumber() {
     var sink = ByteSink()
     for value in [Double.nan, .infinity, -.infinity, -Double.nan, .signalingNaN] {
