@@ -14,8 +14,9 @@ BUILD_UMASK := umask 022 &&
 
 FUZZ_SECONDS ?= 60
 FUZZ_CORPUS := Tests/FuzzCorpus
-FUZZ_BUILD := $(SWIFT) build --scratch-path .build/fuzz --product transition-fuzz \
+FUZZ_FLAGS := --scratch-path .build/fuzz \
   -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+FUZZ_PLUGINS := AlbumFlip ZoomPresent DefaultSlide Crossfade
 
 .PHONY: setup build release run test fuzz bench lint clean
 
@@ -39,16 +40,18 @@ test: setup
 	$(BUILD_UMASK) $(SWIFT) test
 
 ## fuzz: the request path under libFuzzer with AddressSanitizer, in its own build directory
-## (.build/fuzz), loading the animator plugins of the plain build. New inputs go to
-## .build/fuzz/corpus (the repository's corpus is only read); a crashing input to
-## .build/fuzz/crash-*. Exits non-zero when the fuzzer finds something.
-fuzz: build
-	$(BUILD_UMASK) $(FUZZ_BUILD)
+## (.build/fuzz), with the animator plugins built there too so that their code is covered and
+## checked. New inputs go to .build/fuzz/corpus (the repository's corpus is only read); a
+## crashing input to .build/fuzz/crash-*. Exits non-zero when the fuzzer finds something.
+fuzz: setup
+	$(BUILD_UMASK) for plugin in $(FUZZ_PLUGINS); do \
+	  $(SWIFT) build $(FUZZ_FLAGS) --product $$plugin || exit 1; done
+	$(BUILD_UMASK) $(SWIFT) build $(FUZZ_FLAGS) --product transition-fuzz
 	mkdir -p .build/fuzz/corpus
-	TRANSITION_FUZZ_PLUGINS="$$($(SWIFT) build --show-bin-path)" \
-	  "$$($(FUZZ_BUILD) --show-bin-path)/transition-fuzz" -max_total_time=$(FUZZ_SECONDS) \
-	  -timeout=20 -print_final_stats=1 -artifact_prefix=.build/fuzz/ \
-	  .build/fuzz/corpus $(FUZZ_CORPUS)
+	bin="$$($(SWIFT) build $(FUZZ_FLAGS) --show-bin-path)" && \
+	TRANSITION_FUZZ_PLUGINS="$$bin" "$$bin/transition-fuzz" -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=20 -print_final_stats=1 -dict=Tests/FuzzDictionary.txt \
+	  -artifact_prefix=.build/fuzz/ .build/fuzz/corpus $(FUZZ_CORPUS)
 
 bench: release
 	$$($(SWIFT) build -c release --show-bin-path)/transition-bench
