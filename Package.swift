@@ -44,6 +44,8 @@ let package = Package(
       dependencies: ["TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]
     ),
     .target(name: "TransitionClient", dependencies: ["TransitionWire"]),
+    // The viewer page (static files, no build step) and where to find it.
+    .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
     // Executables.
     .executableTarget(name: "transitiond", dependencies: ["TransitionServer"]),
@@ -102,7 +104,8 @@ let package = Package(
       name: "IntegrationTests",
       // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
-        "TransitionClient", "TransitionWire", "TransitionKit", "transitiond", "transitionctl",
+        "TransitionClient", "TransitionWire", "TransitionKit", "TransitionViewer", "transitiond",
+        "transitionctl",
       ]
     ),
   ]

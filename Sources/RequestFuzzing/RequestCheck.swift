@@ -85,7 +85,8 @@ public struct RequestCheck: Sendable {
     else { return nil }
     var contextJSON = context.json
     if case .number(let duration)? = request.body.value["duration"],
-      duration > 0, duration <= 3600, case .object(var members) = contextJSON
+      duration > 0, duration <= ContextBounds.duration.upperBound,
+      case .object(var members) = contextJSON
     {
       members["duration"] = .number(duration)
       contextJSON = .object(members)

@@ -10,8 +10,9 @@ public enum ContextBounds {
   public static let maximumCoordinate = 1_000_000.0
   /// Largest width or height of the container or a layer, in points; sizes are at least 0.
   public static let maximumSize = 1_000_000.0
-  /// The range of a context's `duration` member (the seconds a `begin` asks for).
-  public static let duration = 0.0...3600.0
+  /// The range of a context's `duration` member (the seconds a `begin` asks for); the
+  /// daemon's `limits.maxSessionSeconds` (at most 1e9) is the operational limit.
+  public static let duration = 0.0...1e9
 
   /// The range of a coordinate.
   public static var coordinate: ClosedRange<Double> { -maximumCoordinate...maximumCoordinate }

@@ -34,8 +34,9 @@ public struct Timeline: Equatable, Sendable {
   /// values). With every value this small, evaluating (interpolating, composing transforms,
   /// easing with a bounded curve) stays far from overflow, so every frame is finite.
   public static let maximumValueMagnitude = 1e15
-  /// The longest timeline, in seconds (an hour, as a `begin` may ask for).
-  public static let maximumDuration = 3600.0
+  /// The longest timeline, in seconds (the largest `limits.maxSessionSeconds` the daemon
+  /// accepts; the daemon's configured limit is usually far lower).
+  public static let maximumDuration = 1e9
 
   /// A validated timeline.
   /// - Throws: `EngineError` naming the first problem: a duration that is not positive and

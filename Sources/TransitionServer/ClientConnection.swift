@@ -41,6 +41,8 @@ final class ClientConnection {
       self.daemon.handle(line: line, from: self)
     }
     connection.onLineTooLong = { [weak self] _ in self?.lineTooLong() }
+    connection.partialLineTimeout = limits.partialLineSeconds
+    connection.onPartialLineTimeout = { [weak self] _ in self?.partialLineTimedOut() }
     connection.onDrained = { [weak self] _ in self?.drained() }
     connection.onClose = { [weak self] _, reason in
       guard let self else { return }
@@ -179,6 +181,19 @@ final class ClientConnection {
       writeFrame(pendingFrames.removeFirst().bytes)
     }
     pumpVirtual()
+  }
+
+  private func partialLineTimedOut() {
+    let seconds = connection.partialLineTimeout ?? 0
+    daemon.logger.warn(
+      "\(peerDescription) left a request line unfinished for more than \(seconds) s; closing")
+    fail(
+      id: nil,
+      WireError(
+        .limitExceeded,
+        "a request line stayed unfinished for more than \(seconds) s "
+          + "(limits.partialLineSeconds); closing the connection"))
+    connection.closeAfterFlush()
   }
 
   private func lineTooLong() {

@@ -4,15 +4,12 @@ import TransitionWire
 
 /// `begin` and the interactive control ops.
 extension Daemon {
-  /// The longest `duration` a client may ask for, in seconds.
-  static let maximumDuration = 3600.0
-
   func handleBegin(_ request: Request, from client: ClientConnection) throws(WireError) {
     let limits = config.limits
-    guard sessions.count < limits.maxSessions else {
-      throw WireError(
-        .limitExceeded,
-        "too many sessions: the limit is \(limits.maxSessions) (limits.maxSessions)")
+    if let refusal = sessionQuota.refusal(
+      client: client.id, uid: client.credentials?.uid, limits: limits)
+    {
+      throw refusal
     }
     let contextValue: JSONValue
     do {
@@ -34,9 +31,14 @@ extension Daemon {
           + "(limits.maxLayersPerContext)")
     }
     let duration = try request.optionalNumber("duration")
-    if let duration, !(duration > 0 && duration <= Self.maximumDuration) {
+    if let duration, !(duration > 0) {
+      throw WireError(.badRequest, "duration must be a positive number of seconds, got \(duration)")
+    }
+    if let duration, duration > limits.maxSessionSeconds {
       throw WireError(
-        .badRequest, "duration must be in (0, \(Self.maximumDuration)] seconds, got \(duration)")
+        .limitExceeded,
+        "duration \(duration) s is longer than the limit of \(limits.maxSessionSeconds) s "
+          + "(limits.maxSessionSeconds)")
     }
     let interactive = try request.optionalBool("interactive") ?? false
     let requestedID = try requestedSessionID(request)
@@ -50,6 +52,12 @@ extension Daemon {
     var sink = ByteSink(capacity: 1024)
     sink.appendJSON(contextJSON)
     let made = try makeTimeline(animator: animatorName, contextJSON: sink.bytes)
+    if duration == nil, made.timeline.duration > limits.maxSessionSeconds {
+      throw WireError(
+        .limitExceeded,
+        "animator \(made.animator) made a timeline of \(made.timeline.duration) s, longer than "
+          + "the limit of \(limits.maxSessionSeconds) s (limits.maxSessionSeconds)")
+    }
 
     let session: Session
     do {
@@ -76,7 +84,10 @@ extension Daemon {
         + (interactive ? ", interactive" : "") + ", for \(client.peerDescription)")
     start(session)
     // Writing the reply may have disconnected a client far over its limits.
-    if !client.isOpen { session.ownerLeft(at: loop.now) }
+    if !client.isOpen {
+      sessionQuota.clientLeft(client.id)
+      session.ownerLeft(at: loop.now)
+    }
   }
 
   func handleControl(_ op: String, _ request: Request, from client: ClientConnection)

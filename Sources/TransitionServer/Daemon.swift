@@ -39,12 +39,17 @@ public final class Daemon {
   let sessions = SessionTable()
   private(set) var adminPolicy: AdminPolicy
   private(set) var clients: [UInt64: ClientConnection] = [:]
+  /// Connections counted in all and per uid (`maxClients`, `maxClientsPerUser`).
+  private var clientQuota = ClientQuota()
+  /// Running sessions counted in all, per client and per uid.
+  var sessionQuota = SessionQuota()
   private(set) var isStopping = false
   private var lastSubscriptionID = 0
   private var lock: SocketLock?
   private var listener: UnixListener?
   private var signals: SignalWatcher?
   private var shutdownTimer: LoopTimer?
+  private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
 
   /// Reads the configuration and prepares the loop; nothing is bound yet.
@@ -129,6 +134,7 @@ public final class Daemon {
       self.logger.warn("accepting a client failed: \(error)")
     }
     notify { try $0.notifyReady() }
+    startWatchdog()
     logger.info(
       "listening on \(socketPath) (pid \(getpid()), \(animators.count) animators: "
         + animators.map(\.name).joined(separator: ", ") + ")")
@@ -140,6 +146,7 @@ public final class Daemon {
     }
     signals?.cancel()
     shutdownTimer?.cancel()
+    watchdogTimer?.cancel()
     logger.info("stopped")
   }
 
@@ -150,15 +157,11 @@ public final class Daemon {
       connection.close()
       return
     }
-    guard clients.count < config.limits.maxClients else {
-      logger.warn(
-        "refusing a client: \(clients.count) clients already connected (limits.maxClients)")
-      connection.write(
-        WireMessage.failure(
-          id: nil,
-          WireError(
-            .limitExceeded,
-            "too many clients: the limit is \(config.limits.maxClients) (limits.maxClients)")))
+    let uid = connection.peerCredentials?.uid
+    if let refusal = clientQuota.admit(uid: uid, limits: config.limits) {
+      let pid = connection.peerCredentials.map { " (pid \($0.pid), uid \($0.uid))" } ?? ""
+      logger.warn("refusing client \(connection.id)\(pid): \(refusal.message)")
+      connection.write(WireMessage.failure(id: nil, refusal))
       connection.closeAfterFlush()
       return
     }
@@ -185,6 +188,8 @@ public final class Daemon {
   /// handled as ``Session/ownerLeft(at:)`` says.
   func clientClosed(_ client: ClientConnection, reason: Connection.CloseReason) {
     guard clients.removeValue(forKey: client.id) != nil else { return }
+    clientQuota.release(uid: client.credentials?.uid)
+    sessionQuota.clientLeft(client.id)
     stats.connectionsCurrent -= 1
     for subscription in client.subscriptions {
       cancel(subscription, of: client)
@@ -221,6 +226,7 @@ public final class Daemon {
   func start(_ session: Session) {
     session.onComplete = { [unowned self] session in self.sessionCompleted(session) }
     sessions.insert(session)
+    sessionQuota.charge(client: session.ownerConnectionID, uid: session.ownerUID)
     stats.sessionsByAnimator[session.animatorName, default: 0] += 1
     session.start()
     let event = beginEvent(for: session)
@@ -246,6 +252,7 @@ public final class Daemon {
 
   private func sessionCompleted(_ session: Session) {
     sessions.remove(session)
+    sessionQuota.release(client: session.ownerConnectionID, uid: session.ownerUID)
     let finished = session.outcome?.finished ?? false
     if finished {
       stats.sessionsCompleted += 1
@@ -330,6 +337,25 @@ public final class Daemon {
   }
 
   // MARK: Helpers
+
+  /// Pings systemd's watchdog from a loop timer at half of `WATCHDOG_USEC`, when the unit
+  /// sets `WatchdogSec=` for this process: a loop that stops turning stops the pings.
+  private func startWatchdog() {
+    guard notifier.isEnabled,
+      let interval = SystemdWatchdog.pingInterval(
+        environment: ProcessInfo.processInfo.environment, pid: getpid())
+    else { return }
+    do {
+      let timer = try LoopTimer(loop: loop) { [unowned self] in
+        self.notify { try $0.notifyWatchdog() }
+      }
+      timer.scheduleRepeating(every: interval, startingAt: loop.now)
+      watchdogTimer = timer
+      logger.info("systemd watchdog: WATCHDOG=1 every \(interval) s")
+    } catch {
+      logger.warn("cannot start the systemd watchdog timer: \(error)")
+    }
+  }
 
   private func notify(_ send: (SystemdNotifier) throws -> Void) {
     guard notifier.isEnabled else { return }

@@ -29,18 +29,18 @@ import Testing
   @Test func containerAndDurationPastTheBoundsAreRefused() {
     let container = caughtEngineError { try context(frame: "[0,0,1,1]", container: "[1e300,1]") }
     #expect(container?.message.hasPrefix("context.container[0]") == true)
-    for duration in ["1e300", "0", "-1", "3600.5"] {
+    for duration in ["1e300", "0", "-1", "1.5e9"] {
       let error = caughtEngineError {
         try context(frame: "[0,0,1,1]", extra: #","duration":"# + duration)
       }
-      #expect(error?.message.hasPrefix("context.duration must be in (0, 3600]") == true)
+      #expect(error?.message.hasPrefix("context.duration must be in (0, 1000000000]") == true)
     }
   }
 
   @Test func contextNumbersAtTheBoundsAreAccepted() throws {
     let edge = try context(
       frame: "[-1000000,1000000,1000000,5e-324]", container: "[-0.0,1000000]",
-      extra: #","duration":3600"#)
+      extra: #","duration":1e9"#)
     #expect(edge.from.layers[0].frame.width == ContextBounds.maximumSize)
     #expect(edge.container.width == 0)
   }
@@ -66,7 +66,7 @@ import Testing
     let big = "\(m)"
     let matrix = "[" + Array(repeating: big, count: 16).joined(separator: ",") + "]"
     let json =
-      #"{"duration":3600,"curve":{"bezier":[0,-1000,1,1000]},"layers":[{"id":"a","frame":["#
+      #"{"duration":1e9,"curve":{"bezier":[0,-1000,1,1000]},"layers":[{"id":"a","frame":["#
       + [big, "-\(big)", big, big].joined(separator: ",") + #"],"anchor":[\#(big),-\#(big)],"#
       + #""z":\#(big),"perspective":\#(big),"rotation.x":\#(big),"translation.z":\#(big),"#
       + #""tracks":[{"property":"transform","keyframes":[{"value":\#(matrix)}]},"#
