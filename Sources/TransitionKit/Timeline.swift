@@ -40,9 +40,9 @@ public struct Timeline: Equatable, Sendable {
 
   /// A validated timeline.
   /// - Throws: `EngineError` naming the first problem: a duration that is not positive and
-  ///   finite or over `maximumDuration`, no layers, a value over `maximumValueMagnitude`, an empty or repeated layer id, a non-finite initial value, a track
-  ///   repeated or without keyframes, a keyframe outside [0, 1], a value of the wrong kind,
-  ///   an invalid curve.
+  ///   finite or over `maximumDuration`, no layers, an empty or repeated layer id, a non-finite
+  ///   initial value, a track repeated or without keyframes, a keyframe outside [0, 1], a value
+  ///   of the wrong kind or over `maximumValueMagnitude`, an invalid or unbounded curve.
   public init(duration: Double, curve: TimingCurve = .linear, layers: [TimelineLayer])
     throws(EngineError)
   {
