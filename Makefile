@@ -1,16 +1,12 @@
 # transitiond: set-up, build, run and test.
 #
-<<<<<<< HEAD
-#   make run    install what the machine lacks, build, start the daemon in the foreground
-#   make test   install what the machine lacks, build, run the whole test suite
-#   make fuzz   build the libFuzzer target and run it for FUZZ_SECONDS (default 60) on the
-#               corpus in Tests/FuzzCorpus; findings land in .build/fuzz/ (docs/security.md)
-=======
 #   make run            install what the machine lacks, build, start the daemon in the foreground
 #   make test           install what the machine lacks, build, run the whole test suite
+#   make fuzz           build the libFuzzer target and run it for FUZZ_SECONDS (default 60) on
+#                       the corpus in Tests/FuzzCorpus; findings land in .build/fuzz/
+#                       (docs/security.md)
 #   make contact-sheet  redraw docs/images/album-flip-contact-sheet.png in headless Chromium
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
->>>>>>> main
 
 SWIFT ?= swift
 CONFIG ?= config/transitiond.json
@@ -19,15 +15,6 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # the caller's umask.
 BUILD_UMASK := umask 022 &&
 
-<<<<<<< HEAD
-FUZZ_SECONDS ?= 60
-FUZZ_CORPUS := Tests/FuzzCorpus
-FUZZ_FLAGS := --scratch-path .build/fuzz \
-  -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
-FUZZ_PLUGINS := AlbumFlip ZoomPresent DefaultSlide Crossfade
-
-.PHONY: setup build release run test fuzz bench lint clean
-=======
 # Where `make install` puts things (docs/install.md).
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -48,14 +35,19 @@ UNIT_PATHS := sed -e 's|/usr/local/bin/|$(BINDIR)/|g' \
   -e 's|/usr/local/lib/transitiond/plugins|$(PLUGINDIR)|g' \
   -e 's|/usr/local/etc/transitiond/|$(CONFIGDIR)/|g' \
   -e 's|/usr/local/share/doc/transitiond/|$(DOCDIR)/|g'
->>>>>>> main
+
+FUZZ_SECONDS ?= 60
+FUZZ_CORPUS := Tests/FuzzCorpus
+FUZZ_FLAGS := --scratch-path .build/fuzz \
+  -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+FUZZ_PLUGINS := AlbumFlip ZoomPresent DefaultSlide Crossfade
 
 CHROMIUM ?= chromium
 CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
 # Progress values of the contact sheet's panels.
 CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
-.PHONY: setup build release run test bench lint clean contact-sheet install
+.PHONY: setup build release run test fuzz bench lint clean contact-sheet install
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
 ## pkg-config (to build), chromium (for the browser tests and the contact sheet).
