@@ -21,6 +21,7 @@ let package = Package(
     .executable(name: "transitionctl", targets: ["transitionctl"]),
     .executable(name: "transition-bench", targets: ["transition-bench"]),
     .library(name: "TransitionJSON", targets: ["TransitionJSON"]),
+    .executable(name: "transition-fuzz", targets: ["transition-fuzz"]),
     .library(name: "TransitionKit", targets: ["TransitionKit"]),
     .library(name: "TransitionClient", targets: ["TransitionClient"]),
     .library(name: "TransitionPluginSDK", targets: ["TransitionPluginSDK"]),
@@ -78,6 +79,13 @@ let package = Package(
       name: "transition-bench",
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO"]),
 
+    // The fuzzer: RequestCheck takes bytes through the request path; `make fuzz` builds
+    // transition-fuzz with -DFUZZING and libFuzzer (a plain build gets a stub).
+    .target(name: "RequestFuzzing", dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost"]),
+    .executableTarget(
+      name: "transition-fuzz", dependencies: ["RequestFuzzing"],
+      swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+
     // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
     .target(
       name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip",
@@ -121,6 +129,11 @@ let package = Package(
       // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
       // (each exports `transitiond_plugin_entry`); `swift test` builds them.
       dependencies: ["TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck"]
+    ),
+    .testTarget(
+      name: "RequestFuzzingTests",
+      // Loads the built lib<Name>.so animators, as the fuzzer does; `swift test` builds them.
+      dependencies: ["RequestFuzzing", "TransitionKit"]
     ),
     .testTarget(
       name: "IntegrationTests",

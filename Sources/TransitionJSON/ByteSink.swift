@@ -49,6 +49,15 @@ public struct ByteSink: TextOutputStream {
     }
   }
 
+  /// Appends a JSON number that is never `null`: NaN as 0, ±infinity as ±`greatestFiniteMagnitude`,
+  /// finite values as `appendNumber` writes them. For frames, whose numbers must always read
+  /// back as numbers; the engine's bounds keep them finite, this is the last line of defence.
+  public mutating func appendFiniteNumber(_ value: Double) {
+    if value.isFinite { return appendNumber(value) }
+    if value.isNaN { return append(UInt8(ascii: "0")) }
+    appendNumber(value > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
+  }
+
   public mutating func appendInteger(_ value: Int64) {
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude

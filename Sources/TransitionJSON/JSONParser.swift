@@ -6,6 +6,10 @@ struct JSONParser {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   private var depth = 0
+  /// The top-level member whose text `keptRange` records, if any.
+  var keptMember: String?
+  /// Where the value of the last top-level `keptMember` lies in the bytes.
+  private(set) var keptRange: Range<Int>?
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -88,7 +92,10 @@ struct JSONParser {
         throw failure("expected ':'")
       }
       index += 1
+      skipWhitespace()
+      let valueStart = index
       members[key] = try parseValue()
+      if depth == 1, let keptMember, key == keptMember { keptRange = valueStart..<index }
       skipWhitespace()
       guard index < bytes.count else { throw failure("unexpected end of input") }
       if bytes[index] == UInt8(ascii: ",") {

@@ -18,6 +18,21 @@ public enum JSONValue: Equatable, Hashable, Sendable {
     }
   }
 
+  /// Parses UTF-8 JSON text and returns, beside the value, the exact text of the top-level
+  /// object member `key` (the last one when it is repeated, as the value keeps it); nil when the
+  /// document is not an object or has no such member.
+  public static func parsing(
+    _ bytes: some Collection<UInt8>, keepingTextOf key: String
+  ) throws(JSONSyntaxError) -> (value: JSONValue, memberText: [UInt8]?) {
+    let array = Array(bytes)
+    return try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+      var parser = JSONParser(buffer)
+      parser.keptMember = key
+      let value = try parser.parseDocument()
+      return (value, parser.keptRange.map { Array(buffer[$0]) })
+    }
+  }
+
   /// Parses JSON text.
   public init(parsing text: String) throws(JSONSyntaxError) {
     try self.init(parsing: Array(text.utf8))

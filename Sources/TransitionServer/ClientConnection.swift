@@ -89,12 +89,12 @@ final class ClientConnection {
   }
 
   /// Writes the success reply for a request with `id`.
-  func reply(id: JSONValue?, _ fields: [String: JSONValue] = [:]) {
+  func reply(id: RequestID?, _ fields: [String: JSONValue] = [:]) {
     send(WireMessage.success(id: id, fields))
   }
 
   /// Writes the error reply for a request with `id`.
-  func fail(id: JSONValue?, _ error: WireError) {
+  func fail(id: RequestID?, _ error: WireError) {
     send(WireMessage.failure(id: id, error))
   }
 

@@ -162,13 +162,8 @@ extension Daemon {
   /// The session id the client chose, checked; nil when it chose none.
   private func requestedSessionID(_ request: Request) throws(WireError) -> String? {
     guard let requested = try request.optionalString("session") else { return nil }
-    guard !requested.isEmpty, requested.utf8.count <= SessionTable.maximumIDLength,
-      requested != "*", !requested.unicodeScalars.contains(where: { $0.value < 0x20 })
-    else {
-      throw WireError(
-        .badRequest,
-        "session must be 1 to \(SessionTable.maximumIDLength) bytes without control "
-          + "characters, and not \"*\"")
+    if let problem = SessionID.problem(with: requested) {
+      throw WireError(.badRequest, problem)
     }
     guard sessions[requested] == nil else {
       throw WireError(.badRequest, "session \(requested) is already running")
