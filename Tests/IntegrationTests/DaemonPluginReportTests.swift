@@ -112,6 +112,11 @@ import TransitionClient
     #expect(message.contains("libReport.so changed on disk since it was loaded"))
     #expect(message.contains("until transitiond restarts"))
     #expect(DaemonHarness.waitUntil { daemon.log.contains(message) }, "\(daemon.log)")
+    // transitionctl reload says so on standard error.
+    let ctl = try TransitionctlRun.run(["reload"], socket: daemon.socketPath)
+    #expect(ctl.status == 0)
+    #expect(ctl.stdout.hasPrefix("reloaded: "), "\(ctl.stdout)")
+    #expect(ctl.stderr.contains("transitionctl: \(message)"), "\(ctl.stderr)")
     // The loaded copy is still the one in use.
     let animators = try client.animators().animators
     #expect(animators.first { $0.name == "grumpy" }?.version == "1.0.0")
