@@ -37,15 +37,21 @@ let package = Package(
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit"]),
-    .target(name: "EventLoop", dependencies: ["CLibevent"]),
+    .target(name: "LibeventLoop", dependencies: ["CLibevent"]),
+    // The server core: sessions, subscriptions, the op table. No sockets and no libevent: it
+    // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]
+      dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]
     ),
     .target(name: "TransitionClient", dependencies: ["TransitionWire"]),
 
     // Executables.
-    .executableTarget(name: "transitiond", dependencies: ["TransitionServer"]),
+    // The daemon: config, signals, systemd, the Unix listener, and the adapters that turn a
+    // socket into a `Peer` and libevent's timers into a `ServerClock`.
+    .executableTarget(
+      name: "transitiond",
+      dependencies: ["TransitionServer", "TransitionKit", "TransitionWire", "LibeventLoop", "PluginHost"]),
     .executableTarget(name: "transitionctl", dependencies: ["TransitionClient"]),
     .executableTarget(
       name: "transition-bench",
@@ -63,10 +69,10 @@ let package = Package(
     // Tests.
     .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit"]),
     .testTarget(name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit"]),
-    .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+    .testTarget(name: "LibeventLoopTests", dependencies: ["LibeventLoop"]),
     .testTarget(
       name: "TransitionServerTests",
-      dependencies: ["TransitionServer", "TransitionWire", "TransitionKit", "EventLoop"]
+      dependencies: ["TransitionServer", "TransitionWire", "TransitionKit", "PluginHost"]
     ),
     .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient"]),
     .testTarget(
