@@ -51,7 +51,9 @@ let package = Package(
     // socket into a `Peer` and libevent's timers into a `ServerClock`.
     .executableTarget(
       name: "transitiond",
-      dependencies: ["TransitionServer", "TransitionKit", "TransitionWire", "LibeventLoop", "PluginHost"]),
+      dependencies: [
+        "TransitionServer", "TransitionKit", "TransitionWire", "LibeventLoop", "PluginHost",
+      ]),
     .executableTarget(name: "transitionctl", dependencies: ["TransitionClient"]),
     .executableTarget(
       name: "transition-bench",

@@ -136,7 +136,9 @@ extension ServerCore {
 
   /// Applies `control` to the session; the reply goes out before the frame showing the change
   /// and any `complete` it causes.
-  func control(_ control: SessionControl, session id: String, id requestID: JSONValue?, from client: Client)
+  func control(
+    _ control: SessionControl, session id: String, id requestID: JSONValue?, from client: Client
+  )
     throws(WireError)
   {
     let session = try existingSession(id)

@@ -85,7 +85,8 @@ public final class ServerCore {
     }
     let limit = config.limits.maxClients
     guard clients.count < limit else {
-      logger.warn("refusing a client: \(clients.count) clients already connected (limits.maxClients)")
+      logger.warn(
+        "refusing a client: \(clients.count) clients already connected (limits.maxClients)")
       peer.send(
         WireMessage.failure(
           id: nil,

@@ -1,5 +1,5 @@
-import LibeventLoop
 import Glibc
+import LibeventLoop
 
 /// A blocking AF_UNIX stream client for tests: the other end of a ``Connection``.
 ///

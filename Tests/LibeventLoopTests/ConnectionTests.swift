@@ -1,5 +1,5 @@
-import LibeventLoop
 import Glibc
+import LibeventLoop
 import Testing
 
 /// Records what a connection reports.

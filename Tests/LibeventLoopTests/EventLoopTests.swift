@@ -1,5 +1,5 @@
-import LibeventLoop
 import Glibc
+import LibeventLoop
 import Testing
 
 @Suite struct EventLoopTests {

@@ -1,5 +1,5 @@
-import LibeventLoop
 import Glibc
+import LibeventLoop
 import Testing
 
 /// Serialized: libevent delivers signals to one event base per process at a time.

@@ -1,5 +1,5 @@
-import LibeventLoop
 import Glibc
+import LibeventLoop
 import Testing
 
 /// A datagram socket standing in for systemd's notification socket.

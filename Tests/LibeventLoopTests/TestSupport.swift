@@ -1,5 +1,5 @@
-import LibeventLoop
 import Foundation
+import LibeventLoop
 import Testing
 
 /// A fresh directory under /tmp (short, for AF_UNIX paths), removed with its contents on
