@@ -1,4 +1,4 @@
-/// The evaluated state of one layer in one frame (DESIGN.md, "Frame layer state").
+/// The evaluated state of one layer in one frame (docs/architecture.md, "The frame contract").
 public struct LayerState: Equatable, Sendable {
   public var id: String
   /// The untransformed box `[x, y, w, h]` in container coordinates.

@@ -17,7 +17,7 @@
 /// Every operation throws `invalidState` when the clock's state does not allow it and `nonFinite`
 /// for a NaN or infinite time, progress or velocity; a throwing operation changes nothing.
 public struct TransitionClock: Sendable {
-  /// The states of DESIGN.md's session clock.
+  /// The session states of docs/protocol.md ("Interactive control").
   public enum State: String, Sendable, CaseIterable {
     case running, paused, interactive, finishing, cancelling, completed
   }

@@ -1,7 +1,7 @@
 import PluginHost
 
 /// Where the core gets animators and their timelines: the one interface between the server
-/// and the plugins (docs/architecture.md, "Animator source").
+/// and the plugins (docs/architecture.md, "The server core").
 ///
 /// Today the plugins run in the daemon's process (``InProcessAnimatorSource``); a plugin host
 /// process can answer later through the same interface, which is why a timeline is delivered

@@ -2,7 +2,7 @@ import TransitionKit
 
 /// Writes `frame` events as one line of JSON each, straight into a reused buffer.
 ///
-/// The layer fields follow DESIGN.md's frame contract and docs/protocol.md: `anchor` is left
+/// The layer fields follow docs/architecture.md's frame contract and docs/protocol.md: `anchor` is left
 /// out when it is [0.5, 0.5], `transform` when it is the identity, `alpha` when it is 1,
 /// `hidden` when false; `background` and `content` appear only when the layer has them.
 /// An encoder serves one timeline: it keeps each layer's encoded `content` by layer index.

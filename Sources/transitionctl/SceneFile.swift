@@ -1,8 +1,8 @@
 import Foundation
 import TransitionClient
 
-/// A scene file: a transition context (as in DESIGN.md) that may also name the `animator`,
-/// `duration` and `interactive` to begin it with.
+/// A scene file: a transition context (as in docs/protocol.md, "begin") that may also name
+/// the `animator`, `duration` and `interactive` to begin it with.
 ///
 /// Loading checks the JSON and the context's outline (`operation`, `container`, `from`, `to`
 /// with their `layers`); the daemon checks the rest and names any bad field.
