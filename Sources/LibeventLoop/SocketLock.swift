@@ -83,3 +83,5 @@ public final class SocketLock {
     descriptor = -1
   }
 }
+
+@available(*, unavailable) extension SocketLock: Sendable {}

@@ -53,3 +53,5 @@ final class ServerStats {
     ])
   }
 }
+
+@available(*, unavailable) extension ServerStats: Sendable {}

@@ -168,6 +168,28 @@ private final class Recorder {
     #expect(recorder.closes == [.local])
   }
 
+  @Test func onSocketClosedRunsOnceTheQueuedOutputIsSent() throws {
+    let loop = try EventLoop()
+    let (connection, client) = try makeConnectedPair(loop: loop)
+    var events: [String] = []
+    connection.onClose = { _, _ in events.append("close") }
+    connection.onSocketClosed = { _ in events.append("socket closed") }
+    connection.write("bye\n")
+    connection.closeAfterFlush()
+    #expect(events == ["close"])
+    try loop.pump(until: { events.count == 2 })
+    #expect(events == ["close", "socket closed"])
+    #expect(String(decoding: try client.readToEnd(), as: UTF8.self) == "bye\n")
+
+    let (closedNow, _) = try makeConnectedPair(loop: loop)
+    var socketClosed = 0
+    closedNow.onSocketClosed = { _ in socketClosed += 1 }
+    closedNow.write("dropped")
+    closedNow.close()
+    closedNow.close()
+    #expect(socketClosed == 1)
+  }
+
   @Test func closingFromInsideOnLineStopsDeliveryAndFreesTheConnection() throws {
     let loop = try EventLoop()
     let recorder = Recorder()

@@ -15,6 +15,22 @@ import Testing
     #expect(fired)
   }
 
+  @Test func runReturnsAtTheDeadlineOfStopAfter() throws {
+    let loop = try EventLoop()
+    // A timer far in the future keeps the loop busy; only the deadline ends it.
+    let idle = try LoopTimer(loop: loop) {}
+    idle.schedule(after: 3_600)
+    defer { idle.cancel() }
+    var ticks = 0
+    let ticker = try LoopTimer(loop: loop) {
+      ticks += 1
+      if ticks == 1 { loop.stop(after: 0) }
+    }
+    ticker.schedule(after: 0)
+    try loop.run()
+    #expect(ticks == 1)
+  }
+
   @Test func nowReadsTheMonotonicClock() throws {
     let loop = try EventLoop()
     func monotonic() -> Double {
