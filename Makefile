@@ -95,7 +95,7 @@ bench: release
 	$$($(SWIFT) build -c release --show-bin-path)/transition-bench
 
 lint:
-	$(SWIFT) format lint -r Sources Plugins Tests
+	$(SWIFT) format lint --strict -r Sources Plugins Tests
 
 clean:
 	rm -rf .build

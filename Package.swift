@@ -52,28 +52,41 @@ let package = Package(
       name: "TransitionPluginSDK",
       dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginABI", "CTransitionPlugin"]),
     .target(
-      name: "PluginHost", dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
+      name: "PluginHost",
+      dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
     .target(name: "PluginCheck", dependencies: ["PluginHost", "TransitionKit", "TransitionJSON"]),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
-    .target(name: "EventLoop", dependencies: ["CLibevent", "UnixIO"]),
+    .target(name: "LibeventLoop", dependencies: ["CLibevent", "UnixIO"]),
+    // The server core: sessions, subscriptions, the op table. No sockets and no libevent: it
+    // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "EventLoop"]
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost"]
     ),
-    .target(name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
+    .target(
+      name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
     // Blocking Unix I/O for clients and tests: socket addresses, connect and bind, write-all.
     .target(name: "UnixIO"),
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
     // Executables.
-    .executableTarget(name: "transitiond", dependencies: ["TransitionServer", "PluginCheck"]),
+    // The daemon: config, signals, systemd, the Unix listener, and the adapters that turn a
+    // socket into a `Peer` and libevent's timers into a `ServerClock`; `check-plugin`.
+    .executableTarget(
+      name: "transitiond",
+      dependencies: [
+        "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
+        "PluginHost", "PluginCheck", "UnixIO",
+      ]),
     .executableTarget(
       name: "transitionctl",
-      dependencies: ["TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO"]
+      dependencies: [
+        "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO",
+      ]
     ),
     .executableTarget(
       name: "transition-bench",
@@ -81,7 +94,9 @@ let package = Package(
 
     // The fuzzer: RequestCheck takes bytes through the request path; `make fuzz` builds
     // transition-fuzz with -DFUZZING and libFuzzer (a plain build gets a stub).
-    .target(name: "RequestFuzzing", dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost"]),
+    .target(
+      name: "RequestFuzzing",
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost"]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
       swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
@@ -104,19 +119,23 @@ let package = Package(
     .testTarget(name: "TransitionJSONTests", dependencies: ["TransitionJSON"]),
     .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit", "TransitionJSON"]),
     .testTarget(
-      name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
-    .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "UnixIO"]),
+      name: "TransitionWireTests",
+      dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
+    .testTarget(name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixIO"]),
     .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [
-        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "EventLoop",
+        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "PluginHost",
       ]
     ),
-    .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
+    .testTarget(
+      name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
     .testTarget(
       name: "TransitionPluginSDKTests",
-      dependencies: ["TransitionPluginSDK", "TransitionPluginABI", "TransitionKit", "CTransitionPlugin"]
+      dependencies: [
+        "TransitionPluginSDK", "TransitionPluginABI", "TransitionKit", "CTransitionPlugin",
+      ]
     ),
     .testTarget(
       name: "PluginHostTests",

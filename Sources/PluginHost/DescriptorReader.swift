@@ -115,7 +115,7 @@ enum DescriptorReader {
     guard let makeTimeline = animator.make_timeline, let freeBytes = animator.free_bytes else {
       return refuse("(\(name)) lacks make_timeline or free_bytes")
     }
-    let info = AnimatorInfo(
+    let info = RegisteredAnimator(
       name: name, operations: operations, defaultDuration: duration, pluginName: pluginName,
       pluginVersion: version, libraryPath: path)
     return .success(

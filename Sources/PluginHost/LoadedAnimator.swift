@@ -2,7 +2,7 @@ import CTransitionPlugin
 
 /// An animator accepted from a plugin descriptor: its listing and the C functions to call.
 struct LoadedAnimator {
-  let info: AnimatorInfo
+  let info: RegisteredAnimator
   let makeTimeline: transitiond_make_timeline_fn
   let freeBytes: transitiond_free_bytes_fn
   let animatorData: UnsafeMutableRawPointer?

@@ -92,7 +92,7 @@ public final class PluginRegistry: Sendable {
   }
 
   /// Every loaded animator, in load order.
-  public var animators: [AnimatorInfo] {
+  public var animators: [RegisteredAnimator] {
     state.withLock { $0.animators.map(\.info) }
   }
 
@@ -102,7 +102,7 @@ public final class PluginRegistry: Sendable {
   }
 
   /// The animator called `name`, if loaded.
-  public func animator(named name: String) -> AnimatorInfo? {
+  public func animator(named name: String) -> RegisteredAnimator? {
     state.withLock { state in state.animatorIndex[name].map { state.animators[$0].info } }
   }
 

@@ -1,66 +1,72 @@
-import EventLoop
-import TransitionKit
 import TransitionWire
 
 /// The wall-clock frames of one session at one frame rate, shared by every subscriber at that
-/// rate: each tick evaluates the timeline once, encodes the frame once into a reused buffer,
-/// and hands the same bytes to every subscriber.
+/// rate: each frame is rendered once and the same bytes go to every subscriber
+/// (docs/architecture.md, "The frame contract").
 ///
-/// The stream's repeating timer runs only while it has subscribers and the session moves.
-/// While the session stands still (paused, or waiting for interaction) the stream sends one
-/// frame for the current state and then idles until a control op changes the session.
-/// `seq` counts the frames this stream produced, from 0.
+/// A stream renders a frame at once when it gains its first subscriber, when a subscriber
+/// joins while the session stands still, and when the session changes (a control op); while
+/// the session moves on its own, the stream ticks on the ``FrameClock`` of its rate. While the
+/// session stands still (paused, or waiting for interaction) the stream is off the clock, so
+/// it sends one frame per change and nothing in between. `seq` counts the frames this stream
+/// produced, from 0.
 final class FrameStream {
-  /// The session the frames show. The session owns its streams.
-  private weak var session: Session?
+  /// The session the frames show; it owns its streams, and a stream leaves the frame clock
+  /// before its session lets go of it.
+  unowned let session: Session
   let fps: Double
   private(set) var subscribers: [Subscription] = []
-  private let loop: EventLoop
+  private let frameClocks: FrameClocks
   private var seq = 0
-  private var frame = Frame()
-  private var encoder = FrameEncoder()
-  private var timer: LoopTimer?
-  /// The progress of the last frame sent while the session stood still.
-  private var stillProgress: Double?
 
-  init(session: Session, fps: Double, loop: EventLoop) {
+  init(session: Session, fps: Double, frameClocks: FrameClocks) {
     self.session = session
     self.fps = fps
-    self.loop = loop
+    self.frameClocks = frameClocks
   }
 
-  /// Adds a subscriber; it receives frames from the next tick on.
-  func attach(_ subscription: Subscription) {
+  /// Adds a subscriber. The first one, or one joining a session that stands still, gets a
+  /// frame at once (and so do the others); otherwise it joins at the next tick.
+  func attach(_ subscription: Subscription, at now: Double) {
+    let isFirst = subscribers.isEmpty
     subscribers.append(subscription)
-    stillProgress = nil
-    wake()
+    if isFirst || !session.isMoving { sessionChanged(at: now) }
   }
 
   /// Removes a subscriber; the last one leaving stops the stream.
   func detach(_ subscription: Subscription) {
     subscribers.removeAll { $0 === subscription }
-    if subscribers.isEmpty { session?.streamBecameEmpty(self) }
+    if subscribers.isEmpty { session.streamBecameEmpty(self) }
   }
 
-  /// The session changed (a control op): send a frame for its new state.
-  func sessionChanged() {
-    stillProgress = nil
-    wake()
+  /// The session changed, or the stream must show it now: renders a frame of its current
+  /// state at once, then ticks on the frame clock while the session moves.
+  func sessionChanged(at now: Double) {
+    guard !subscribers.isEmpty, !session.isCompleted else { return }
+    tick(at: now)
+    if session.isMoving { frameClocks.add(self) }
   }
 
-  /// Stops ticking.
-  func stop() {
-    timer?.cancel()
+  /// Renders the frame at `now` for every subscriber; a session that stands still takes the
+  /// stream off the frame clock. The session has reached `now` already (``FrameClock``).
+  func tick(at now: Double) {
+    guard !session.isCompleted else { return }
+    let bytes = session.render(
+      seq: seq, progress: session.progress(at: now), t: now - session.startTime)
+    seq += 1
+    for subscription in subscribers {
+      subscription.client?.sendFrame(bytes, subscription: subscription, session: session.id)
+    }
+    if !session.isMoving { frameClocks.remove(self) }
   }
 
   /// Sends the final frame at `progress` and `complete` to every subscriber, then ends.
   func finish(progress: Double, t: Double, finished: Bool) {
-    stop()
+    frameClocks.remove(self)
     let finalSubscribers = subscribers
     subscribers = []
-    guard !finalSubscribers.isEmpty, let session else { return }
-    session.evaluator.evaluate(progress: progress, time: t, into: &frame)
-    let bytes = encoder.encode(session: session.id, seq: seq, frame: frame)
+    guard !finalSubscribers.isEmpty else { return }
+    let bytes = session.render(seq: seq, progress: progress, t: t)
     seq += 1
     let complete = WireMessage.complete(session: session.id, finished: finished)
     for subscription in finalSubscribers {
@@ -69,39 +75,6 @@ final class FrameStream {
       subscription.streamFinished(self)
     }
   }
-
-  private func wake() {
-    guard !subscribers.isEmpty, let session, !session.isCompleted else { return }
-    if timer == nil {
-      timer = try? LoopTimer(loop: loop) { [weak self] in self?.tick() }
-    }
-    guard let timer, !timer.isScheduled else { return }
-    timer.scheduleRepeating(every: 1 / fps, startingAt: loop.now)
-  }
-
-  private func tick() {
-    guard let session else {
-      stop()
-      return
-    }
-    let now = loop.now
-    // Completing sends the final frame through finish(progress:t:finished:).
-    if session.advance(to: now) { return }
-    let progress = session.progress(at: now)
-    if session.isMoving {
-      stillProgress = nil
-    } else {
-      if stillProgress == progress {
-        timer?.cancel()
-        return
-      }
-      stillProgress = progress
-    }
-    session.evaluator.evaluate(progress: progress, time: now - session.startTime, into: &frame)
-    let bytes = encoder.encode(session: session.id, seq: seq, frame: frame)
-    seq += 1
-    for subscription in subscribers {
-      subscription.client?.sendFrame(bytes, subscription: subscription, session: session.id)
-    }
-  }
 }
+
+@available(*, unavailable) extension FrameStream: Sendable {}

@@ -56,3 +56,5 @@ public final class Logger {
       + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
   }
 }
+
+@available(*, unavailable) extension Logger: Sendable {}

@@ -34,3 +34,15 @@ public struct ServerLimits: Equatable, Sendable {
 
   public init() {}
 }
+
+extension ServerLimits {
+  /// Unsent bytes below which virtual-clock subscriptions produce more frames: 64 KiB, or the
+  /// soft limit when lower, but at least 4 KiB.
+  public var virtualBatchBytes: Int {
+    max(min(64 * 1024, subscriberSoftLimitBytes), 4096)
+  }
+
+  /// Queued output at or below which a transport reports its peer drained
+  /// (``ServerCore/peerDrained(_:)``): a quarter of ``virtualBatchBytes``.
+  public var drainedWatermarkBytes: Int { virtualBatchBytes / 4 }
+}

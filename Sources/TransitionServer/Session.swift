@@ -1,11 +1,10 @@
-import EventLoop
-import Glibc
 import TransitionKit
+import TransitionWire
 
 /// One running transition: its context, the timeline its animator made, the clock that drives
-/// it and the frame streams that carry it to subscribers.
+/// it, its frame renderer and the wall-clock streams that carry it to subscribers.
 ///
-/// A session runs on the daemon's monotonic clock from `begin`, whether or not anyone
+/// A session runs on the server's monotonic clock from `begin`, whether or not anyone
 /// watches: a one-shot timer at the clock's end time completes it, and is re-scheduled after
 /// every control op, so nothing ticks for a session without subscribers. On completion every
 /// wall-clock stream sends its final frame and `complete`, and ``onComplete`` removes the
@@ -27,24 +26,26 @@ final class Session {
   let context: TransitionContext
   /// The animator that made the timeline (after any fallback).
   let animatorName: String
-  let timeline: Timeline
-  let evaluator: TimelineEvaluator
+  /// The number of layers of the timeline, including those the animator added.
+  let layerCount: Int
   /// Whether the session began waiting for interaction (`interactive: true`).
   let interactive: Bool
   /// The monotonic time of `begin`: frame `t` counts from here.
   let startTime: Double
-  /// The connection that began the session.
-  let ownerConnectionID: UInt64
+  /// The peer that began the session.
+  let ownerPeerID: UInt64
   /// The uid of the peer that began the session, when known.
-  let ownerUID: uid_t?
-  private let loop: EventLoop
+  let ownerUID: UInt32?
+  private let clockSource: ServerClock
+  private let frameClocks: FrameClocks
+  private var renderer: FrameRenderer
   private(set) var clock: TransitionClock
   private(set) var outcome: Outcome?
   /// The wall-clock frame streams, one per frame rate.
   private(set) var streams: [Double: FrameStream] = [:]
   /// Virtual-clock subscriptions still reading this session.
   var virtualReaders = 0
-  private var completionTimer: LoopTimer?
+  private var completionTimer: (any ServerTimer)?
   /// Called once, when the session completes.
   var onComplete: ((Session) -> Void)?
 
@@ -54,21 +55,24 @@ final class Session {
   /// - Throws: `EngineError` when the duration cannot drive a clock.
   init(
     id: String, context: TransitionContext, animatorName: String, timeline: Timeline,
-    duration: Double?, interactive: Bool, owner: ClientConnection, loop: EventLoop
+    duration: Double?, interactive: Bool, owner: Client, clock: ServerClock,
+    frameClocks: FrameClocks
   ) throws(EngineError) {
     self.id = id
     self.duration = duration ?? timeline.duration
     self.context = context
     self.animatorName = animatorName
-    self.timeline = timeline
-    self.evaluator = TimelineEvaluator(timeline)
+    self.layerCount = timeline.layers.count
     self.interactive = interactive
-    self.loop = loop
-    self.ownerConnectionID = owner.id
-    self.ownerUID = owner.credentials?.uid
-    let now = loop.now
+    self.clockSource = clock
+    self.frameClocks = frameClocks
+    self.renderer = FrameRenderer(session: id, timeline: timeline)
+    self.ownerPeerID = owner.id
+    self.ownerUID = owner.identity?.uid
+    let now = clock.now
     startTime = now
-    clock = try TransitionClock(duration: self.duration, interactive: interactive, at: now)
+    self.clock = try TransitionClock(
+      duration: self.duration, interactive: interactive, at: now)
   }
 
   var operation: TransitionOperation { context.operation }
@@ -92,6 +96,11 @@ final class Session {
     streams.values.reduce(virtualReaders) { $0 + $1.subscribers.count }
   }
 
+  /// The `frame` line at `progress`, `t` seconds into the session, numbered `seq`.
+  func render(seq: Int, progress: Double, t: Double) -> [UInt8] {
+    renderer.render(seq: seq, progress: progress, time: t)
+  }
+
   /// Starts the completion timer; call once, after the session is in the table.
   func start() {
     scheduleCompletion()
@@ -100,7 +109,7 @@ final class Session {
   /// The wall-clock stream at `fps`, created when missing.
   func stream(fps: Double) -> FrameStream {
     if let stream = streams[fps] { return stream }
-    let stream = FrameStream(session: self, fps: fps, loop: loop)
+    let stream = FrameStream(session: self, fps: fps, frameClocks: frameClocks)
     streams[fps] = stream
     return stream
   }
@@ -108,7 +117,7 @@ final class Session {
   /// Forgets a stream that lost its last subscriber.
   func streamBecameEmpty(_ stream: FrameStream) {
     guard streams[stream.fps] === stream else { return }
-    stream.stop()
+    frameClocks.remove(stream)
     streams[stream.fps] = nil
   }
 
@@ -128,7 +137,7 @@ final class Session {
 
   /// Applies an interactive control to the clock at `now`. Call ``propagateChange(at:)``
   /// next (after replying), which completes the session or re-schedules its completion and
-  /// wakes the streams.
+  /// sends the new state to the streams.
   ///
   /// - Throws: `EngineError` with code `invalidState` when the clock's state forbids it,
   ///   `outOfRange` or `nonFinite` for a bad progress or velocity.
@@ -167,19 +176,20 @@ final class Session {
     propagateChange(at: now)
   }
 
-  /// Stops every timer without completing (daemon shutdown).
+  /// Stops every timer without completing (shutdown).
   func shutDown() {
     completionTimer?.cancel()
     completionTimer = nil
-    for stream in streams.values { stream.stop() }
+    for stream in streams.values { frameClocks.remove(stream) }
   }
 
   /// Acts on a change of the clock: completes the session when it reached its end, otherwise
-  /// re-schedules the completion timer and lets the streams send the new state.
+  /// re-schedules the completion timer and has every stream send a frame of the new state at
+  /// once (the frame clock's grid then goes on while the session moves).
   func propagateChange(at now: Double) {
     if advance(to: now) { return }
     scheduleCompletion()
-    for stream in streams.values { stream.sessionChanged() }
+    for stream in Array(streams.values) { stream.sessionChanged(at: now) }
   }
 
   private func scheduleCompletion() {
@@ -188,9 +198,9 @@ final class Session {
       return
     }
     if completionTimer == nil {
-      completionTimer = try? LoopTimer(loop: loop) { [weak self] in
+      completionTimer = clockSource.makeTimer { [weak self] in
         guard let self else { return }
-        if !self.advance(to: self.loop.now) { self.scheduleCompletion() }
+        if !self.advance(to: self.clockSource.now) { self.scheduleCompletion() }
       }
     }
     completionTimer?.schedule(at: end)
@@ -210,3 +220,5 @@ final class Session {
     handler?(self)
   }
 }
+
+@available(*, unavailable) extension Session: Sendable {}

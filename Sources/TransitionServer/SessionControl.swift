@@ -1,5 +1,7 @@
+import TransitionWire
+
 /// An interactive control op on a session, as the engine's `TransitionClock` defines it.
-enum SessionControl: Equatable {
+enum SessionControl: Equatable, Sendable {
   case update(progress: Double)
   case pause
   case resume
@@ -7,9 +9,19 @@ enum SessionControl: Equatable {
   case seek(progress: Double)
   case finish(velocity: Double?)
   case cancel(velocity: Double?)
+}
 
-  /// The protocol's op names for the controls.
-  static let opNames: Set<String> = [
-    "update", "pause", "resume", "reverse", "seek", "finish", "cancel",
-  ]
+extension SessionControl {
+  /// The op that asks for this control.
+  var op: Op {
+    switch self {
+    case .update: .update
+    case .pause: .pause
+    case .resume: .resume
+    case .reverse: .reverse
+    case .seek: .seek
+    case .finish: .finish
+    case .cancel: .cancel
+    }
+  }
 }

@@ -7,9 +7,6 @@ final class SessionTable {
   /// Subscriptions to `*`: they follow every session, including those that begin later.
   private(set) var everySessionSubscriptions: [Subscription] = []
 
-  /// The longest session id a client may choose, in bytes.
-  static let maximumIDLength = 128
-
   var count: Int { sessions.count }
 
   /// Every running session, oldest first.
@@ -17,7 +14,7 @@ final class SessionTable {
 
   subscript(id: String) -> Session? { sessions[id] }
 
-  /// A fresh daemon-chosen id: `s1`, `s2`, … skipping ids clients chose.
+  /// A fresh server-chosen id: `s1`, `s2`, … skipping ids clients chose.
   func makeID() -> String {
     repeat { lastNumber += 1 } while sessions["s\(lastNumber)"] != nil
     return "s\(lastNumber)"
@@ -42,3 +39,5 @@ final class SessionTable {
     everySessionSubscriptions.removeAll { $0 === subscription }
   }
 }
+
+@available(*, unavailable) extension SessionTable: Sendable {}

@@ -5,7 +5,7 @@ import TransitionWire
 ///
 /// - `wall`: the subscription joins the session's shared ``FrameStream`` at its rate.
 /// - `virtual`: it keeps a ``VirtualCursor`` per session and produces frames on demand, as
-///   fast as its connection drains (``ClientConnection`` pumps it).
+///   fast as its client drains (``Client`` pumps it).
 ///
 /// A subscription to one session ends after that session's `complete`; a `*` subscription
 /// lasts until `unsubscribe` or disconnect.
@@ -17,8 +17,8 @@ final class Subscription {
   }
 
   /// How frames are timed.
-  enum Clock: String {
-    /// Paced by the daemon's monotonic clock; frames shared with the session's other
+  enum Clock: String, Sendable {
+    /// Paced by the server's monotonic clock; frames shared with the session's other
     /// subscribers at the same rate.
     case wall
     /// Every frame at t = k / fps, as fast as the subscriber reads.
@@ -29,12 +29,13 @@ final class Subscription {
   let target: Target
   let fps: Double
   let clock: Clock
-  weak var client: ClientConnection?
+  /// The client holding the subscription; it owns its subscriptions.
+  weak var client: Client?
   private(set) var streams: [FrameStream] = []
   private(set) var cursors: [VirtualCursor] = []
   private var nextCursor = 0
 
-  init(id: Int, target: Target, fps: Double, clock: Clock, client: ClientConnection) {
+  init(id: Int, target: Target, fps: Double, clock: Clock, client: Client) {
     self.id = id
     self.target = target
     self.fps = fps
@@ -45,13 +46,13 @@ final class Subscription {
   /// True while a virtual subscription has frames left to produce.
   var hasVirtualFrames: Bool { !cursors.isEmpty }
 
-  /// Starts receiving `session`'s frames.
-  func follow(_ session: Session) {
+  /// Starts receiving `session`'s frames at monotonic `now`.
+  func follow(_ session: Session, at now: Double) {
     switch clock {
     case .wall:
       let stream = session.stream(fps: fps)
       streams.append(stream)
-      stream.attach(self)
+      stream.attach(self, at: now)
     case .virtual:
       cursors.append(VirtualCursor(session: session, fps: fps))
       session.virtualReaders += 1
@@ -77,7 +78,7 @@ final class Subscription {
   /// taking the sessions in turn.
   ///
   /// - Returns: False when there was nothing left to write.
-  func pumpVirtual(into client: ClientConnection) -> Bool {
+  func pumpVirtual(into client: Client) -> Bool {
     guard !cursors.isEmpty else { return false }
     if nextCursor >= cursors.count { nextCursor = 0 }
     let cursor = cursors[nextCursor]
@@ -98,3 +99,5 @@ final class Subscription {
     client?.subscriptionEnded(self)
   }
 }
+
+@available(*, unavailable) extension Subscription: Sendable {}

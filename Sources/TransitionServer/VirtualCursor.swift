@@ -1,6 +1,3 @@
-import TransitionKit
-import TransitionWire
-
 /// Where a virtual-clock subscription is in one session's timeline: frame k shows
 /// t = min(k / fps, duration), from k = 0 to ⌈duration × fps⌉, as if the transition ran
 /// uninterrupted. Holds the session, so its timeline outlives completion until read.
@@ -10,8 +7,6 @@ final class VirtualCursor {
   private(set) var index = 0
   /// The index of the last frame, which shows the end of the timeline.
   let lastIndex: Int
-  private var frame = Frame()
-  private var encoder = FrameEncoder()
 
   init(session: Session, fps: Double) {
     self.session = session
@@ -25,9 +20,10 @@ final class VirtualCursor {
     guard index <= lastIndex else { return nil }
     let duration = session.duration
     let t = index == lastIndex ? duration : min(Double(index) / fps, duration)
-    session.evaluator.evaluate(progress: t / duration, time: t, into: &frame)
-    let bytes = encoder.encode(session: session.id, seq: index, frame: frame)
+    let bytes = session.render(seq: index, progress: t / duration, t: t)
     index += 1
     return bytes
   }
 }
+
+@available(*, unavailable) extension VirtualCursor: Sendable {}

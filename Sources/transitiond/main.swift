@@ -22,7 +22,7 @@ switch request {
 case .help:
   print(usageText, terminator: "")
 case .version:
-  print("transitiond \(Daemon.version) (protocol \(Daemon.protocolVersion))")
+  print("transitiond \(ServerCore.version) (protocol \(ServerCore.protocolVersion))")
 case .run(let options):
   do {
     let daemon = try Daemon(options: options)

@@ -36,7 +36,7 @@ import TransitionKit
     let animator = try #require(registry.animator(named: "crossfade"))
     #expect(
       animator
-        == AnimatorInfo(
+        == RegisteredAnimator(
           name: "crossfade", operations: [.present, .dismiss], defaultDuration: 0.3,
           pluginName: "crossfade", pluginVersion: "1.0.0", libraryPath: libraryPath))
     #expect(animator.orderedOperations == [.present, .dismiss])

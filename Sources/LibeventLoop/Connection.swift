@@ -1,0 +1,370 @@
+import CLibevent
+import Glibc
+import UnixIO
+
+/// One client of a stream socket (a libevent `bufferevent`), framed as `\n`-terminated lines.
+///
+/// Input arrives through ``onLine``, one call per complete line. A line longer than
+/// ``maximumLineLength`` is never buffered whole: ``onLineTooLong`` is called and input is
+/// discarded up to and including the next `\n`. Output is queued with ``write(_:)-(UnsafeRawBufferPointer)``
+/// and sent as the socket accepts it; ``pendingOutputBytes`` tells how much is still queued
+/// and ``onDrained`` says when it has fallen to ``writeLowWatermark``, so a slow reader can
+/// be throttled and resumed.
+///
+/// ## Lifecycle
+/// A connection is *open* from creation until it ends, which happens exactly once, by
+/// ``close()``, ``closeAfterFlush()``, end of stream from the peer, or a socket error. At that
+/// moment ``onClose`` is called (once, with the reason), every callback is released (so
+/// closures that capture the connection leave no cycle), no more lines are delivered and
+/// writes are refused. After ``closeAfterFlush()`` or the peer's end of stream, output
+/// already queued is still sent (for at most ``flushTimeout`` seconds without progress);
+/// then the socket is closed. An open connection keeps itself alive; once its socket is
+/// closed it is freed with its last reference. Closing from inside any of its own callbacks
+/// is safe.
+public final class Connection {
+  /// Why a connection ended.
+  public enum CloseReason: Equatable, Sendable {
+    /// ``close()`` or ``closeAfterFlush()`` was called.
+    case local
+    /// The peer closed its end (end of stream).
+    case peerClosed
+    /// The socket failed, for example with `ECONNRESET` or `EPIPE`.
+    case failed(SystemError)
+  }
+
+  /// The default ``maximumLineLength``: 64 KiB, as Redis caps inline requests.
+  public static let defaultMaximumLineLength = 64 * 1024
+  /// The default ``flushTimeout``: 10 seconds.
+  public static let defaultFlushTimeout = 10.0
+  /// The most bytes one write to the socket carries: 1 MiB, so everything queued during one
+  /// loop iteration (a frame clock's tick) leaves in one `writev` as far as the socket takes
+  /// it. libevent's own default is 16 KiB, which splits a tick's frames into many writes.
+  public static let maximumSingleWrite = 1 << 20
+
+  /// A number unique on this connection's loop: 1, 2, 3, … in order of creation.
+  public let id: UInt64
+  /// The loop the connection's callbacks run on.
+  public let loop: EventLoop
+  /// The peer's pid, uid and gid (`SO_PEERCRED`); nil when the socket is not AF_UNIX.
+  public let peerCredentials: PeerCredentials?
+
+  /// Called with each complete line, without its `\n` (a `\r` before it is kept).
+  public var onLine: ((Connection, [UInt8]) -> Void)?
+  /// Called when a line exceeds ``maximumLineLength``; that line's bytes are discarded.
+  public var onLineTooLong: ((Connection) -> Void)?
+  /// Called once an unfinished line has waited ``partialLineTimeout`` seconds for its `\n`.
+  /// The connection stays open; the handler decides (typically: reply, then close).
+  public var onPartialLineTimeout: ((Connection) -> Void)?
+  /// Called when queued output has fallen to ``writeLowWatermark`` bytes or fewer after
+  /// the socket accepted some of it.
+  public var onDrained: ((Connection) -> Void)?
+  /// Called exactly once, when the connection ends, with the reason.
+  public var onClose: ((Connection, CloseReason) -> Void)?
+  /// Called once, when the socket is finally closed: at once for ``close()`` or a failure,
+  /// after the queued output is sent (or the flush gave up) for ``closeAfterFlush()`` and
+  /// end of stream. Runs after ``onClose``.
+  public var onSocketClosed: ((Connection) -> Void)?
+
+  /// The longest line accepted, in bytes, not counting the `\n`. At least 1.
+  public var maximumLineLength: Int = Connection.defaultMaximumLineLength {
+    didSet {
+      maximumLineLength = max(maximumLineLength, 1)
+      applyWatermarks()
+    }
+  }
+
+  /// ``onDrained`` fires once queued output is at most this many bytes. Default 0: fully
+  /// flushed.
+  public var writeLowWatermark: Int = 0 {
+    didSet {
+      writeLowWatermark = max(writeLowWatermark, 0)
+      applyWatermarks()
+    }
+  }
+
+  /// How long, in seconds, an unfinished line may wait for its `\n` before
+  /// ``onPartialLineTimeout`` is called, counted from the line's first byte (so a peer that
+  /// trickles one byte at a time does not extend it); nil (the default) for no limit.
+  public var partialLineTimeout: Double? {
+    didSet { schedulePartialLineCheck() }
+  }
+
+  /// The monotonic time the first byte of the unfinished line arrived; nil when the input
+  /// holds no unfinished line.
+  public private(set) var partialLineSince: Double?
+
+  /// How long, in seconds, queued output may make no progress after the connection ended
+  /// before the socket is closed anyway.
+  public var flushTimeout: Double = Connection.defaultFlushTimeout
+
+  private enum State {
+    case open
+    case flushing
+    case closed
+  }
+
+  private var state = State.open
+  private var bufferEvent: OpaquePointer?
+  private var discardingOverlongLine = false
+  private var registration: Unmanaged<Connection>?
+  private var partialLineTimer: LoopTimer?
+
+  /// Takes ownership of a connected stream socket and starts reading from it.
+  ///
+  /// The descriptor is made non-blocking; it is closed when the connection's socket is
+  /// closed, including when this initializer throws.
+  ///
+  /// - Parameters:
+  ///   - loop: The loop to run on.
+  ///   - descriptor: A connected stream socket.
+  /// - Throws: ``SystemError`` when libevent cannot wrap the socket.
+  public init(loop: EventLoop, adopting descriptor: Int32) throws(SystemError) {
+    self.loop = loop
+    self.id = loop.makeConnectionID()
+    self.peerCredentials = try? PeerCredentials(ofSocket: descriptor)
+    _ = evutil_make_socket_nonblocking(descriptor)
+    guard
+      let bufferEvent = bufferevent_socket_new(
+        loop.base, descriptor, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
+    else {
+      Glibc.close(descriptor)
+      throw SystemError(errno: ENOMEM, function: "bufferevent_socket_new")
+    }
+    self.bufferEvent = bufferEvent
+    bufferevent_setcb(
+      bufferEvent,
+      { _, context in Connection.from(context)?.readLines() },
+      { _, context in Connection.from(context)?.outputDrained() },
+      { _, events, context in Connection.from(context)?.handleEvents(events) },
+      Unmanaged.passUnretained(self).toOpaque())
+    applyWatermarks()
+    _ = bufferevent_set_max_single_write(bufferEvent, Self.maximumSingleWrite)
+    if bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE)) != 0 {
+      bufferevent_free(bufferEvent)
+      self.bufferEvent = nil
+      state = .closed
+      throw SystemError(errno: Glibc.errno, function: "bufferevent_enable")
+    }
+    registration = Unmanaged.passRetained(self)
+  }
+
+  /// True until the connection ends (see the lifecycle above).
+  public var isOpen: Bool { state == .open }
+
+  /// Bytes queued for the peer and not yet accepted by the socket; 0 once the socket is
+  /// closed.
+  public var pendingOutputBytes: Int {
+    guard let bufferEvent else { return 0 }
+    return evbuffer_get_length(bufferevent_get_output(bufferEvent))
+  }
+
+  /// Queues `bytes` for the peer (one copy, into libevent's output buffer).
+  ///
+  /// - Parameter bytes: The bytes to send.
+  /// - Returns: False when the connection has ended (nothing is queued) or memory ran out.
+  @discardableResult
+  public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard state == .open, let bufferEvent else { return false }
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+    return evbuffer_add(bufferevent_get_output(bufferEvent), base, bytes.count) == 0
+  }
+
+  /// Queues `bytes` for the peer; see ``write(_:)-(UnsafeRawBufferPointer)``.
+  @discardableResult
+  public func write(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { write($0) }
+  }
+
+  /// Queues the UTF-8 bytes of `text` for the peer; see ``write(_:)-(UnsafeRawBufferPointer)``.
+  @discardableResult
+  public func write(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Ends the connection now: ``onClose`` runs with ``CloseReason/local``, queued output is
+  /// dropped and the socket is closed. Does nothing once ended.
+  public func close() {
+    guard state != .closed else { return }
+    if state == .open { end(.local) }
+    releaseSocket()
+  }
+
+  /// Ends the connection but sends the output already queued first: ``onClose`` runs now
+  /// with ``CloseReason/local``; the socket closes once the output is flushed, fails, or
+  /// makes no progress for ``flushTimeout`` seconds. Does nothing once ended.
+  public func closeAfterFlush() {
+    guard state == .open else { return }
+    end(.local)
+    flushThenRelease()
+  }
+
+  // MARK: - Callbacks from libevent
+
+  private static func from(_ context: UnsafeMutableRawPointer?) -> Connection? {
+    guard let context else { return nil }
+    return Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+  }
+
+  private func readLines() {
+    guard let bufferEvent else { return }
+    let input = bufferevent_get_input(bufferEvent)
+    defer { notePartialLine() }
+    while state == .open {
+      let available = evbuffer_get_length(input)
+      if available == 0 { return }
+      var newlineLength = 0
+      let newline = evbuffer_search_eol(input, nil, &newlineLength, EVBUFFER_EOL_LF)
+      if discardingOverlongLine {
+        if newline.pos < 0 {
+          _ = evbuffer_drain(input, available)
+          return
+        }
+        _ = evbuffer_drain(input, Int(newline.pos) + 1)
+        discardingOverlongLine = false
+        continue
+      }
+      if newline.pos < 0 {
+        if available > maximumLineLength {
+          _ = evbuffer_drain(input, available)
+          discardingOverlongLine = true
+          onLineTooLong?(self)
+        }
+        return
+      }
+      let lineLength = Int(newline.pos)
+      if lineLength > maximumLineLength {
+        _ = evbuffer_drain(input, lineLength + 1)
+        onLineTooLong?(self)
+        continue
+      }
+      let line = [UInt8](unsafeUninitializedCapacity: lineLength) { buffer, count in
+        count = lineLength == 0 ? 0 : Int(evbuffer_remove(input, buffer.baseAddress, lineLength))
+      }
+      _ = evbuffer_drain(input, 1)
+      partialLineSince = nil
+      onLine?(self, line)
+    }
+  }
+
+  /// Records whether the input left after the complete lines were taken is an unfinished
+  /// line, and when it began.
+  private func notePartialLine() {
+    let pending = bufferEvent.map { evbuffer_get_length(bufferevent_get_input($0)) } ?? 0
+    guard state == .open, pending > 0, !discardingOverlongLine else {
+      partialLineSince = nil
+      partialLineTimer?.cancel()
+      return
+    }
+    if partialLineSince == nil {
+      partialLineSince = loop.now
+      schedulePartialLineCheck()
+    }
+  }
+
+  private func schedulePartialLineCheck() {
+    guard state == .open, let since = partialLineSince, let timeout = partialLineTimeout else {
+      partialLineTimer?.cancel()
+      return
+    }
+    if partialLineTimer == nil {
+      partialLineTimer = try? LoopTimer(loop: loop) { [weak self] in self?.checkPartialLine() }
+    }
+    partialLineTimer?.schedule(at: since + timeout)
+  }
+
+  private func checkPartialLine() {
+    guard state == .open, let since = partialLineSince, let timeout = partialLineTimeout else {
+      return
+    }
+    if loop.now - since >= timeout {
+      onPartialLineTimeout?(self)
+    } else {
+      schedulePartialLineCheck()
+    }
+  }
+
+  private func outputDrained() {
+    switch state {
+    case .open: onDrained?(self)
+    case .flushing: if pendingOutputBytes == 0 { releaseSocket() }
+    case .closed: break
+    }
+  }
+
+  private func handleEvents(_ events: Int16) {
+    let events = Int32(events)
+    switch state {
+    case .open:
+      if events & Int32(BEV_EVENT_ERROR) != 0 {
+        let code = clibevent_socket_error()
+        end(.failed(SystemError(errno: code, function: "bufferevent")))
+        releaseSocket()
+      } else if events & Int32(BEV_EVENT_EOF) != 0 {
+        end(.peerClosed)
+        flushThenRelease()
+      }
+    case .flushing:
+      // End of stream, error or write timeout while flushing: give up on the rest.
+      releaseSocket()
+    case .closed:
+      break
+    }
+  }
+
+  // MARK: - Ending
+
+  /// Leaves the open state: calls ``onClose`` once and drops every callback.
+  private func end(_ reason: CloseReason) {
+    state = .flushing
+    let handler = onClose
+    onLine = nil
+    onLineTooLong = nil
+    onPartialLineTimeout = nil
+    partialLineTimer?.cancel()
+    partialLineTimer = nil
+    onDrained = nil
+    onClose = nil
+    handler?(self, reason)
+  }
+
+  private func flushThenRelease() {
+    guard state == .flushing, let bufferEvent else { return }
+    _ = bufferevent_disable(bufferEvent, Int16(EV_READ))
+    if pendingOutputBytes == 0 {
+      releaseSocket()
+      return
+    }
+    bufferevent_setwatermark(bufferEvent, Int16(EV_WRITE), 0, 0)
+    var timeout = MonotonicClock.timeval(forDelay: flushTimeout)
+    _ = bufferevent_set_timeouts(bufferEvent, nil, &timeout)
+  }
+
+  /// Frees the bufferevent (closing the socket) and drops the self-reference. libevent
+  /// defers the actual free while one of its callbacks is running.
+  private func releaseSocket() {
+    state = .closed
+    if let bufferEvent {
+      bufferevent_setcb(bufferEvent, nil, nil, nil, nil)
+      bufferevent_free(bufferEvent)
+      self.bufferEvent = nil
+    }
+    let socketClosed = onSocketClosed
+    onSocketClosed = nil
+    socketClosed?(self)
+    if let registration {
+      self.registration = nil
+      registration.release()
+    }
+  }
+
+  private func applyWatermarks() {
+    guard let bufferEvent, state == .open else { return }
+    // Stop reading once a line plus its newline and one byte more is buffered: enough to
+    // know the line is too long, and a bound on memory per connection.
+    bufferevent_setwatermark(bufferEvent, Int16(EV_READ), 0, maximumLineLength + 2)
+    bufferevent_setwatermark(bufferEvent, Int16(EV_WRITE), writeLowWatermark, 0)
+  }
+}
+
+@available(*, unavailable) extension Connection: Sendable {}

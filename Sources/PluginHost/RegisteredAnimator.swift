@@ -1,0 +1,40 @@
+import TransitionKit
+
+/// A loaded animator as the daemon lists it: what it is called, what it serves and where it
+/// comes from.
+public struct RegisteredAnimator: Equatable, Hashable, Sendable {
+  /// The animator's unique name, such as `crossfade`.
+  public let name: String
+  /// The operations it serves; never empty.
+  public let operations: Set<TransitionOperation>
+  /// The duration in seconds used when a client asks for none; finite and positive.
+  public let defaultDuration: Double
+  /// The name of the plugin that provides it.
+  public let pluginName: String
+  /// The version string of the plugin that provides it.
+  public let pluginVersion: String
+  /// The real (symlink-free) path of the plugin's shared library.
+  public let libraryPath: String
+
+  public init(
+    name: String, operations: Set<TransitionOperation>, defaultDuration: Double,
+    pluginName: String, pluginVersion: String, libraryPath: String
+  ) {
+    self.name = name
+    self.operations = operations
+    self.defaultDuration = defaultDuration
+    self.pluginName = pluginName
+    self.pluginVersion = pluginVersion
+    self.libraryPath = libraryPath
+  }
+
+  /// The operations in the protocol's order (`push`, `pop`, `present`, `dismiss`), for listings.
+  public var orderedOperations: [TransitionOperation] {
+    TransitionOperation.allCases.filter { operations.contains($0) }
+  }
+
+  /// Whether the animator serves `operation`.
+  public func serves(_ operation: TransitionOperation) -> Bool {
+    operations.contains(operation)
+  }
+}

@@ -1,0 +1,173 @@
+import TransitionJSON
+import TransitionKit
+import TransitionWire
+
+/// The core's side of one connected peer: its subscriptions, its requests waiting for an
+/// earlier `begin` to be answered, and the slow-subscriber policy that decides what happens
+/// to its frames.
+///
+/// Replies and events (`begin`, `complete`, `stopping`) are always sent; frames of
+/// wall-clock streams go through ``Backpressure`` and may be coalesced (per subscription and
+/// session only the newest frame waits) or get the peer closed. Virtual-clock frames are
+/// produced only as fast as the peer drains, so they never pile up.
+final class Client: CustomStringConvertible {
+  /// A coalesced frame waiting for the peer to drain.
+  private struct PendingFrame {
+    let subscriptionID: Int
+    let session: String
+    let bytes: [UInt8]
+  }
+
+  let peer: Peer
+  let identity: PeerIdentity?
+  private let stats: ServerStats
+  private let logger: Logger
+  private let clock: ServerClock
+  private(set) var subscriptions: [Subscription] = []
+  private var backpressure: Backpressure
+  private var pendingFrames: [PendingFrame] = []
+  /// Unsent bytes below which virtual subscriptions produce more frames.
+  private let virtualBatchBytes: Int
+  /// True while a `begin` of this client waits for its animator: later requests wait too, so
+  /// replies keep the order of requests.
+  var isWaitingForAnimator = false
+  /// Request lines received while waiting, in order.
+  var waitingLines: [[UInt8]] = []
+
+  init(peer: Peer, limits: ServerLimits, stats: ServerStats, logger: Logger, clock: ServerClock) {
+    self.peer = peer
+    self.identity = peer.identity
+    self.stats = stats
+    self.logger = logger
+    self.clock = clock
+    backpressure = Backpressure(limits: limits)
+    virtualBatchBytes = limits.virtualBatchBytes
+  }
+
+  var id: UInt64 { peer.id }
+  var isOpen: Bool { peer.isOpen }
+
+  /// `client N (pid P, uid U)`, for log lines.
+  var description: String {
+    guard let identity else { return "client \(id)" }
+    return "client \(id) (pid \(identity.pid), uid \(identity.uid))"
+  }
+
+  // MARK: Subscriptions
+
+  /// Adds a subscription (its id is unique in the server).
+  func add(_ subscription: Subscription) {
+    subscriptions.append(subscription)
+  }
+
+  /// The subscription with `id`, if this client holds it.
+  func subscription(id: Int) -> Subscription? {
+    subscriptions.first { $0.id == id }
+  }
+
+  /// Removes a subscription that ended (its session completed) or was cancelled.
+  func subscriptionEnded(_ subscription: Subscription) {
+    subscriptions.removeAll { $0 === subscription }
+    pendingFrames.removeAll { $0.subscriptionID == subscription.id }
+  }
+
+  // MARK: Sending
+
+  /// Sends a reply or an event line; never dropped. Closes a peer over the hard limit.
+  func send(_ bytes: [UInt8]) {
+    guard isOpen, peer.send(bytes) else { return }
+    stats.bytesSent += bytes.count
+    enforceHardLimit()
+  }
+
+  /// Sends the success reply for a request with `id`.
+  func reply(id: RequestID?, _ fields: [String: JSONValue] = [:]) {
+    send(WireMessage.success(id: id, fields))
+  }
+
+  /// Sends the error reply for a request with `id`.
+  func fail(id: RequestID?, _ error: WireError) {
+    send(WireMessage.failure(id: id, error))
+  }
+
+  /// Sends a wall-clock frame, or coalesces it when the peer reads too slowly.
+  func sendFrame(_ bytes: [UInt8], subscription: Subscription, session: String) {
+    guard isOpen else { return }
+    switch backpressure.decide(pending: peer.pendingOutputBytes, now: clock.now) {
+    case .write:
+      dropPendingFrame(subscriptionID: subscription.id, session: session)
+      sendCountedFrame(bytes)
+    case .coalesce:
+      dropPendingFrame(subscriptionID: subscription.id, session: session)
+      pendingFrames.append(
+        PendingFrame(subscriptionID: subscription.id, session: session, bytes: bytes))
+    case .disconnect(let reason):
+      closeSlow(reason)
+    }
+  }
+
+  /// Sends a stream's final frame and its `complete` event; neither is ever coalesced away
+  /// (a waiting older frame of that stream is dropped instead).
+  func sendFinal(frame: [UInt8], complete: [UInt8], subscription: Subscription, session: String) {
+    guard isOpen else { return }
+    dropPendingFrame(subscriptionID: subscription.id, session: session)
+    sendCountedFrame(frame)
+    send(complete)
+  }
+
+  /// Sends a virtual-clock frame (produced only while the peer keeps up).
+  func sendVirtualFrame(_ bytes: [UInt8]) {
+    guard isOpen else { return }
+    sendCountedFrame(bytes)
+  }
+
+  /// Produces virtual-clock frames until the unsent bytes reach the batch size or no
+  /// virtual subscription has frames left.
+  func pumpVirtual() {
+    var active = subscriptions.filter { $0.clock == .virtual && $0.hasVirtualFrames }
+    while isOpen, !active.isEmpty, peer.pendingOutputBytes < virtualBatchBytes {
+      active = active.filter { $0.pumpVirtual(into: self) }
+    }
+  }
+
+  /// The peer's queued output fell low: waiting frames go out, virtual streams go on.
+  func drained() {
+    backpressure.drained(pending: peer.pendingOutputBytes)
+    while isOpen, !pendingFrames.isEmpty, peer.pendingOutputBytes <= backpressure.softLimit {
+      sendCountedFrame(pendingFrames.removeFirst().bytes)
+    }
+    pumpVirtual()
+  }
+
+  private func sendCountedFrame(_ bytes: [UInt8]) {
+    guard peer.send(bytes) else { return }
+    stats.framesSent += 1
+    stats.bytesSent += bytes.count
+    enforceHardLimit()
+  }
+
+  private func dropPendingFrame(subscriptionID: Int, session: String) {
+    guard
+      let index = pendingFrames.firstIndex(where: {
+        $0.subscriptionID == subscriptionID && $0.session == session
+      })
+    else { return }
+    pendingFrames.remove(at: index)
+    stats.framesCoalesced += 1
+  }
+
+  private func enforceHardLimit() {
+    guard isOpen, let reason = backpressure.hardLimitExceeded(pending: peer.pendingOutputBytes)
+    else { return }
+    closeSlow(reason)
+  }
+
+  private func closeSlow(_ reason: String) {
+    guard isOpen else { return }
+    stats.slowSubscribersDisconnected += 1
+    logger.warn("disconnecting slow \(self): \(reason)")
+    peer.close()
+  }
+}
+
+@available(*, unavailable) extension Client: Sendable {}

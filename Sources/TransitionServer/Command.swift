@@ -1,0 +1,146 @@
+import TransitionJSON
+import TransitionKit
+import TransitionWire
+
+/// One request decoded into its op and typed fields: the only place request fields are read
+/// and checked, so a wrong or missing field is refused here with `bad_request` (or
+/// `invalid_context`) naming it, before any handler runs.
+///
+/// Limits and the server's state (a session that must exist, a subscription count) are the
+/// handlers' to check.
+enum Command: Equatable {
+  case hello
+  case animators
+  case routes
+  case route(TransitionOperation, animator: String)
+  case begin(BeginRequest)
+  case subscribe(SubscribeRequest)
+  case unsubscribe(subscription: Int)
+  case control(session: String, SessionControl)
+  case end(session: String)
+  case sessions
+  case stats
+  case reload
+
+  /// Decodes the fields of `request` for `op`.
+  ///
+  /// - Parameter defaultFps: The frame rate of a `subscribe` that names none.
+  /// - Throws: `WireError` `bad_request` naming the field, or `invalid_context`.
+  init(_ op: Op, _ request: Request, defaultFps: Double) throws(WireError) {
+    switch op {
+    case .hello: self = .hello
+    case .animators: self = .animators
+    case .routes: self = .routes
+    case .sessions: self = .sessions
+    case .stats: self = .stats
+    case .reload: self = .reload
+    case .route:
+      let name = try request.requiredString("operation")
+      guard let operation = TransitionOperation(rawValue: name) else {
+        throw WireError(
+          .badRequest, "operation must be one of push, pop, present, dismiss, got \"\(name)\"")
+      }
+      self = .route(operation, animator: try request.requiredString("animator"))
+    case .begin: self = .begin(try BeginRequest(request))
+    case .subscribe: self = .subscribe(try SubscribeRequest(request, defaultFps: defaultFps))
+    case .unsubscribe:
+      self = .unsubscribe(subscription: try request.requiredInteger("subscription"))
+    case .end: self = .end(session: try request.requiredString("session"))
+    case .update, .pause, .resume, .reverse, .seek, .finish, .cancel:
+      let session = try request.requiredString("session")
+      self = .control(session: session, try Self.control(op, request))
+    }
+  }
+
+  /// The control of a control op; an op that is not one is a programming error.
+  private static func control(_ op: Op, _ request: Request) throws(WireError) -> SessionControl {
+    switch op {
+    case .update: return .update(progress: try request.requiredNumber("progress"))
+    case .seek: return .seek(progress: try request.requiredNumber("progress"))
+    case .pause: return .pause
+    case .resume: return .resume
+    case .reverse: return .reverse
+    case .finish: return .finish(velocity: try request.optionalNumber("velocity"))
+    case .cancel: return .cancel(velocity: try request.optionalNumber("velocity"))
+    default: preconditionFailure("\(op.rawValue) is not a control op")
+    }
+  }
+}
+
+/// The fields of `begin` (docs/protocol.md, "begin").
+struct BeginRequest: Equatable {
+  /// The validated context.
+  var context: TransitionContext
+  /// The animator asked for; nil for the route of the context's operation.
+  var animator: String?
+  /// The length to play the timeline at, in seconds, positive (`limits.maxSessionSeconds` is
+  /// the handler's to check); nil for the timeline's own.
+  var duration: Double?
+  /// Whether the session starts waiting for interaction.
+  var interactive: Bool
+  /// The session id the client chose; nil for one the server picks.
+  var session: String?
+
+  init(_ request: Request) throws(WireError) {
+    let contextValue: JSONValue
+    do {
+      contextValue = try request.body.required("context").value
+    } catch {
+      throw WireError(.badRequest, error.message)
+    }
+    do {
+      context = try TransitionContext(json: contextValue, path: "context")
+    } catch {
+      throw WireError(.invalidContext, error.message)
+    }
+    duration = try request.optionalNumber("duration")
+    if let duration, !(duration > 0) {
+      throw WireError(
+        .badRequest, "duration must be a positive number of seconds, got \(duration)")
+    }
+    interactive = try request.optionalBool("interactive") ?? false
+    session = try request.optionalString("session")
+    if let session, let problem = SessionID.problem(with: session) {
+      throw WireError(.badRequest, problem)
+    }
+    animator = try request.optionalString("animator")
+  }
+
+  /// The context as the animator receives it: validated, with `duration` added when the
+  /// request has one.
+  var contextJSON: [UInt8] {
+    var json = context.json
+    if let duration, case .object(var members) = json {
+      members["duration"] = .number(duration)
+      json = .object(members)
+    }
+    var sink = ByteSink(capacity: 1024)
+    sink.appendJSON(json)
+    return sink.bytes
+  }
+}
+
+/// The fields of `subscribe` (docs/protocol.md, "subscribe and unsubscribe").
+struct SubscribeRequest: Equatable {
+  /// A session id, or nil for `*` (every session).
+  var session: String?
+  var fps: Double
+  var clock: Subscription.Clock
+
+  init(_ request: Request, defaultFps: Double) throws(WireError) {
+    let target = try request.requiredString("session")
+    session = target == "*" ? nil : target
+    fps = try request.optionalNumber("fps") ?? defaultFps
+    guard FrameRate.range.contains(fps) else {
+      throw WireError(.badRequest, "fps must be in [1, 240], got \(JSONValue.format(fps))")
+    }
+    let clockName = try request.optionalString("clock") ?? Subscription.Clock.wall.rawValue
+    guard let clock = Subscription.Clock(rawValue: clockName) else {
+      throw WireError(.badRequest, "clock must be \"wall\" or \"virtual\", got \"\(clockName)\"")
+    }
+    self.clock = clock
+  }
+
+  /// The `session` field as the client wrote it.
+  var target: String { session ?? "*" }
+}

@@ -1,0 +1,22 @@
+/// The core's view of time: a monotonic clock and one-shot timers on it
+/// (docs/architecture.md, "Threading and time").
+///
+/// The daemon implements it over libevent's timers; tests use a clock they advance by hand.
+/// Timers fire on the core's thread, one at a time.
+public protocol ServerClock: AnyObject {
+  /// The current monotonic time in seconds.
+  var now: Double { get }
+  /// A new idle timer that runs `fire` each time it expires.
+  func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer
+}
+
+/// A one-shot timer of a ``ServerClock``.
+public protocol ServerTimer: AnyObject {
+  /// True while scheduled.
+  var isScheduled: Bool { get }
+  /// Fires once at monotonic `deadline` (a deadline in the past fires as soon as possible);
+  /// replaces any earlier schedule.
+  func schedule(at deadline: Double)
+  /// Stops the timer; safe when idle and from its own callback.
+  func cancel()
+}

@@ -1,0 +1,54 @@
+import Glibc
+import TransitionJSON
+import TransitionKit
+import TransitionWire
+
+/// The read ops, open to every client: `hello`, `animators`, `sessions`, `stats` (`routes`
+/// is one line in the handler table).
+extension ServerCore {
+  func hello(id: RequestID?, from client: Client) {
+    client.reply(
+      id: id,
+      [
+        "server": .string("transitiond"), "version": .string(Self.version),
+        "protocol": .number(Double(Self.protocolVersion)), "pid": .number(Double(getpid())),
+        "admin": .bool(adminPolicy.isAdmin(client.identity)),
+      ])
+  }
+
+  func listAnimators(id: RequestID?, from client: Client) {
+    let list: [JSONValue] = animators.animators.map { animator in
+      .object([
+        "name": .string(animator.name),
+        "operations": .array(animator.orderedOperations.map { .string($0.rawValue) }),
+        "plugin": .string(animator.pluginName), "version": .string(animator.pluginVersion),
+        "duration": .number(animator.defaultDuration), "path": .string(animator.libraryPath),
+      ])
+    }
+    client.reply(id: id, ["animators": .array(list), "routes": routes.json])
+  }
+
+  func listSessions(id: RequestID?, from client: Client) {
+    let now = clock.now
+    let list: [JSONValue] = sessions.all.map { session in
+      .object([
+        "session": .string(session.id), "animator": .string(session.animatorName),
+        "operation": .string(session.operation.rawValue), "state": .string(session.stateName),
+        "progress": .number(session.progress(at: now)), "duration": .number(session.duration),
+        "t": .number(now - session.startTime), "interactive": .bool(session.interactive),
+        "subscribers": .number(Double(session.subscriberCount)),
+      ])
+    }
+    client.reply(id: id, ["sessions": .array(list)])
+  }
+
+  func reportStats(id: RequestID?, from client: Client) {
+    let subscriptions = clients.values.reduce(0) { $0 + $1.subscriptions.count }
+    client.reply(
+      id: id,
+      [
+        "stats": stats.json(
+          now: clock.now, activeSessions: sessions.count, subscriptions: subscriptions)
+      ])
+  }
+}

@@ -1,0 +1,202 @@
+import TransitionJSON
+import TransitionKit
+import TransitionWire
+
+/// `begin`, the interactive control ops and `end`: the life of a session.
+extension ServerCore {
+  /// Checks `request` against the quotas, the limits and the routes, asks the animator for
+  /// the timeline, and replies once it answers (at once for in-process plugins). The client's
+  /// later requests wait for that reply; the session counts against the quotas from now on.
+  func begin(_ request: BeginRequest, id: RequestID?, from client: Client) throws(WireError) {
+    let limits = config.limits
+    let uid = client.identity?.uid
+    if let refusal = sessionQuota.refusal(client: client.id, uid: uid, limits: limits) {
+      throw refusal
+    }
+    let context = request.context
+    let layerCount = context.from.layers.count + context.to.layers.count
+    guard layerCount <= limits.maxLayersPerContext else {
+      throw WireError(
+        .limitExceeded,
+        "context has \(layerCount) layers, more than the limit of \(limits.maxLayersPerContext) "
+          + "(limits.maxLayersPerContext)")
+    }
+    if let duration = request.duration, duration > limits.maxSessionSeconds {
+      throw WireError(
+        .limitExceeded,
+        "duration \(duration) s is longer than the limit of \(limits.maxSessionSeconds) s "
+          + "(limits.maxSessionSeconds)")
+    }
+    try requireFree(request.session)
+    let name: String
+    if let requested = request.animator {
+      name = requested
+    } else {
+      guard let routed = routes.animator(for: context.operation) else {
+        throw WireError(.unknownAnimator, "no animator is routed for \(context.operation.rawValue)")
+      }
+      name = routed
+    }
+    try requireServes(try loadedAnimator(named: name), context.operation)
+
+    sessionQuota.charge(client: client.id, uid: uid)
+    client.isWaitingForAnimator = true
+    let timelineRequest = TimelineRequest(
+      source: animators, contextJSON: request.contextJSON, logger: logger)
+    timelineRequest.start(animator: name) { [weak self] result in
+      guard let self else { return }
+      if !self.answerBegin(request, result, id: id, from: client) {
+        self.sessionQuota.release(client: client.id, uid: uid)
+      }
+      self.resumeWaitingRequests(of: client)
+    }
+  }
+
+  /// Starts the session the animator made a timeline for, or sends the error.
+  ///
+  /// - Returns: True when the session started.
+  private func answerBegin(
+    _ request: BeginRequest, _ result: Result<TimelineRequest.Made, WireError>,
+    id: RequestID?, from client: Client
+  ) -> Bool {
+    do throws(WireError) {
+      let made = try result.get()
+      guard !isStopping else { throw WireError(.stopping, "the daemon is stopping") }
+      let limits = config.limits
+      if request.duration == nil, made.timeline.duration > limits.maxSessionSeconds {
+        throw WireError(
+          .limitExceeded,
+          "animator \(made.animator) made a timeline of \(made.timeline.duration) s, longer "
+            + "than the limit of \(limits.maxSessionSeconds) s (limits.maxSessionSeconds)")
+      }
+      // Another begin may have taken the id while the animator worked.
+      try requireFree(request.session)
+      let session: Session
+      do {
+        session = try Session(
+          id: request.session ?? sessions.makeID(), context: request.context,
+          animatorName: made.animator, timeline: made.timeline, duration: request.duration,
+          interactive: request.interactive, owner: client, clock: clock,
+          frameClocks: frameClocks)
+      } catch {
+        throw WireError(
+          .animatorFailed,
+          "animator \(made.animator) returned an unusable timeline: \(error.message)")
+      }
+      client.reply(
+        id: id,
+        [
+          "session": .string(session.id), "animator": .string(made.animator),
+          "operation": .string(session.operation.rawValue),
+          "duration": .number(session.duration), "fallback": .bool(made.fallback),
+          "layers": .number(Double(session.layerCount)),
+          "interactive": .bool(session.interactive),
+        ])
+      logger.info(
+        "session \(session.id) began: \(session.operation.rawValue) by \(made.animator)"
+          + (made.fallback ? " (fallback)" : "") + ", \(session.duration) s"
+          + (session.interactive ? ", interactive" : "") + ", for \(client)")
+      start(session)
+      // The client may have gone while the animator worked, or on a reply far over its limits.
+      if !client.isOpen { session.ownerLeft(at: clock.now) }
+      return true
+    } catch {
+      client.fail(id: id, error)
+      return false
+    }
+  }
+
+  /// Adds a session that has just been created and starts its completion timer; `*`
+  /// subscribers receive its `begin` event and start following it.
+  private func start(_ session: Session) {
+    session.onComplete = { [unowned self] session in self.sessionCompleted(session) }
+    sessions.insert(session)
+    stats.sessionsByAnimator[session.animatorName, default: 0] += 1
+    session.start()
+    let event = beginEvent(for: session)
+    let now = clock.now
+    for subscription in sessions.everySessionSubscriptions {
+      guard let client = subscription.client else { continue }
+      client.send(event)
+      guard client.isOpen else { continue }
+      subscription.follow(session, at: now)
+      if subscription.clock == .virtual { client.pumpVirtual() }
+    }
+  }
+
+  /// The `begin` event announcing `session` to `*` subscribers.
+  func beginEvent(for session: Session) -> [UInt8] {
+    WireMessage.event(
+      "begin",
+      [
+        "session": .string(session.id), "animator": .string(session.animatorName),
+        "operation": .string(session.operation.rawValue), "duration": .number(session.duration),
+        "interactive": .bool(session.interactive),
+      ])
+  }
+
+  private func sessionCompleted(_ session: Session) {
+    sessions.remove(session)
+    sessionQuota.release(client: session.ownerPeerID, uid: session.ownerUID)
+    let finished = session.outcome?.finished ?? false
+    if finished {
+      stats.sessionsCompleted += 1
+    } else {
+      stats.sessionsCancelled += 1
+    }
+    logger.info("session \(session.id) \(finished ? "finished" : "was cancelled")")
+  }
+
+  /// Throws `bad_request` when a session called `id` is running.
+  private func requireFree(_ id: String?) throws(WireError) {
+    guard let id, sessions[id] != nil else { return }
+    throw WireError(.badRequest, "session \(id) is already running")
+  }
+
+  /// Applies `control` to the session; the reply goes out before the frame showing the change
+  /// and any `complete` it causes.
+  func control(
+    _ control: SessionControl, session id: String, id requestID: RequestID?, from client: Client
+  )
+    throws(WireError)
+  {
+    let session = try existingSession(id)
+    guard mayControl(session, client) else {
+      throw WireError(
+        .forbidden,
+        "session \(session.id) belongs to another user; only its user or an admin may "
+          + "\(control.op.rawValue) it")
+    }
+    let now = clock.now
+    do {
+      try session.apply(control, at: now)
+    } catch {
+      let code: WireError.Code = error.code == .invalidState ? .invalidState : .badRequest
+      throw WireError(code, "session \(session.id): \(error.message)")
+    }
+    client.reply(
+      id: requestID,
+      [
+        "session": .string(session.id), "state": .string(session.clock.state.rawValue),
+        "progress": .number(session.clock.progress(at: now)),
+      ])
+    session.propagateChange(at: now)
+  }
+
+  /// The admin `end`: replies, then cancels the session at once.
+  func end(_ id: String, id requestID: RequestID?, from client: Client) throws(WireError) {
+    let session = try existingSession(id)
+    client.reply(id: requestID, ["session": .string(session.id)])
+    logger.info("session \(session.id) ended by \(client)")
+    session.end(at: clock.now)
+  }
+
+  /// The session's owner, a client of the same user, or an admin may control it.
+  private func mayControl(_ session: Session, _ client: Client) -> Bool {
+    if session.ownerPeerID == client.id { return true }
+    if let owner = session.ownerUID, let uid = client.identity?.uid, owner == uid {
+      return true
+    }
+    return adminPolicy.isAdmin(client.identity)
+  }
+}

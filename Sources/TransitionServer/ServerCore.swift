@@ -1,0 +1,297 @@
+import Glibc
+import PluginHost
+import TransitionJSON
+import TransitionKit
+import TransitionWire
+
+/// The server without its sockets: clients, sessions, routes, the animator source, stats and
+/// the op table (docs/architecture.md).
+///
+/// It sees each client only as a ``Peer`` and time only through a ``ServerClock``, so the
+/// daemon (or a test with fake peers and a fake clock) drives it: ``connect(_:)`` a peer,
+/// hand it each request line with ``receive(line:from:)``, and report ``peerDrained(_:)``,
+/// ``peerSentOverlongLine(_:)`` and ``peerClosed(_:)``.
+///
+/// Each line is parsed once (`Request`), its op looked up once (``Op``), its fields decoded
+/// once (``Command``), and the command runs its one handler; every failure on the way is the
+/// request's single error reply. Everything runs on one thread: the core is not `Sendable`.
+public final class ServerCore {
+  /// The server's version, reported by `hello` and `transitiond --version`.
+  public static let version = "0.1.0"
+  /// The wire protocol version, reported by `hello`.
+  public static let protocolVersion = 1
+
+  /// The configuration in force.
+  public private(set) var config: ServerConfig
+  let clock: ServerClock
+  let animators: AnimatorSource
+  public let logger: Logger
+  let stats: ServerStats
+  var routes: AnimatorRoutes
+  private(set) var adminPolicy: AdminPolicy
+  let sessions = SessionTable()
+  let frameClocks: FrameClocks
+  private(set) var clients: [UInt64: Client] = [:]
+  /// Connections counted in all and per uid (`maxClients`, `maxClientsPerUser`).
+  private var clientQuota = ClientQuota()
+  /// Sessions counted in all, per client and per uid, from the moment a `begin` is accepted
+  /// (while its animator works, too) until the session completes.
+  var sessionQuota = SessionQuota()
+  private(set) var isStopping = false
+  private var lastSubscriptionID = 0
+  /// Runs the `reload` op: re-reads the config, rescans the plugins, calls
+  /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded; throws
+  /// `reload_failed`. Nil refuses `reload`.
+  public var reloadHandler: (() throws(WireError) -> ReloadOutcome)?
+
+  /// A core with no clients and no sessions.
+  public init(
+    config: ServerConfig, adminPolicy: AdminPolicy, animators: AnimatorSource,
+    clock: ServerClock, logger: Logger
+  ) {
+    self.config = config
+    self.adminPolicy = adminPolicy
+    self.animators = animators
+    self.clock = clock
+    self.logger = logger
+    stats = ServerStats(startTime: clock.now)
+    routes = AnimatorRoutes(config.routes)
+    frameClocks = FrameClocks(clock: clock)
+  }
+
+  /// Puts a reloaded configuration in force: routes are reset to its routes, limits apply to
+  /// requests from now on (line length and subscriber limits to new peers), the admin rule
+  /// changes. Sessions, subscriptions and peers stay.
+  public func apply(config: ServerConfig, adminPolicy: AdminPolicy) {
+    self.config = config
+    self.adminPolicy = adminPolicy
+    logger.level = config.logLevel
+    routes = AnimatorRoutes(config.routes)
+  }
+
+  /// The number of running sessions.
+  public var sessionCount: Int { sessions.count }
+
+  /// The number of connected peers.
+  public var clientCount: Int { clients.count }
+
+  // MARK: Peers
+
+  /// Takes a newly connected peer, or refuses it with a `limit_exceeded` error line naming
+  /// the limit when `limits.maxClients` are connected or its uid has
+  /// `limits.maxClientsPerUser` (``ClientQuota``); closes it when stopping.
+  ///
+  /// - Returns: True when the peer was taken.
+  @discardableResult
+  public func connect(_ peer: Peer) -> Bool {
+    guard !isStopping else {
+      peer.close()
+      return false
+    }
+    if let refusal = clientQuota.admit(uid: peer.identity?.uid, limits: config.limits) {
+      let who = peer.identity.map { " (pid \($0.pid), uid \($0.uid))" } ?? ""
+      logger.warn("refusing client \(peer.id)\(who): \(refusal.message)")
+      peer.send(WireMessage.failure(id: nil, refusal))
+      peer.closeAfterFlush()
+      return false
+    }
+    let client = Client(
+      peer: peer, limits: config.limits, stats: stats, logger: logger, clock: clock)
+    clients[peer.id] = client
+    stats.connectionsCurrent += 1
+    stats.connectionsTotal += 1
+    logger.debug("\(client) connected")
+    return true
+  }
+
+  /// Handles one request line (without its `\n`) from `peer`; exactly one reply is sent for
+  /// it, after the replies of the peer's earlier requests.
+  public func receive(line: [UInt8], from peer: Peer) {
+    guard let client = clients[peer.id] else { return }
+    stats.bytesReceived += line.count + 1
+    if client.isWaitingForAnimator {
+      client.waitingLines.append(line)
+      return
+    }
+    handle(line: line, from: client)
+  }
+
+  /// The peer's queued output fell low: coalesced frames and virtual streams go on.
+  public func peerDrained(_ peer: Peer) {
+    clients[peer.id]?.drained()
+  }
+
+  /// The peer sent a line longer than `limits.maxLineBytes`: it gets `line_too_long` and is
+  /// closed after the reply is sent.
+  public func peerSentOverlongLine(_ peer: Peer) {
+    guard let client = clients[peer.id] else { return }
+    let limit = config.limits.maxLineBytes
+    logger.warn("\(client) sent a line longer than \(limit) bytes; closing")
+    client.fail(
+      id: nil,
+      WireError(.lineTooLong, "a request line is longer than the limit of \(limit) bytes"))
+    peer.closeAfterFlush()
+  }
+
+  /// The peer left a request line unfinished for `seconds` (`limits.partialLineSeconds`): it
+  /// gets `limit_exceeded` and is closed after the reply is sent.
+  public func peerLeftLineUnfinished(_ peer: Peer, seconds: Double) {
+    guard let client = clients[peer.id] else { return }
+    logger.warn("\(client) left a request line unfinished for more than \(seconds) s; closing")
+    client.fail(
+      id: nil,
+      WireError(
+        .limitExceeded,
+        "a request line stayed unfinished for more than \(seconds) s "
+          + "(limits.partialLineSeconds); closing the connection"))
+    peer.closeAfterFlush()
+  }
+
+  /// Forgets a peer that ended: its subscriptions end, and the sessions it began are handled
+  /// as ``Session/ownerLeft(at:)`` says (they count against its uid until they complete).
+  ///
+  /// - Parameter reason: Why it ended, for the debug log; nil for an orderly close.
+  public func peerClosed(_ peer: Peer, reason: String? = nil) {
+    guard let client = clients.removeValue(forKey: peer.id) else { return }
+    clientQuota.release(uid: client.identity?.uid)
+    sessionQuota.clientLeft(client.id)
+    stats.connectionsCurrent -= 1
+    client.waitingLines = []
+    for subscription in client.subscriptions {
+      cancel(subscription, of: client)
+    }
+    if !isStopping {
+      let now = clock.now
+      for session in sessions.all where session.ownerPeerID == client.id {
+        session.ownerLeft(at: now)
+      }
+    }
+    logger.debug("\(client) " + (reason.map { "failed: \($0)" } ?? "disconnected"))
+  }
+
+  // MARK: Shutdown
+
+  /// Stops every session's timers and every frame clock, sends `stopping` to every peer and
+  /// closes each after its output is sent. New peers are refused from now on.
+  public func shutDown(reason: String) {
+    guard !isStopping else { return }
+    isStopping = true
+    logger.info("stopping (\(reason)): \(clients.count) clients, \(sessions.count) sessions")
+    for session in sessions.all { session.shutDown() }
+    frameClocks.removeAll()
+    let stopping = WireMessage.event("stopping")
+    let connected = Array(clients.values)
+    for client in connected { client.send(stopping) }
+    for client in connected { client.peer.closeAfterFlush() }
+  }
+
+  // MARK: Requests
+
+  /// Parses, decodes and runs one line.
+  func handle(line: [UInt8], from client: Client) {
+    let request: Request
+    do {
+      request = try Request(line: line)
+    } catch {
+      client.fail(id: error.id, error.error)
+      return
+    }
+    do throws(WireError) {
+      guard let op = Op(rawValue: request.op) else {
+        throw WireError(.unknownOp, "unknown op \"\(request.op)\"")
+      }
+      if op.isAdmin, !adminPolicy.isAdmin(client.identity) {
+        logger.warn("refused admin op \(op.rawValue) from \(client)")
+        throw WireError(
+          .forbidden,
+          "\(op.rawValue) is an admin op: it needs uid 0, the daemon's uid or the admin group")
+      }
+      let command = try Command(op, request, defaultFps: config.defaultFps)
+      try run(command, id: request.id, from: client)
+    } catch {
+      client.fail(id: request.id, error)
+    }
+  }
+
+  /// The handler table: each command to its one handler.
+  private func run(_ command: Command, id: RequestID?, from client: Client) throws(WireError) {
+    switch command {
+    case .hello: hello(id: id, from: client)
+    case .animators: listAnimators(id: id, from: client)
+    case .routes: client.reply(id: id, ["routes": routes.json])
+    case .sessions: listSessions(id: id, from: client)
+    case .stats: reportStats(id: id, from: client)
+    case .route(let operation, let animator):
+      try route(operation, to: animator, id: id, from: client)
+    case .reload: try reload(id: id, from: client)
+    case .begin(let begin): try self.begin(begin, id: id, from: client)
+    case .subscribe(let subscribe): try self.subscribe(subscribe, id: id, from: client)
+    case .unsubscribe(let subscription):
+      try unsubscribe(subscription, id: id, from: client)
+    case .control(let session, let control):
+      try self.control(control, session: session, id: id, from: client)
+    case .end(let session): try end(session, id: id, from: client)
+    }
+  }
+
+  /// A `begin` of `client` was answered: its waiting requests run now, in order, until one
+  /// waits again.
+  func resumeWaitingRequests(of client: Client) {
+    client.isWaitingForAnimator = false
+    while !client.isWaitingForAnimator, client.isOpen, !client.waitingLines.isEmpty {
+      handle(line: client.waitingLines.removeFirst(), from: client)
+    }
+  }
+
+  // MARK: Shared by the handlers
+
+  /// A fresh subscription id, unique for the core's lifetime.
+  func makeSubscriptionID() -> Int {
+    lastSubscriptionID += 1
+    return lastSubscriptionID
+  }
+
+  /// Ends `subscription` and forgets it.
+  func cancel(_ subscription: Subscription, of client: Client) {
+    subscription.cancel()
+    sessions.removeEverySessionSubscription(subscription)
+    client.subscriptionEnded(subscription)
+  }
+
+  /// The running session called `id`.
+  ///
+  /// - Throws: `unknown_session` when none runs.
+  func existingSession(_ id: String) throws(WireError) -> Session {
+    guard let session = sessions[id] else {
+      throw WireError(.unknownSession, "no session named \(id)")
+    }
+    return session
+  }
+
+  /// The loaded animator named `name`.
+  ///
+  /// - Throws: `unknown_animator` when none is loaded.
+  func loadedAnimator(named name: String) throws(WireError) -> RegisteredAnimator {
+    guard let animator = animators.animator(named: name) else {
+      let loaded = animators.animators.map(\.name).joined(separator: ", ")
+      throw WireError(.unknownAnimator, "no animator named \(name) is loaded (loaded: \(loaded))")
+    }
+    return animator
+  }
+
+  /// `animator` itself when it serves `operation`.
+  ///
+  /// - Throws: `unsupported_operation` naming what it serves.
+  func requireServes(_ animator: RegisteredAnimator, _ operation: TransitionOperation)
+    throws(WireError)
+  {
+    guard animator.serves(operation) else {
+      throw WireError(
+        .unsupportedOperation,
+        "animator \(animator.name) does not serve \(operation.rawValue) (it serves "
+          + animator.orderedOperations.map(\.rawValue).joined(separator: ", ") + ")")
+    }
+  }
+}
+
+@available(*, unavailable) extension ServerCore: Sendable {}

@@ -1,0 +1,37 @@
+import LibeventLoop
+import TransitionServer
+
+/// The server core's clock on the daemon's libevent loop: `CLOCK_MONOTONIC`, and
+/// ``LoopTimer``s for its timers.
+final class LoopClock: ServerClock {
+  let loop: EventLoop
+  private let logger: Logger
+
+  init(loop: EventLoop, logger: Logger) {
+    self.loop = loop
+    self.logger = logger
+  }
+
+  var now: Double { loop.now }
+
+  func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer {
+    do {
+      return try LoopTimer(loop: loop, fire)
+    } catch {
+      // Only an allocation failure in libevent gets here; the timer then never fires.
+      logger.error("cannot create a timer: \(error)")
+      return UnavailableTimer()
+    }
+  }
+}
+
+extension LoopTimer: ServerTimer {}
+
+/// A timer that libevent could not create: scheduling it does nothing.
+private final class UnavailableTimer: ServerTimer {
+  var isScheduled: Bool { false }
+  func schedule(at deadline: Double) {}
+  func cancel() {}
+}
+
+@available(*, unavailable) extension LoopClock: Sendable {}

@@ -1,0 +1,103 @@
+import Foundation
+import PluginHost
+import Testing
+import TransitionJSON
+import TransitionKit
+
+@testable import TransitionServer
+
+/// A ``ServerCore`` on a ``FakeClock``, talking to ``FakePeer``s, with the real animator
+/// plugins `swift test` built (loaded once per process).
+final class CoreHarness {
+  /// The uid the fake daemon runs as; peers of this uid are admins.
+  static let daemonUID: UInt32 = 4_242
+  /// A uid that is not an admin.
+  static let userUID: UInt32 = 1_000
+
+  /// The registry of the built plugins, shared by every test (plugins are never unloaded).
+  static let registry: PluginRegistry = {
+    let registry = PluginRegistry(
+      configuration: .init(
+        searchPath: PluginSearchPath(
+          configured: [], fromEnvironment: [],
+          executableDirectory: PluginSearchPath.runningExecutableDirectory())))
+    registry.rescan()
+    return registry
+  }()
+
+  let clock = FakeClock()
+  let core: ServerCore
+  private var lastPeerID: UInt64 = 0
+
+  init(
+    limits: ServerLimits = ServerLimits(), animators: AnimatorSource? = nil,
+    adminGroup: AdminGroup? = nil
+  ) {
+    var config = ServerConfig()
+    config.limits = limits
+    config.logLevel = .error
+    core = ServerCore(
+      config: config, adminPolicy: AdminPolicy(daemonUID: Self.daemonUID, group: adminGroup),
+      animators: animators ?? InProcessAnimatorSource(registry: Self.registry), clock: clock,
+      logger: Logger(level: .error))
+  }
+
+  /// A peer of `uid` (nil: no identity), connected to the core.
+  @discardableResult
+  func connect(uid: UInt32? = CoreHarness.userUID) -> FakePeer {
+    lastPeerID += 1
+    let peer = FakePeer(
+      id: lastPeerID, identity: uid.map { PeerIdentity(pid: 100, uid: $0, gid: $0) })
+    peer.onClose = { [unowned core] peer in core.peerClosed(peer) }
+    core.connect(peer)
+    return peer
+  }
+
+  /// Sends `line` from `peer` and returns every line sent to it since its last read.
+  @discardableResult
+  func send(_ line: String, from peer: FakePeer) -> [JSONValue] {
+    core.receive(line: Array(line.utf8), from: peer)
+    return peer.readLines()
+  }
+
+  /// Sends `line` and returns its reply, the first line sent; records an issue when there is
+  /// none.
+  func reply(_ line: String, from peer: FakePeer, sourceLocation: SourceLocation = #_sourceLocation)
+    -> JSONValue
+  {
+    let lines = send(line, from: peer)
+    guard let first = lines.first else {
+      Issue.record("no reply to \(line)", sourceLocation: sourceLocation)
+      return .null
+    }
+    return first
+  }
+
+  /// Begins a crossfade present (2 layers) of `duration` seconds and returns its session id.
+  func beginCrossfade(
+    from peer: FakePeer, duration: Double = 0.5, extra: String = "",
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> String {
+    let reply = reply(Self.beginCrossfadeLine(duration: duration, extra: extra), from: peer)
+    #expect(reply["ok"] == .bool(true), "\(reply)", sourceLocation: sourceLocation)
+    return reply["session"]?.stringValue ?? ""
+  }
+
+  /// The `begin` line of a crossfade present of `duration` seconds, with `extra` members
+  /// (`,"k":v`).
+  static func beginCrossfadeLine(duration: Double = 0.5, extra: String = "") -> String {
+    #"{"op":"begin","animator":"crossfade","duration":\#(duration)\#(extra),"context":{"operation":"present","container":[100,200],"selected":"cell","from":{"layers":[{"id":"cell","frame":[10,10,20,20]}]},"to":{"layers":[{"id":"detail","frame":[0,0,100,200]}]}}}"#
+  }
+}
+
+extension JSONValue {
+  /// The error code of an error reply.
+  var errorCode: String? { self["error"]?["code"]?.stringValue }
+  /// The `event` of an event line.
+  var event: String? { self["event"]?.stringValue }
+}
+
+extension [JSONValue] {
+  /// The frame events among these lines.
+  var frames: [JSONValue] { filter { $0.event == "frame" } }
+}
