@@ -29,7 +29,8 @@ struct TimelineRequest {
       case .timeline(let bytes):
         completion(decode(bytes, animator: animator, fallback: false))
       case .failed(let message):
-        completion(.failure(logged(WireError(.animatorFailed, "animator \(animator) failed: \(message)"))))
+        completion(
+          .failure(logged(WireError(.animatorFailed, "animator \(animator) failed: \(message)"))))
       case .declined:
         fallBack(declinedBy: animator, completion: completion)
       }
