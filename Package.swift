@@ -49,12 +49,14 @@ let package = Package(
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
     // Executables.
-    // The daemon: config, signals, systemd, the Unix listener, and the adapters that turn a
-    // socket into a `Peer` and libevent's timers into a `ServerClock`.
+    // The daemon: config, signals, systemd, the Unix listener, the HTTP viewer listener, and
+    // the adapters that turn a socket or an event stream into a `Peer` and libevent's timers
+    // into a `ServerClock`.
     .executableTarget(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionKit", "TransitionWire", "LibeventLoop", "PluginHost",
+        "TransitionViewer",
       ]),
     .executableTarget(name: "transitionctl", dependencies: ["TransitionClient"]),
     .executableTarget(

@@ -4,6 +4,7 @@ import LibeventLoop
 import PluginHost
 import TransitionKit
 import TransitionServer
+import TransitionViewer
 import TransitionWire
 
 /// The transitiond daemon: the ``ServerCore`` on one libevent loop, with what connects it to
@@ -38,6 +39,7 @@ final class Daemon {
   private var isStopping = false
   private var lock: SocketLock?
   private var listener: UnixListener?
+  private var viewer: ViewerListener?
   private var signals: SignalWatcher?
   private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
@@ -126,6 +128,12 @@ final class Daemon {
     listener?.onAcceptError = { [unowned self] error in
       self.logger.warn("accepting a client failed: \(error)")
     }
+    do {
+      try startViewer()
+    } catch {
+      listener?.close()
+      throw error
+    }
     notify { try $0.notifyReady() }
     startWatchdog()
     logger.info(
@@ -139,10 +147,42 @@ final class Daemon {
     }
     signals?.cancel()
     watchdogTimer?.cancel()
+    viewer?.close()
+    viewer = nil
     logger.info("stopped")
   }
 
   // MARK: Connections
+
+  /// Starts the HTTP viewer listener when `http.listen` is set, and logs its URL.
+  ///
+  /// - Throws: ``StartupError`` when the address cannot be bound.
+  private func startViewer() throws(StartupError) {
+    guard let address = config.http.listen else { return }
+    let pageDirectory = ViewerPage.directory(executableDirectory: Self.executableDirectory)
+    do {
+      let viewer = try ViewerListener(
+        address: address, settings: config.http, pageDirectory: pageDirectory, loop: loop,
+        core: core, logger: logger)
+      self.viewer = viewer
+      core.viewerURL = viewer.url
+      logger.info("viewer: \(viewer.url)")
+      if pageDirectory == nil {
+        logger.warn("the viewer page was not found; /events works, the page's files get 404")
+      }
+    } catch {
+      throw StartupError(
+        exitStatus: StartupError.systemStatus, "cannot listen on http.listen \(address): \(error)")
+    }
+  }
+
+  /// The directory of the running executable (`/proc/self/exe`), the base of the installed
+  /// layout's defaults (docs/install.md).
+  static var executableDirectory: String {
+    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    return (path as NSString).deletingLastPathComponent
+  }
 
   private func accept(_ connection: Connection) {
     let peer = UnixPeer(connection: connection, core: core, limits: config.limits) {
@@ -183,6 +223,10 @@ final class Daemon {
       logger.warn("socket and socketMode changes take effect at the next start")
       newConfig.socket = config.socket
       newConfig.socketMode = config.socketMode
+    }
+    if newConfig.http != config.http {
+      logger.warn("http changes take effect at the next start")
+      newConfig.http = config.http
     }
     config = newConfig
     core.apply(config: newConfig, adminPolicy: adminPolicy)
