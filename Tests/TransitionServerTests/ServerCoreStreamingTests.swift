@@ -115,6 +115,24 @@ import TransitionKit
     #expect(peer.readLines().isEmpty)
   }
 
+  @Test func everyStarSubscriberOfANewSessionGetsItsBeginEventAndFirstFrame() {
+    let harness = CoreHarness()
+    let starter = harness.connect()
+    let watchers = [harness.connect(), harness.connect(), harness.connect()]
+    for watcher in watchers {
+      _ = harness.send(#"{"op":"subscribe","session":"*","fps":10}"#, from: watcher)
+    }
+    let id = harness.beginCrossfade(from: starter)
+    let received = watchers.map { $0.readLines() }
+    for lines in received {
+      #expect(lines.map(\.event) == ["begin", "frame"])
+      #expect(lines.first?["session"] == .string(id))
+      #expect(lines.last?["seq"] == .number(0))
+    }
+    // One frame, rendered once: the same line for all.
+    #expect(received.allSatisfy { $0.last == received[0].last })
+  }
+
   @Test func everySessionSubscribersGetABeginEventThenTheFrames() {
     let harness = CoreHarness()
     let starter = harness.connect()
