@@ -1,5 +1,6 @@
 import CLibevent
 import Glibc
+import UnixIO
 
 /// An HTTP/1.1 server on the loop: libevent's own `evhttp`, bound to one TCP address.
 ///

@@ -1,9 +1,10 @@
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
 /// `subscribe` and `unsubscribe`.
 extension ServerCore {
-  func subscribe(_ request: SubscribeRequest, id: JSONValue?, from client: Client)
+  func subscribe(_ request: SubscribeRequest, id: RequestID?, from client: Client)
     throws(WireError)
   {
     let subscription = try makeSubscription(request, for: client)
@@ -79,7 +80,7 @@ extension ServerCore {
     if subscription.clock == .virtual { client.pumpVirtual() }
   }
 
-  func unsubscribe(_ id: Int, id requestID: JSONValue?, from client: Client) throws(WireError) {
+  func unsubscribe(_ id: Int, id requestID: RequestID?, from client: Client) throws(WireError) {
     guard let subscription = client.subscription(id: id) else {
       throw WireError(
         .unknownSubscription, "no subscription \(id) on this connection (it may have ended)")

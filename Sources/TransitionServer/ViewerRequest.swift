@@ -1,4 +1,5 @@
 import Foundation
+import TransitionWire
 
 /// What one HTTP request to the viewer listener asks for, decided from its path and query
 /// alone (docs/viewer.md, "Live"): the token comes first, then the route. Only `GET` (and
@@ -45,8 +46,8 @@ public enum ViewerRequest: Equatable, Sendable {
         fps = value
       }
       let target = fields["session"] ?? "*"
-      guard !target.isEmpty, target.utf8.count <= BeginRequest.maximumSessionIDLength else {
-        self = .badRequest("session must be a session id or *")
+      if target != "*", let problem = SessionID.problem(with: target) {
+        self = .badRequest(problem)
         return
       }
       self = .events(session: target == "*" ? nil : target, fps: fps)

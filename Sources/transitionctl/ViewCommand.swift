@@ -1,4 +1,5 @@
 import TransitionClient
+import TransitionJSON
 
 /// `transitionctl view`: prints the URL of the running daemon's viewer page.
 enum ViewCommand: Command {
@@ -37,7 +38,7 @@ enum ViewCommand: Command {
           + "config and restart it (docs/viewer.md)")
     }
     if arguments.has("json") {
-      try context.output.line(JSONOutput.encode(["viewer": url]))
+      try context.output.line(JSONValue.object(["viewer": .string(url)]).prettyPrinted)
     } else {
       try context.output.line(url)
     }

@@ -4,6 +4,7 @@ import LibeventLoop
 import TransitionServer
 import TransitionViewer
 import TransitionWire
+import UnixIO
 
 /// The daemon's HTTP listener for the viewer (config `http`, docs/viewer.md "Live"): libevent's
 /// `evhttp` on the daemon's own loop, bound to a loopback address, serving the viewer page's
