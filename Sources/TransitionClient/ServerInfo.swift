@@ -19,6 +19,6 @@ public struct ServerInfo: Equatable, Sendable {
     version = try object.string("version")
     protocolVersion = try object.int("protocol")
     pid = try object.int("pid")
-    viewer = object["viewer"] as? String
+    viewer = object["viewer"]?.stringValue
   }
 }
