@@ -82,6 +82,16 @@ final class Daemon {
   /// - Throws: ``StartupError`` when another instance holds the socket, no animator plugin
   ///   loads, or the socket cannot be bound.
   func run() throws(StartupError) {
+    let activated: Int32?
+    do {
+      activated = try SystemdListenFDs.take(environment: ProcessInfo.processInfo.environment)
+    } catch {
+      throw StartupError(exitStatus: StartupError.configStatus, error.description)
+    }
+    if let activated {
+      try serve(adopting: activated)
+      return
+    }
     do {
       lock = try SocketLock(socketPath: socketPath)
     } catch let error as UnixSocketError {
@@ -97,6 +107,14 @@ final class Daemon {
       lock?.release()
       lock = nil
     }
+    try serve(adopting: nil)
+  }
+
+  /// Loads the plugins, listens (on `activated`, the socket systemd passed, or on a socket
+  /// of its own at ``socketPath``) and runs the loop until a stop.
+  private func serve(adopting activated: Int32?) throws(StartupError) {
+    logger.info(
+      options.configPath.map { "config: \($0)" } ?? "config: none found, built-in defaults")
     logPluginReport(registry.rescan())
     let animators = registry.animators
     guard !animators.isEmpty else {
@@ -106,11 +124,22 @@ final class Daemon {
         "no animator plugins found (searched: \(searched.isEmpty ? "nothing" : searched))")
     }
     warnAboutRoutes()
+    let listeningPath =
+      activated.map { SystemdListenFDs.boundPath(of: $0) ?? "fd \($0)" } ?? socketPath
     do {
-      listener = try UnixListener(
-        loop: loop, path: socketPath, mode: mode_t(config.socketMode)
-      ) { [unowned self] connection in
-        self.accept(connection)
+      if let activated {
+        // systemd owns the socket file: it is neither bound, chmod'ed nor removed here.
+        listener = try UnixListener(
+          loop: loop, adoptingListeningSocket: activated, path: listeningPath
+        ) { [unowned self] connection in
+          self.accept(connection)
+        }
+      } else {
+        listener = try UnixListener(
+          loop: loop, path: socketPath, mode: mode_t(config.socketMode)
+        ) { [unowned self] connection in
+          self.accept(connection)
+        }
       }
       // A parent may have left signals blocked (posix_spawn inherits the mask); the daemon
       // must see SIGINT, SIGTERM and SIGHUP.
@@ -123,7 +152,7 @@ final class Daemon {
     } catch {
       listener?.close()
       throw StartupError(
-        exitStatus: StartupError.systemStatus, "cannot listen on \(socketPath): \(error)")
+        exitStatus: StartupError.systemStatus, "cannot listen on \(listeningPath): \(error)")
     }
     listener?.onAcceptError = { [unowned self] error in
       self.logger.warn("accepting a client failed: \(error)")
@@ -137,7 +166,8 @@ final class Daemon {
     notify { try $0.notifyReady() }
     startWatchdog()
     logger.info(
-      "listening on \(socketPath) (pid \(getpid()), \(animators.count) animators: "
+      "listening on \(listeningPath)\(activated == nil ? "" : " (socket activation)") (pid "
+        + "\(getpid()), \(animators.count) animators: "
         + animators.map(\.name).joined(separator: ", ") + ")")
     do {
       try loop.run()
@@ -159,7 +189,8 @@ final class Daemon {
   /// - Throws: ``StartupError`` when the address cannot be bound.
   private func startViewer() throws(StartupError) {
     guard let address = config.http.listen else { return }
-    let pageDirectory = ViewerPage.directory(executableDirectory: Self.executableDirectory)
+    let pageDirectory = ViewerPage.directory(
+      executableDirectory: InstalledLayout.running.executableDirectory)
     do {
       let viewer = try ViewerListener(
         address: address, settings: config.http, pageDirectory: pageDirectory, loop: loop,
@@ -174,14 +205,6 @@ final class Daemon {
       throw StartupError(
         exitStatus: StartupError.systemStatus, "cannot listen on http.listen \(address): \(error)")
     }
-  }
-
-  /// The directory of the running executable (`/proc/self/exe`), the base of the installed
-  /// layout's defaults (docs/install.md).
-  static var executableDirectory: String {
-    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments[0]
-    return (path as NSString).deletingLastPathComponent
   }
 
   private func accept(_ connection: Connection) {
@@ -319,10 +342,20 @@ final class Daemon {
     }
   }
 
+  /// The plugin search path: the config's (or `--plugin-path`) entries, then
+  /// `TRANSITIOND_PLUGIN_PATH`, then the installed layout's `<prefix>/lib/transitiond/plugins`
+  /// when it exists, then the executable's own directory (a `swift build`).
   private static func pluginConfiguration(_ config: ServerConfig) -> PluginRegistry.Configuration {
-    PluginRegistry.Configuration(
-      searchPath: PluginSearchPath(configured: config.pluginPaths),
-      allowInsecurePlugins: config.allowInsecurePlugins)
+    var searchPath = PluginSearchPath(configured: config.pluginPaths)
+    let installed = InstalledLayout.running.pluginDirectory
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: installed, isDirectory: &isDirectory),
+      isDirectory.boolValue, !searchPath.entries.contains(installed)
+    {
+      searchPath.fromEnvironment.append(installed)
+    }
+    return PluginRegistry.Configuration(
+      searchPath: searchPath, allowInsecurePlugins: config.allowInsecurePlugins)
   }
 
   /// The admin rule of `config`, with its `adminGroup` looked up now.
