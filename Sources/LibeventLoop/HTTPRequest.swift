@@ -48,8 +48,7 @@ public final class HTTPRequest {
   }
 
   /// Sends a complete reply and hands the request back to libevent.
-  public func respond(status: Int32, reason: String, headers: [(String, String)], body: [UInt8])
-  {
+  public func respond(status: Int32, reason: String, headers: [(String, String)], body: [UInt8]) {
     guard let request else { return }
     self.request = nil
     add(headers, to: request)

@@ -44,8 +44,7 @@ public final class HTTPServer {
   ///
   /// - Throws: ``SystemError`` when the address is not numeric or a system call fails
   ///   (`EADDRINUSE` from `bind`).
-  public init(loop: EventLoop, host: String, port: UInt16, settings: Settings) throws(SystemError)
-  {
+  public init(loop: EventLoop, host: String, port: UInt16, settings: Settings) throws(SystemError) {
     self.settings = settings
     var storage = sockaddr_storage()
     let length = clibevent_inet_address(host, port, &storage)
@@ -59,7 +58,8 @@ public final class HTTPServer {
       var yes: Int32 = 1
       setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
       try withUnsafePointer(to: &storage) { pointer throws(SystemError) in
-        try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemError) in
+        try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          address throws(SystemError) in
           try retryingInterrupts("bind", path: "\(host):\(port)") {
             bind(descriptor, address, length)
           }

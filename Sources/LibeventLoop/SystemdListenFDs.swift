@@ -51,7 +51,9 @@ public enum SystemdListenFDs {
       let accepting = option(SO_ACCEPTCONN)
     else { return "is not a socket (\(SystemError(errno: errno, function: "getsockopt")))" }
     guard domain == AF_UNIX else { return "is not an AF_UNIX socket (domain \(domain))" }
-    guard type == Int32(SOCK_STREAM.rawValue) else { return "is not a stream socket (type \(type))" }
+    guard type == Int32(SOCK_STREAM.rawValue) else {
+      return "is not a stream socket (type \(type))"
+    }
     guard accepting == 1 else { return "is not listening" }
     return nil
   }

@@ -24,8 +24,7 @@ extension ServerCore {
   ///
   /// - Throws: `bad_request` for an fps out of range, `unknown_session`, `limit_exceeded`, or
   ///   `bad_request` when the peer is not connected.
-  public func subscribeEventStream(_ peer: Peer, session: String?, fps: Double) throws(WireError)
-  {
+  public func subscribeEventStream(_ peer: Peer, session: String?, fps: Double) throws(WireError) {
     guard let client = clients[peer.id] else {
       throw WireError(.badRequest, "peer \(peer.id) is not connected")
     }

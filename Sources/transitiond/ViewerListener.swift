@@ -93,7 +93,8 @@ final class ViewerListener {
     request.respond(
       status: 200, reason: "OK",
       headers: [
-        ("Content-Type", type), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+        ("Content-Type", type), ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
       ], body: Array(data))
   }
@@ -113,7 +114,8 @@ final class ViewerListener {
         case .limitExceeded: (503, "Service Unavailable")
         default: (400, "Bad Request")
         }
-      peer.refuse(status: status.0, reason: status.1, message: "\(error.code.rawValue): \(error.message)")
+      peer.refuse(
+        status: status.0, reason: status.1, message: "\(error.code.rawValue): \(error.message)")
       return
     }
     guard peer.isOpen else { return }

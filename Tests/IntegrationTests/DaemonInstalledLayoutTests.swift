@@ -46,7 +46,7 @@ struct DaemonInstalledLayoutTests {
     for _ in 0..<100 where started == nil {
       do {
         started = try DaemonProcess(binary: prefix + "/bin/transitiond", pluginPath: nil)
-      } catch where DaemonHarness.isTextFileBusy(error) {
+      } catch  where DaemonHarness.isTextFileBusy(error) {
         usleep(20_000)
       }
     }
@@ -56,7 +56,8 @@ struct DaemonInstalledLayoutTests {
     defer { client.close() }
     let animators = try client.animators().animators
     #expect(animators.count == plugins.count)
-    #expect(animators.allSatisfy { $0.path?.hasPrefix(prefix + "/lib/transitiond/plugins/") == true })
+    #expect(
+      animators.allSatisfy { $0.path?.hasPrefix(prefix + "/lib/transitiond/plugins/") == true })
     // The config's defaultFps is in force, and its listener serves the installed page.
     let subscribed = try client.request(["op": "subscribe", "session": "*"])
     #expect(subscribed.object["fps"]?.numberValue == 24)

@@ -310,10 +310,12 @@ struct TransitionctlRecording {
   /// Splits `lines`; throws unless they have that shape.
   init(_ lines: [[String: Any]]) throws {
     guard let first = lines.first, first["event"] as? String == "begin" else {
-      throw TransitionctlHarnessError("a recording starts with the begin event: \(lines.first ?? [:])")
+      throw TransitionctlHarnessError(
+        "a recording starts with the begin event: \(lines.first ?? [:])")
     }
     guard lines.count >= 2, let last = lines.last, last["event"] as? String == "complete" else {
-      throw TransitionctlHarnessError("a recording ends with the complete event: \(lines.last ?? [:])")
+      throw TransitionctlHarnessError(
+        "a recording ends with the complete event: \(lines.last ?? [:])")
     }
     let frames = Array(lines.dropFirst().dropLast())
     guard frames.allSatisfy({ $0["event"] as? String == "frame" }) else {

@@ -113,7 +113,9 @@ struct TransitionctlInteractiveTests {
     #expect(update.stderr.hasPrefix("transitionctl: invalid_state: "))
   }
 
-  @Test("watch SESSION prints the begin event, frames and the completion as NDJSON, exit 0 when finished")
+  @Test(
+    "watch SESSION prints the begin event, frames and the completion as NDJSON, exit 0 when finished"
+  )
   func watchSession() throws {
     let daemon = try TransitionctlDaemon()
     defer { daemon.stop() }

@@ -64,7 +64,8 @@ struct ViewerLiveTests {
     #expect(position.count == 2 && position[0] == position[1], "not at the last frame: \(readout)")
     // The page's stream holds at least the frames the CLI's own subscription got.
     #expect((position.last ?? 0) + 1 >= playedFrames, "\(readout) vs \(playedFrames) played")
-    #expect(html.contains("live · default-slide push · \((position.last ?? 0) + 1) frames · finished"))
+    #expect(
+      html.contains("live · default-slide push · \((position.last ?? 0) + 1) frames · finished"))
     // Every layer of the last frame is on the stage, in the container size from `begin`.
     #expect(html.contains("id=\"stage\" class=\"stage\" style=\"width: 390px; height: 844px;\""))
     for id in ["settings-navbar", "general-navbar", "default-slide.dim"] {

@@ -95,7 +95,9 @@ import TransitionKit
     #expect(decide("/events", token) == .events(session: nil, fps: 60))
     #expect(decide("/events", "session=*&fps=30&" + token) == .events(session: nil, fps: 30))
     #expect(decide("/events", "session=s%201&" + token) == .events(session: "s 1", fps: 60))
-    #expect(decide("/events", "fps=0&" + token) == .badRequest(#"fps must be a number in [1, 240], got "0""#))
+    #expect(
+      decide("/events", "fps=0&" + token)
+        == .badRequest(#"fps must be a number in [1, 240], got "0""#))
     #expect(decide("/events", "fps=x&" + token).isBadRequest)
     #expect(decide("/events", "session=&" + token).isBadRequest)
   }
