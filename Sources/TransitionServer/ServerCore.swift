@@ -43,6 +43,9 @@ public final class ServerCore {
   /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded; throws
   /// `reload_failed`. Nil refuses `reload`.
   public var reloadHandler: (() throws(WireError) -> Int)?
+  /// The viewer's URL with its token, when the daemon's HTTP listener is on; `hello` gives it
+  /// to the clients of the Unix socket (whose permissions already decide who may watch).
+  public var viewerURL: String?
 
   /// A core with no clients and no sessions.
   public init(
