@@ -1,6 +1,7 @@
-/// A property track prepared for fast evaluation: keyframes sorted by start with the value each
+/// A property track prepared for fast evaluation (a class, so that evaluating a frame borrows it
+/// rather than copying it): keyframes sorted by start with the value each
 /// one starts from, and the knots of the paced and cubic modes.
-struct CompiledTrack: Sendable {
+final class CompiledTrack: Sendable {
   struct Key: Sendable {
     var start: Double
     var end: Double
