@@ -39,6 +39,7 @@ final class Daemon {
   private var lock: SocketLock?
   private var listener: UnixListener?
   private var signals: SignalWatcher?
+  private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
 
   /// Reads the configuration and prepares the loop and the core; nothing is bound yet.
@@ -126,6 +127,7 @@ final class Daemon {
       self.logger.warn("accepting a client failed: \(error)")
     }
     notify { try $0.notifyReady() }
+    startWatchdog()
     logger.info(
       "listening on \(socketPath) (pid \(getpid()), \(animators.count) animators: "
         + animators.map(\.name).joined(separator: ", ") + ")")
@@ -136,6 +138,7 @@ final class Daemon {
       throw StartupError(exitStatus: StartupError.systemStatus, "the event loop failed: \(error)")
     }
     signals?.cancel()
+    watchdogTimer?.cancel()
     logger.info("stopped")
   }
 
@@ -219,6 +222,25 @@ final class Daemon {
   }
 
   // MARK: Helpers
+
+  /// Pings systemd's watchdog from a loop timer at half of `WATCHDOG_USEC`, when the unit
+  /// sets `WatchdogSec=` for this process: a loop that stops turning stops the pings.
+  private func startWatchdog() {
+    guard notifier.isEnabled,
+      let interval = SystemdWatchdog.pingInterval(
+        environment: ProcessInfo.processInfo.environment, pid: getpid())
+    else { return }
+    do {
+      let timer = try LoopTimer(loop: loop) { [unowned self] in
+        self.notify { try $0.notifyWatchdog() }
+      }
+      timer.scheduleRepeating(every: interval, startingAt: loop.now)
+      watchdogTimer = timer
+      logger.info("systemd watchdog: WATCHDOG=1 every \(interval) s")
+    } catch {
+      logger.warn("cannot start the systemd watchdog timer: \(error)")
+    }
+  }
 
   private func notify(_ send: (SystemdNotifier) throws -> Void) {
     guard notifier.isEnabled else { return }
