@@ -114,6 +114,9 @@ public final class Connection {
   /// Output written during this loop iteration, not yet offered to the socket.
   private var batch: OpaquePointer?
   private var isFlushScheduled = false
+  /// Batches written straight to the socket so far: one for each loop iteration in which
+  /// output was written, while the reader keeps up (for tests and statistics).
+  public private(set) var directWrites = 0
   private var isFlushing = false
   /// True once queued output went above ``writeLowWatermark``: ``onDrained`` is then due
   /// when it falls back to it.
@@ -206,6 +209,7 @@ public final class Connection {
     }
     let descriptor = bufferevent_getfd(bufferEvent)
     // One writev of the whole batch; a partial write means the kernel's buffer is full.
+    directWrites += 1
     let written = evbuffer_write(batch, descriptor)
     if written > 0, evbuffer_get_length(batch) > 0 {
       _ = evbuffer_write(batch, descriptor)

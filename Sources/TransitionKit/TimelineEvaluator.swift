@@ -46,9 +46,11 @@ public struct TimelineEvaluator: Sendable {
       frame.layers.withUnsafeMutableBufferPointer { states in
         for index in compiled.indices {
           var attributes = compiled[index].initial
-          compiled[index].tracks.withUnsafeBufferPointer { tracks in
-            for track in tracks.indices {
-              attributes.set(tracks[track].property, to: tracks[track].value(at: relativeTime))
+          for track in compiled[index].tracks {
+            if track.numberKeys != nil {
+              attributes.setNumber(track.property, to: track.numberValue(at: relativeTime))
+            } else {
+              attributes.set(track.property, to: track.value(at: relativeTime))
             }
           }
           if states[index].id != compiled[index].id {

@@ -12,8 +12,9 @@ import TransitionWire
 /// produced, from 0.
 final class FrameStream {
   /// The session the frames show; it owns its streams, and a stream leaves the frame clock
-  /// before its session lets go of it.
-  unowned let session: Session
+  /// and its subscribers before its session lets go of it. Unsafe-unowned because it is read
+  /// for every frame, which must not cost reference counting.
+  unowned(unsafe) let session: Session
   let fps: Double
   private(set) var subscribers: [Subscription] = []
   private let frameClocks: FrameClocks

@@ -9,8 +9,9 @@ import TransitionKit
 /// (``TransitionKit/FixedPrecisionNumber``, docs/protocol.md "Numbers in frames"): never
 /// `null`, NaN, an infinity, `-0` or an exponent.
 ///
-/// An encoder serves one timeline: it keeps each layer's encoded id and `content` by layer
-/// index, and the session's line head, so that what never changes is written once.
+/// It keeps each layer's encoded id and `content` by layer index while the layer at that index
+/// keeps its id (a timeline's layers keep their ids and contents), and the session's line
+/// head, so that what never changes is written once.
 public struct FrameEncoder {
   private var sink = ByteSink(capacity: 16 * 1024)
   /// `{"id":"…","frame":[` per layer index, for the layer's id at that index.
@@ -59,38 +60,44 @@ public struct FrameEncoder {
       contentBytes = Array(repeating: nil, count: frame.layers.count)
       layerHeads = Array(repeating: (id: "", bytes: []), count: frame.layers.count)
     }
+    // Each layer is read through a pointer, field by field: no layer state is copied (or
+    // its id and content retained) per frame.
     frame.layers.withUnsafeBufferPointer { layers in
+      guard let first = layers.baseAddress else { return }
       for index in layers.indices {
         if index > 0 { sink.append(UInt8(ascii: ",")) }
-        appendLayer(layers[index], index: index)
+        appendLayer(first + index, index: index)
       }
     }
     sink.append("]}\n")
   }
 
-  private mutating func appendLayer(_ layer: LayerState, index: Int) {
-    if layerHeads[index].id != layer.id || layerHeads[index].bytes.isEmpty {
+  private mutating func appendLayer(_ layer: UnsafePointer<LayerState>, index: Int) {
+    if layerHeads[index].bytes.isEmpty || layerHeads[index].id != layer.pointee.id {
       var headSink = ByteSink(capacity: 64)
       headSink.append("{\"id\":")
-      headSink.appendString(layer.id)
+      headSink.appendString(layer.pointee.id)
       headSink.append(",\"frame\":")
-      layerHeads[index] = (layer.id, headSink.bytes)
+      layerHeads[index] = (layer.pointee.id, headSink.bytes)
+      contentBytes[index] = nil
     }
-    sink.append(contentsOf: layerHeads[index].bytes)
-    sink.appendFixed(layer.frame.x, prefix: UInt8(ascii: "["))
-    sink.appendFixed(layer.frame.y, prefix: UInt8(ascii: ","))
-    sink.appendFixed(layer.frame.width, prefix: UInt8(ascii: ","))
-    sink.appendFixed(layer.frame.height, prefix: UInt8(ascii: ","))
+    layerHeads.withUnsafeBufferPointer { sink.append(contentsOf: $0[index].bytes) }
+    let box = layer.pointee.frame
+    sink.appendFixed(box.x, prefix: UInt8(ascii: "["))
+    sink.appendFixed(box.y, prefix: UInt8(ascii: ","))
+    sink.appendFixed(box.width, prefix: UInt8(ascii: ","))
+    sink.appendFixed(box.height, prefix: UInt8(ascii: ","))
     sink.append(UInt8(ascii: "]"))
-    if layer.anchor != .center {
+    let anchor = layer.pointee.anchor
+    if anchor != .center {
       sink.append(",\"anchor\":")
-      sink.appendFixed(layer.anchor.x, prefix: UInt8(ascii: "["))
-      sink.appendFixed(layer.anchor.y, prefix: UInt8(ascii: ","))
+      sink.appendFixed(anchor.x, prefix: UInt8(ascii: "["))
+      sink.appendFixed(anchor.y, prefix: UInt8(ascii: ","))
       sink.append(UInt8(ascii: "]"))
     }
-    if layer.transform != .identity {
+    let m = layer.pointee.transform
+    if m != .identity {
       sink.append(",\"transform\":")
-      let m = layer.transform
       sink.appendFixed(m.m11, prefix: UInt8(ascii: "["))
       sink.appendFixed(m.m12, prefix: UInt8(ascii: ","))
       sink.appendFixed(m.m13, prefix: UInt8(ascii: ","))
@@ -109,25 +116,28 @@ public struct FrameEncoder {
       sink.appendFixed(m.m44, prefix: UInt8(ascii: ","))
       sink.append(UInt8(ascii: "]"))
     }
-    if layer.alpha != 1 {
+    let alpha = layer.pointee.alpha
+    if alpha != 1 {
       sink.append(",\"alpha\":")
-      sink.appendFixed(layer.alpha)
+      sink.appendFixed(alpha)
     }
-    if layer.hidden { sink.append(",\"hidden\":true") }
+    if layer.pointee.hidden { sink.append(",\"hidden\":true") }
     sink.append(",\"z\":")
-    sink.appendFixed(layer.z)
-    if let background = layer.background {
+    sink.appendFixed(layer.pointee.z)
+    if let background = layer.pointee.background {
       sink.append(",\"background\":")
       sink.appendColor(background)
     }
-    if let content = layer.content {
-      if contentBytes[index] == nil {
+    if layer.pointee.content != nil {
+      if contentBytes[index] == nil, let content = layer.pointee.content {
         var contentSink = ByteSink(capacity: 64)
         contentSink.appendJSON(content)
         contentBytes[index] = contentSink.bytes
       }
       sink.append(",\"content\":")
-      if let bytes = contentBytes[index] { sink.append(contentsOf: bytes) }
+      contentBytes.withUnsafeBufferPointer {
+        if let bytes = $0[index] { sink.append(contentsOf: bytes) }
+      }
     }
     sink.append(UInt8(ascii: "}"))
   }

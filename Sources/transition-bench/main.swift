@@ -37,6 +37,8 @@ let usage = """
     --updates N       update and begin: samples (default 200)
     --daemon DIR      the directory holding transitiond and the plugins (default: this
                       tool's own directory)
+    --baseline DIR    another build's directory: every daemon measurement runs for it too,
+                      interleaved run by run, its rows marked "before"
     --node-script F   the Node.js peer (default: bench/peer_node.js under ../shared or
                       ../../shared)
     --json FILE       also write the results as JSON to FILE
@@ -54,6 +56,7 @@ var samples = 200
 var jsonPath: String?
 var binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
   .deletingLastPathComponent()
+var baselineDirectory: URL?
 var nodeScript = ["../shared/bench/peer_node.js", "../../shared/bench/peer_node.js"].first {
   FileManager.default.fileExists(atPath: $0)
 }
@@ -89,6 +92,7 @@ while let argument = arguments.popFirst() {
   case "--updates": samples = number()
   case "--json": jsonPath = text()
   case "--daemon": binDirectory = URL(fileURLWithPath: text())
+  case "--baseline": baselineDirectory = URL(fileURLWithPath: text())
   case "--node-script": nodeScript = text()
   case "-h", "--help":
     print(usage)
@@ -102,6 +106,20 @@ if modes.isEmpty { modes = ["evaluate", "encode", "stream", "scale", "update", "
 let report = BenchReport()
 report.machine = BenchReport.describeMachine()
 report.machine["daemon"] = binDirectory.path
+if let baselineDirectory { report.machine["baseline"] = baselineDirectory.path }
+
+/// The daemons measured: the baseline ("before") first when there is one, then this build.
+let daemonBuilds: [(label: String, directory: URL)] =
+  (baselineDirectory.map { [("before", $0)] } ?? []) + [(baselineDirectory == nil ? "" : "after", binDirectory)]
+
+/// `name` marked with the build it measures when a baseline is compared.
+func labelled(_ label: String, _ name: String) -> String {
+  label.isEmpty ? name : "\(label): \(name)"
+}
+
+/// Limits high enough for the scale scenarios (the defaults allow 64 sessions a client).
+let benchConfig =
+  #""limits":{"maxSessions":2048,"maxSessionsPerClient":2048,"maxSessionsPerUser":2048,"maxClientsPerUser":512,"maxClients":1024,"maxSubscriptionsPerClient":256}"#
 print(
   "transition-bench: median of \(runs) runs; \(report.machine["nproc"] ?? "?") cores, \(report.machine["cpu"] ?? "unknown CPU")"
 )
@@ -202,24 +220,26 @@ if let jsonPath {
 }
 
 @MainActor func runStream() throws {
-  let daemon = try DaemonProcess(binDirectory: binDirectory)
-  defer { daemon.stop() }
-  let bench = StreamBench(daemon: daemon)
-  let limit = try SocketLimit(lines: try bench.sampleFrames(count: 64))
+  let daemons = try daemonBuilds.map { try DaemonProcess(binDirectory: $0.directory) }
+  defer { for daemon in daemons { daemon.stop() } }
+  let benches = daemons.map { StreamBench(daemon: $0) }
+  let limit = try SocketLimit(lines: try benches[benches.count - 1].sampleFrames(count: 64))
   let node = try nodeScript.flatMap { try NodePeer(script: $0) }
   defer { node?.stop() }
   let fps = 240
-  var daemonRates: [Double] = []
+  var daemonRates = [[Double]](repeating: [], count: daemons.count)
   var limitRates: [Double] = []
   var nodeRates: [Double] = []
   var layers = 0
-  var daemonBytes = 0
+  var daemonBytes = [Int](repeating: 0, count: daemons.count)
   var nodeBytes = 0
   for _ in 0..<runs {
-    let daemonRun = try bench.run(frames: frames, fps: fps, readers: 1)
-    daemonRates.append(Double(daemonRun.frames) / daemonRun.seconds)
-    layers = daemonRun.layers
-    daemonBytes = daemonRun.bytes / max(daemonRun.frames, 1)
+    for (index, bench) in benches.enumerated() {
+      let daemonRun = try bench.run(frames: frames, fps: fps, readers: 1)
+      daemonRates[index].append(Double(daemonRun.frames) / daemonRun.seconds)
+      layers = daemonRun.layers
+      daemonBytes[index] = daemonRun.bytes / max(daemonRun.frames, 1)
+    }
     let limitRun = try limit.run(frames: frames)
     limitRates.append(Double(limitRun.frames) / limitRun.seconds)
     if let node {
@@ -228,29 +248,41 @@ if let jsonPath {
       nodeBytes = nodeRun.bytes / max(nodeRun.frames, 1)
     }
   }
-  let daemonRate = Percentiles(daemonRates).median
   let limitRate = Percentiles(limitRates).median
-  report.add(
-    "stream", "transitiond, 1 reader", daemonRate, "frames/s",
-    "\(layers) layers, \(daemonBytes) bytes a frame, \(Int(daemonRate * Double(daemonBytes) / 1e6)) MB/s")
+  let nodeRate = Percentiles(nodeRates).median
+  for (index, build) in daemonBuilds.enumerated() {
+    let daemonRate = Percentiles(daemonRates[index]).median
+    report.add(
+      "stream", labelled(build.label, "transitiond, 1 reader"), daemonRate, "frames/s",
+      "\(layers) layers, \(daemonBytes[index]) bytes a frame, \(Int(daemonRate * Double(daemonBytes[index]) / 1e6)) MB/s"
+    )
+    report.add(
+      "stream", labelled(build.label, "transitiond / socket limit"), daemonRate / limitRate, "x")
+    if node != nil {
+      report.add(
+        "stream", labelled(build.label, "transitiond / Node.js"), daemonRate / nodeRate, "x")
+    }
+  }
   report.add(
     "stream", "socket limit, same bytes", limitRate, "frames/s", "a sender of pre-encoded lines")
-  report.add("stream", "transitiond / socket limit", daemonRate / limitRate, "x")
   if node != nil {
-    let nodeRate = Percentiles(nodeRates).median
     report.add(
-      "stream", "Node.js peer_node.js", nodeRate, "frames/s",
-      "25 layers, \(nodeBytes) bytes a frame")
-    report.add("stream", "transitiond / Node.js", daemonRate / nodeRate, "x")
+      "stream", "Node.js peer_node.js", nodeRate, "frames/s", "25 layers, \(nodeBytes) bytes a frame")
   } else {
     print("stream    (node not found or no peer_node.js: the Node.js comparison is skipped)")
   }
-  var four: [Double] = []
+  var four = [[Double]](repeating: [], count: daemons.count)
   for _ in 0..<runs {
-    let run = try bench.run(frames: frames, fps: fps, readers: 4)
-    four.append(Double(run.frames) / run.seconds)
+    for (index, bench) in benches.enumerated() {
+      let run = try bench.run(frames: frames, fps: fps, readers: 4)
+      four[index].append(Double(run.frames) / run.seconds)
+    }
   }
-  report.add("stream", "transitiond, 4 readers", Percentiles(four).median, "frames/s", "in all")
+  for (index, build) in daemonBuilds.enumerated() {
+    report.add(
+      "stream", labelled(build.label, "transitiond, 4 readers"), Percentiles(four[index]).median,
+      "frames/s", "in all")
+  }
 }
 
 @MainActor func runScale() throws {
@@ -258,71 +290,91 @@ if let jsonPath {
   if scaleSessions != nil || scaleFps != nil || scaleConnections != nil {
     scenarios = [(scaleSessions ?? 1_000, scaleFps ?? 60, scaleConnections ?? 50)]
   }
-  let config = #""limits":{"maxSessions":4096,"maxClients":1024}"#
   for (sessions, fps, connections) in scenarios {
-    var results: [ScaleBench.Result] = []
+    var results = [[ScaleBench.Result]](repeating: [], count: daemonBuilds.count)
     for _ in 0..<min(runs, 3) {
-      let daemon = try DaemonProcess(binDirectory: binDirectory, config: config)
-      defer { daemon.stop() }
-      results.append(
-        try ScaleBench(daemon: daemon).run(
-          sessions: sessions, fps: fps, connections: connections, seconds: scaleSeconds))
+      for (index, build) in daemonBuilds.enumerated() {
+        let daemon = try DaemonProcess(binDirectory: build.directory, config: benchConfig)
+        defer { daemon.stop() }
+        results[index].append(
+          try ScaleBench(daemon: daemon).run(
+            sessions: sessions, fps: fps, connections: connections, seconds: scaleSeconds))
+      }
     }
-    let name = "\(sessions) × \(fps) fps / \(connections)"
-    let layers = results.first?.layers ?? 0
-    report.add(
-      "scale", "\(name): lateness p50",
-      Percentiles(results.map { $0.lateness.median }).median * 1e3, "ms",
-      "\(layers) layers, median of \(results.count) runs")
-    report.add(
-      "scale", "\(name): lateness p99",
-      Percentiles(results.map { $0.lateness.value(0.99) }).median * 1e3, "ms",
-      "worst run \(BenchReport.format((results.map { $0.lateness.value(0.99) }.max() ?? 0) * 1e3)) ms")
-    report.add("scale", "\(name): seq gaps", Double(results.map(\.gaps).max() ?? 0), "", "worst run")
-    let read = results.map { Double($0.framesRead) / Double(max($0.framesDue, 1)) }
-    report.add(
-      "scale", "\(name): frames read / due", Percentiles(read).median, "",
-      "\(results.last?.framesRead ?? 0) of \(results.last?.framesDue ?? 0)")
-    report.add(
-      "scale", "\(name): daemon CPU", Percentiles(results.map(\.cpuFraction)).median, "cores")
-    report.add(
-      "scale", "\(name): peak RSS",
-      Double(results.map(\.peakResidentBytes).max() ?? 0) / 1_048_576, "MiB", "VmHWM")
+    for (index, build) in daemonBuilds.enumerated() {
+      reportScale(results[index], label: build.label, sessions: sessions, fps: fps, connections: connections)
+    }
   }
+}
+
+@MainActor func reportScale(
+  _ results: [ScaleBench.Result], label: String, sessions: Int, fps: Int, connections: Int
+) {
+  let name = labelled(label, "\(sessions) × \(fps) fps / \(connections)")
+  let layers = results.first?.layers ?? 0
+  report.add(
+    "scale", "\(name): lateness p50",
+    Percentiles(results.map { $0.lateness.median }).median * 1e3, "ms",
+    "\(layers) layers, median of \(results.count) runs")
+  report.add(
+    "scale", "\(name): lateness p99",
+    Percentiles(results.map { $0.lateness.value(0.99) }).median * 1e3, "ms",
+    "worst run \(BenchReport.format((results.map { $0.lateness.value(0.99) }.max() ?? 0) * 1e3)) ms")
+  report.add("scale", "\(name): seq gaps", Double(results.map(\.gaps).max() ?? 0), "", "worst run")
+  let read = results.map { Double($0.framesRead) / Double(max($0.framesDue, 1)) }
+  report.add(
+    "scale", "\(name): frames read / due", Percentiles(read).median, "",
+    "\(results.last?.framesRead ?? 0) of \(results.last?.framesDue ?? 0)")
+  report.add(
+    "scale", "\(name): daemon CPU", Percentiles(results.map(\.cpuFraction)).median, "cores")
+  report.add(
+    "scale", "\(name): peak RSS",
+    Double(results.map(\.peakResidentBytes).max() ?? 0) / 1_048_576, "MiB", "VmHWM")
 }
 
 @MainActor func runUpdate() throws {
-  let daemon = try DaemonProcess(binDirectory: binDirectory)
-  defer { daemon.stop() }
   let fps = scaleFps ?? 60
-  let latency = try UpdateBench(daemon: daemon).run(updates: samples, background: 100, fps: fps)
-  report.add("update", "update → frame p50", latency.median * 1e3, "ms", "100 sessions at \(fps) fps")
-  report.add("update", "update → frame p99", latency.value(0.99) * 1e3, "ms")
+  for build in daemonBuilds {
+    let daemon = try DaemonProcess(binDirectory: build.directory, config: benchConfig)
+    defer { daemon.stop() }
+    let latency = try UpdateBench(daemon: daemon).run(updates: samples, background: 100, fps: fps)
+    report.add(
+      "update", labelled(build.label, "update → frame p50"), latency.median * 1e3, "ms",
+      "100 sessions at \(fps) fps")
+    report.add("update", labelled(build.label, "update → frame p99"), latency.value(0.99) * 1e3, "ms")
+  }
 }
 
 @MainActor func runBegin() throws {
-  let daemon = try DaemonProcess(binDirectory: binDirectory)
-  defer { daemon.stop() }
-  let latency = try BeginBench(daemon: daemon).run(count: samples)
-  report.add("begin", "begin → reply p50", latency.median * 1e3, "ms", "zoom-present")
-  report.add("begin", "begin → reply p99", latency.value(0.99) * 1e3, "ms")
+  for build in daemonBuilds {
+    let daemon = try DaemonProcess(binDirectory: build.directory, config: benchConfig)
+    defer { daemon.stop() }
+    let latency = try BeginBench(daemon: daemon).run(count: samples)
+    report.add(
+      "begin", labelled(build.label, "begin → reply p50"), latency.median * 1e3, "ms", "zoom-present")
+    report.add("begin", labelled(build.label, "begin → reply p99"), latency.value(0.99) * 1e3, "ms")
+  }
 }
 
 @MainActor func runIdle() throws {
-  var startups: [Double] = []
-  for _ in 0..<runs {
-    let daemon = try DaemonProcess(binDirectory: binDirectory)
-    startups.append(daemon.startupSeconds)
-    daemon.stop()
+  for build in daemonBuilds {
+    var startups: [Double] = []
+    for _ in 0..<runs {
+      let daemon = try DaemonProcess(binDirectory: build.directory)
+      startups.append(daemon.startupSeconds)
+      daemon.stop()
+    }
+    report.add(
+      "idle", labelled(build.label, "start-up to first reply"), Percentiles(startups).median * 1e3,
+      "ms")
+    let daemon = try DaemonProcess(binDirectory: build.directory)
+    defer { daemon.stop() }
+    let client = try LineSocket(path: daemon.socketPath)
+    _ = try client.request(#"{"op":"hello"}"#)
+    let before = daemon.cpuSeconds
+    sleep(2)
+    report.add(
+      "idle", labelled(build.label, "CPU while idle (2 s, one client)"),
+      (daemon.cpuSeconds - before) * 1e3, "ms", "RSS \(daemon.residentBytes / 1_048_576) MiB")
   }
-  report.add("idle", "start-up to first reply", Percentiles(startups).median * 1e3, "ms")
-  let daemon = try DaemonProcess(binDirectory: binDirectory)
-  defer { daemon.stop() }
-  let client = try LineSocket(path: daemon.socketPath)
-  _ = try client.request(#"{"op":"hello"}"#)
-  let before = daemon.cpuSeconds
-  sleep(2)
-  report.add(
-    "idle", "CPU while idle (2 s, one client)", (daemon.cpuSeconds - before) * 1e3, "ms",
-    "RSS \(daemon.residentBytes / 1_048_576) MiB")
 }
