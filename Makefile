@@ -64,8 +64,9 @@ run: build
 test: setup
 	$(BUILD_UMASK) $(SWIFT) test
 
+## bench: release build, every benchmark mode; prints the table and writes .build/bench.json.
 bench: release
-	$$($(SWIFT) build -c release --show-bin-path)/transition-bench
+	$$($(SWIFT) build -c release --show-bin-path)/transition-bench all --json .build/bench.json
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Plugins Tests
