@@ -41,6 +41,11 @@ public struct ByteSink: TextOutputStream {
     bytes.append(contentsOf: other)
   }
 
+  /// Appends bytes borrowed from elsewhere.
+  public mutating func append(contentsOf other: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: other)
+  }
+
   /// Appends a JSON number: whole numbers below 2^53 as integers, others in shortest
   /// round-trip form, non-finite ones (which JSON cannot carry) as `null`.
   public mutating func appendNumber(_ value: Double) {

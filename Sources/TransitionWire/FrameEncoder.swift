@@ -14,9 +14,13 @@ import TransitionKit
 /// head, so that what never changes is written once.
 public struct FrameEncoder {
   private var sink = ByteSink(capacity: 16 * 1024)
-  /// `{"id":"…","frame":[` per layer index, for the layer's id at that index.
-  private var layerHeads: [(id: String, bytes: [UInt8])] = []
-  private var contentBytes: [[UInt8]?] = []
+  /// What never changes in a layer, written once: per layer index, `{"id":"…","frame":` and
+  /// the `content` JSON, both as ranges of ``fragments`` (one flat buffer, so that appending
+  /// them retains nothing).
+  private var fragments: [UInt8] = []
+  private var layerIDs: [String] = []
+  private var headRanges: [Range<Int>] = []
+  private var contentRanges: [Range<Int>?] = []
   /// `{"event":"frame","session":"…","seq":` for `headSession`.
   private var head: [UInt8] = []
   private var headSession: String?
@@ -56,9 +60,11 @@ public struct FrameEncoder {
     sink.append(",\"progress\":")
     sink.appendFixed(frame.progress)
     sink.append(",\"layers\":[")
-    if contentBytes.count != frame.layers.count {
-      contentBytes = Array(repeating: nil, count: frame.layers.count)
-      layerHeads = Array(repeating: (id: "", bytes: []), count: frame.layers.count)
+    if headRanges.count != frame.layers.count {
+      fragments.removeAll(keepingCapacity: true)
+      layerIDs = Array(repeating: "", count: frame.layers.count)
+      headRanges = Array(repeating: 0..<0, count: frame.layers.count)
+      contentRanges = Array(repeating: nil, count: frame.layers.count)
     }
     // Each layer is read through a pointer, field by field: no layer state is copied (or
     // its id and content retained) per frame.
@@ -72,16 +78,25 @@ public struct FrameEncoder {
     sink.append("]}\n")
   }
 
+  /// Appends `range` of ``fragments``.
+  private mutating func appendFragment(_ range: Range<Int>) {
+    fragments.withUnsafeBufferPointer { all in
+      sink.append(contentsOf: UnsafeBufferPointer(rebasing: all[range]))
+    }
+  }
+
   private mutating func appendLayer(_ layer: UnsafePointer<LayerState>, index: Int) {
-    if layerHeads[index].bytes.isEmpty || layerHeads[index].id != layer.pointee.id {
+    if headRanges[index].isEmpty || layerIDs[index] != layer.pointee.id {
       var headSink = ByteSink(capacity: 64)
       headSink.append("{\"id\":")
       headSink.appendString(layer.pointee.id)
       headSink.append(",\"frame\":")
-      layerHeads[index] = (layer.pointee.id, headSink.bytes)
-      contentBytes[index] = nil
+      layerIDs[index] = layer.pointee.id
+      headRanges[index] = fragments.count..<fragments.count + headSink.bytes.count
+      fragments.append(contentsOf: headSink.bytes)
+      contentRanges[index] = nil
     }
-    layerHeads.withUnsafeBufferPointer { sink.append(contentsOf: $0[index].bytes) }
+    appendFragment(headRanges[index])
     let box = layer.pointee.frame
     sink.appendFixed(box.x, prefix: UInt8(ascii: "["))
     sink.appendFixed(box.y, prefix: UInt8(ascii: ","))
@@ -129,15 +144,14 @@ public struct FrameEncoder {
       sink.appendColor(background)
     }
     if layer.pointee.content != nil {
-      if contentBytes[index] == nil, let content = layer.pointee.content {
+      if contentRanges[index] == nil, let content = layer.pointee.content {
         var contentSink = ByteSink(capacity: 64)
         contentSink.appendJSON(content)
-        contentBytes[index] = contentSink.bytes
+        contentRanges[index] = fragments.count..<fragments.count + contentSink.bytes.count
+        fragments.append(contentsOf: contentSink.bytes)
       }
       sink.append(",\"content\":")
-      contentBytes.withUnsafeBufferPointer {
-        if let bytes = $0[index] { sink.append(contentsOf: bytes) }
-      }
+      if let range = contentRanges[index] { appendFragment(range) }
     }
     sink.append(UInt8(ascii: "}"))
   }

@@ -20,6 +20,8 @@ final class BenchReport {
     let padded = name.padding(toLength: max(name.count, 34), withPad: " ", startingAt: 0)
     let mode = mode.padding(toLength: 9, withPad: " ", startingAt: 0)
     print("\(mode) \(padded) \(text) \(unit)\(note.isEmpty ? "" : "  (\(note))")")
+    // Each figure as it comes, also when the table goes to a file or a pipe.
+    fflush(nil)
   }
 
   static func format(_ value: Double) -> String {

@@ -10,9 +10,10 @@ struct StreamBench {
 
   /// Begins one album-flip push of `frames` virtual frames at `fps` and reads it with
   /// `readers` subscribers at once; returns (frames read in all, bytes read in all, layers a
-  /// frame, seconds from the first subscribe to the last `complete`).
+  /// frame, seconds from the first subscribe to the last `complete`, CPU seconds the daemon
+  /// spent meanwhile).
   func run(frames: Int, fps: Int, readers: Int) throws -> (
-    frames: Int, bytes: Int, layers: Int, seconds: Double
+    frames: Int, bytes: Int, layers: Int, seconds: Double, cpuSeconds: Double
   ) {
     let control = try LineSocket(path: daemon.socketPath)
     let seconds = Double(frames) / Double(fps)
@@ -23,6 +24,7 @@ struct StreamBench {
     else { throw BenchError("begin failed: \(begin)") }
     let totals = Totals()
     let sockets = try (0..<readers).map { _ in try LineSocket(path: daemon.socketPath) }
+    let cpuBefore = daemon.cpuSeconds
     let start = Monotonic.now
     runOnThreads(readers) { index in
       let socket = sockets[index]
@@ -37,9 +39,10 @@ struct StreamBench {
       }
     }
     let elapsed = Monotonic.now - start
+    let cpu = daemon.cpuSeconds - cpuBefore
     if let failure = totals.failure { throw failure }
     _ = try control.request(#"{"op":"end","session":"\#(session)"}"#)
-    return (totals.frames, totals.bytes, layers, elapsed)
+    return (totals.frames, totals.bytes, layers, elapsed, cpu)
   }
 
   /// The frame lines of one album-flip push read with the virtual clock, `count` of them

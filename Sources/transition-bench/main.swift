@@ -228,6 +228,7 @@ if let jsonPath {
   defer { node?.stop() }
   let fps = 240
   var daemonRates = [[Double]](repeating: [], count: daemons.count)
+  var daemonCPU = [[Double]](repeating: [], count: daemons.count)
   var limitRates: [Double] = []
   var nodeRates: [Double] = []
   var layers = 0
@@ -237,6 +238,7 @@ if let jsonPath {
     for (index, bench) in benches.enumerated() {
       let daemonRun = try bench.run(frames: frames, fps: fps, readers: 1)
       daemonRates[index].append(Double(daemonRun.frames) / daemonRun.seconds)
+      daemonCPU[index].append(daemonRun.cpuSeconds / Double(max(daemonRun.frames, 1)))
       layers = daemonRun.layers
       daemonBytes[index] = daemonRun.bytes / max(daemonRun.frames, 1)
     }
@@ -256,6 +258,9 @@ if let jsonPath {
       "stream", labelled(build.label, "transitiond, 1 reader"), daemonRate, "frames/s",
       "\(layers) layers, \(daemonBytes[index]) bytes a frame, \(Int(daemonRate * Double(daemonBytes[index]) / 1e6)) MB/s"
     )
+    report.add(
+      "stream", labelled(build.label, "daemon CPU a frame"), Percentiles(daemonCPU[index]).median * 1e6,
+      "µs", "/proc/<pid>/stat; what a free core would allow: \(Int(1 / max(Percentiles(daemonCPU[index]).median, 1e-9))) frames/s")
     report.add(
       "stream", labelled(build.label, "transitiond / socket limit"), daemonRate / limitRate, "x")
     if node != nil {
