@@ -67,7 +67,9 @@ struct FrameLineParser {
       return .frame(session: session, seq: seq, t: t, progress: number(line, &cursor))
     }
     if find(complete, in: line, from: 0) != nil { return .complete }
-    if find(failed, in: line, from: 0) != nil { return .failure(String(decoding: line, as: UTF8.self)) }
+    if find(failed, in: line, from: 0) != nil {
+      return .failure(String(decoding: line, as: UTF8.self))
+    }
     return .other
   }
 
@@ -112,8 +114,7 @@ struct FrameLineParser {
         cursor += 1
       }
     }
-    if cursor < line.count, line[cursor] == UInt8(ascii: "e") || line[cursor] == UInt8(ascii: "E")
-    {
+    if cursor < line.count, line[cursor] == UInt8(ascii: "e") || line[cursor] == UInt8(ascii: "E") {
       cursor += 1
       var negativeExponent = false
       if cursor < line.count, line[cursor] == UInt8(ascii: "-") || line[cursor] == UInt8(ascii: "+")

@@ -100,7 +100,9 @@ final class LineSocket: @unchecked Sendable {
       var count = 0
       if !leftover.isEmpty {
         count = min(leftover.count, capacity)
-        leftover.withUnsafeBufferPointer { (window + kept).update(from: $0.baseAddress!, count: count) }
+        leftover.withUnsafeBufferPointer {
+          (window + kept).update(from: $0.baseAddress!, count: count)
+        }
         leftover.removeFirst(count)
       } else {
         count = read(descriptor, window + kept, capacity)

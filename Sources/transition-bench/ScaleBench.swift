@@ -83,8 +83,7 @@ struct ScaleBench {
           if !more { failure = BenchError("the daemon closed a connection") }
         }
         collector.add(frames: frames, gaps: gaps, lateness: lateness, failure: failure)
-      }
-      catch {
+      } catch {
         collector.add(frames: 0, gaps: 0, lateness: [], failure: error)
       }
     }

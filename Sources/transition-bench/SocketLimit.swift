@@ -9,7 +9,8 @@ final class SocketLimit: @unchecked Sendable {
   private let listener: Int32
   private let blob: [UInt8]
   private let linesPerBlob: Int
-  private let complete = Array(#"{"event":"complete","finished":true,"session":"limit"}"#.utf8 + [10])
+  private let complete = Array(
+    #"{"event":"complete","finished":true,"session":"limit"}"#.utf8 + [10])
 
   /// Listens on a temporary socket; `lines` are sent in turn, over and over.
   init(lines: [[UInt8]]) throws {

@@ -18,7 +18,8 @@ struct StreamBench {
     let control = try LineSocket(path: daemon.socketPath)
     let seconds = Double(frames) / Double(fps)
     let begin = try control.request(
-      #"{"op":"begin","interactive":true,"duration":\#(seconds),"context":\#(BenchContexts.albumPush)}"#)
+      #"{"op":"begin","interactive":true,"duration":\#(seconds),"context":\#(BenchContexts.albumPush)}"#
+    )
     guard let session = begin.value(of: "session"),
       let layers = begin.value(of: "layers").flatMap(Int.init)
     else { throw BenchError("begin failed: \(begin)") }
@@ -50,7 +51,8 @@ struct StreamBench {
   func sampleFrames(count: Int) throws -> [[UInt8]] {
     let socket = try LineSocket(path: daemon.socketPath)
     let begin = try socket.request(
-      #"{"op":"begin","interactive":true,"duration":\#(count - 1),"context":\#(BenchContexts.albumPush)}"#)
+      #"{"op":"begin","interactive":true,"duration":\#(count - 1),"context":\#(BenchContexts.albumPush)}"#
+    )
     guard let session = begin.value(of: "session") else {
       throw BenchError("begin failed: \(begin)")
     }

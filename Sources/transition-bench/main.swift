@@ -110,7 +110,9 @@ if let baselineDirectory { report.machine["baseline"] = baselineDirectory.path }
 
 /// The daemons measured: the baseline ("before") first when there is one, then this build.
 let daemonBuilds: [(label: String, directory: URL)] =
-  (baselineDirectory.map { [("before", $0)] } ?? []) + [(baselineDirectory == nil ? "" : "after", binDirectory)]
+  (baselineDirectory.map { [("before", $0)] } ?? []) + [
+    (baselineDirectory == nil ? "" : "after", binDirectory)
+  ]
 
 /// `name` marked with the build it measures when a baseline is compared.
 func labelled(_ label: String, _ name: String) -> String {
@@ -259,8 +261,11 @@ if let jsonPath {
       "\(layers) layers, \(daemonBytes[index]) bytes a frame, \(Int(daemonRate * Double(daemonBytes[index]) / 1e6)) MB/s"
     )
     report.add(
-      "stream", labelled(build.label, "daemon CPU a frame"), Percentiles(daemonCPU[index]).median * 1e6,
-      "µs", "/proc/<pid>/stat; what a free core would allow: \(Int(1 / max(Percentiles(daemonCPU[index]).median, 1e-9))) frames/s")
+      "stream", labelled(build.label, "daemon CPU a frame"),
+      Percentiles(daemonCPU[index]).median * 1e6,
+      "µs",
+      "/proc/<pid>/stat; what a free core would allow: \(Int(1 / max(Percentiles(daemonCPU[index]).median, 1e-9))) frames/s"
+    )
     report.add(
       "stream", labelled(build.label, "transitiond / socket limit"), daemonRate / limitRate, "x")
     if node != nil {
@@ -272,7 +277,8 @@ if let jsonPath {
     "stream", "socket limit, same bytes", limitRate, "frames/s", "a sender of pre-encoded lines")
   if node != nil {
     report.add(
-      "stream", "Node.js peer_node.js", nodeRate, "frames/s", "25 layers, \(nodeBytes) bytes a frame")
+      "stream", "Node.js peer_node.js", nodeRate, "frames/s",
+      "25 layers, \(nodeBytes) bytes a frame")
   } else {
     print("stream    (node not found or no peer_node.js: the Node.js comparison is skipped)")
   }
@@ -307,7 +313,8 @@ if let jsonPath {
       }
     }
     for (index, build) in daemonBuilds.enumerated() {
-      reportScale(results[index], label: build.label, sessions: sessions, fps: fps, connections: connections)
+      reportScale(
+        results[index], label: build.label, sessions: sessions, fps: fps, connections: connections)
     }
   }
 }
@@ -324,7 +331,8 @@ if let jsonPath {
   report.add(
     "scale", "\(name): lateness p99",
     Percentiles(results.map { $0.lateness.value(0.99) }).median * 1e3, "ms",
-    "worst run \(BenchReport.format((results.map { $0.lateness.value(0.99) }.max() ?? 0) * 1e3)) ms")
+    "worst run \(BenchReport.format((results.map { $0.lateness.value(0.99) }.max() ?? 0) * 1e3)) ms"
+  )
   report.add("scale", "\(name): seq gaps", Double(results.map(\.gaps).max() ?? 0), "", "worst run")
   let read = results.map { Double($0.framesRead) / Double(max($0.framesDue, 1)) }
   report.add(
@@ -346,7 +354,8 @@ if let jsonPath {
     report.add(
       "update", labelled(build.label, "update → frame p50"), latency.median * 1e3, "ms",
       "100 sessions at \(fps) fps")
-    report.add("update", labelled(build.label, "update → frame p99"), latency.value(0.99) * 1e3, "ms")
+    report.add(
+      "update", labelled(build.label, "update → frame p99"), latency.value(0.99) * 1e3, "ms")
   }
 }
 
@@ -356,7 +365,8 @@ if let jsonPath {
     defer { daemon.stop() }
     let latency = try BeginBench(daemon: daemon).run(count: samples)
     report.add(
-      "begin", labelled(build.label, "begin → reply p50"), latency.median * 1e3, "ms", "zoom-present")
+      "begin", labelled(build.label, "begin → reply p50"), latency.median * 1e3, "ms",
+      "zoom-present")
     report.add("begin", labelled(build.label, "begin → reply p99"), latency.value(0.99) * 1e3, "ms")
   }
 }

@@ -64,7 +64,8 @@ import TransitionKit
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<20_000 {
       let exponent = Double.random(in: -12...18, using: &generator)
-      let value = (Bool.random(using: &generator) ? 1 : -1) * pow(10, exponent)
+      let value =
+        (Bool.random(using: &generator) ? 1 : -1) * pow(10, exponent)
         * Double.random(in: 1...9.99, using: &generator)
       let text = written(value)
       #expect(text != "-0")
