@@ -1,4 +1,5 @@
 import TransitionKit
+import TransitionWire
 
 /// One running transition: its context, the timeline its animator made, the clock that drives
 /// it, its frame renderer and the wall-clock streams that carry it to subscribers.
@@ -65,7 +66,7 @@ final class Session {
     self.interactive = interactive
     self.clockSource = clock
     self.frameClocks = frameClocks
-    self.renderer = FrameRenderer(timeline: timeline)
+    self.renderer = FrameRenderer(session: id, timeline: timeline)
     self.ownerPeerID = owner.id
     self.ownerUID = owner.identity?.uid
     let now = clock.now
@@ -100,7 +101,7 @@ final class Session {
   func render(
     seq: Int, progress: Double, t: Double, _ body: (UnsafeRawBufferPointer) -> Void
   ) {
-    renderer.render(session: id, seq: seq, progress: progress, t: t, body)
+    renderer.render(seq: seq, progress: progress, time: t, body)
   }
 
   /// Starts the completion timer; call once, after the session is in the table.

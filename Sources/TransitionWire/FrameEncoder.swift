@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 /// Writes `frame` events as one line of JSON each, straight into a reused buffer.
@@ -6,12 +7,14 @@ import TransitionKit
 /// out when it is [0.5, 0.5], `transform` when it is the identity, `alpha` when it is 1,
 /// `hidden` when false; `background` and `content` appear only when the layer has them.
 /// Numbers are written by the fixed-precision frame number writer
-/// (``TransitionKit/FixedPrecisionNumber``, docs/protocol.md "Numbers in frames"): never
+/// (``TransitionJSON/FixedPrecisionNumber``, docs/protocol.md "Numbers in frames"): never
 /// `null`, NaN, an infinity, `-0` or an exponent.
 ///
-/// It keeps each layer's encoded id and `content` by layer index while the layer at that index
-/// keeps its id (a timeline's layers keep their ids and contents), and the session's line
-/// head, so that what never changes is written once.
+/// It keeps each layer's encoded id head and `content` by layer index, and the session's line
+/// head, so that what does not change is written once. A layer's cached `content` is reused
+/// only while it is the same value, so one encoder may serve frames of any timelines; an
+/// encoder made with `stableLayers` (``FrameRenderer``'s, which serves one timeline, whose
+/// layers keep their ids and contents) skips that comparison.
 public struct FrameEncoder {
   private var sink = ByteSink(capacity: 16 * 1024)
   /// What never changes in a layer, written once: per layer index, `{"id":"…","frame":` and
@@ -21,11 +24,19 @@ public struct FrameEncoder {
   private var layerIDs: [String] = []
   private var headRanges: [Range<Int>] = []
   private var contentRanges: [Range<Int>?] = []
+  /// The content each cached range was written from (compared unless `stableLayers`).
+  private var contentValues: [JSONValue?] = []
+  private let stableLayers: Bool
   /// `{"event":"frame","session":"…","seq":` for `headSession`.
   private var head: [UInt8] = []
   private var headSession: String?
 
-  public init() {}
+  /// - Parameter stableLayers: True when every frame comes from one timeline, whose layers
+  ///   keep their ids and contents: a layer's content is then not compared with the cached
+  ///   one every frame.
+  public init(stableLayers: Bool = false) {
+    self.stableLayers = stableLayers
+  }
 
   /// Encodes the `frame` event for `frame` of `session` and passes the `\n`-terminated line to
   /// `body`, borrowed from the encoder's buffer (valid only during the call): nothing is
@@ -65,6 +76,7 @@ public struct FrameEncoder {
       layerIDs = Array(repeating: "", count: frame.layers.count)
       headRanges = Array(repeating: 0..<0, count: frame.layers.count)
       contentRanges = Array(repeating: nil, count: frame.layers.count)
+      contentValues = Array(repeating: nil, count: frame.layers.count)
     }
     // Each layer is read through a pointer, field by field: no layer state is copied (or
     // its id and content retained) per frame.
@@ -144,10 +156,14 @@ public struct FrameEncoder {
       sink.appendColor(background)
     }
     if layer.pointee.content != nil {
-      if contentRanges[index] == nil, let content = layer.pointee.content {
+      if contentRanges[index] == nil
+        || (!stableLayers && contentValues[index] != layer.pointee.content),
+        let content = layer.pointee.content
+      {
         var contentSink = ByteSink(capacity: 64)
         contentSink.appendJSON(content)
         contentRanges[index] = fragments.count..<fragments.count + contentSink.bytes.count
+        contentValues[index] = stableLayers ? nil : content
         fragments.append(contentsOf: contentSink.bytes)
       }
       sink.append(",\"content\":")

@@ -1,4 +1,5 @@
 import Foundation
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
@@ -14,7 +15,10 @@ let usage = """
   modes (default: all of them, in this order):
     evaluate  layer states per second evaluating an album-flip-like timeline (one core)
     encode    frame events per second: FrameEncoder vs Foundation's JSONEncoder, same frames;
-              and evaluate + encode together (the engine's frame rate)
+              and FrameRenderer: evaluate + encode together (the engine's frame rate, one
+              stream tick's work)
+    decode    frame events per second parsed as a client parses them: JSONValue
+              (TransitionClient) vs Foundation's JSONSerialization
     stream    frames per second to one reader of a real transitiond (virtual clock, album-flip
               push), beside the socket's own limit for lines of the same bytes and the Node.js
               script (when node is on the PATH), interleaved; then four readers at once
@@ -78,8 +82,9 @@ while let argument = arguments.popFirst() {
     return value
   }
   switch argument {
-  case "evaluate", "encode", "stream", "scale", "update", "begin", "idle": modes.append(argument)
-  case "all": modes += ["evaluate", "encode", "stream", "scale", "update", "begin", "idle"]
+  case "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle":
+    modes.append(argument)
+  case "all": modes += ["evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle"]
   case "--runs": runs = number()
   case "--frames": frames = number()
   case "--layers": layerCount = max(number(), 3)
@@ -101,7 +106,9 @@ while let argument = arguments.popFirst() {
     fail("unknown argument \(argument)\n\(usage)")
   }
 }
-if modes.isEmpty { modes = ["evaluate", "encode", "stream", "scale", "update", "begin", "idle"] }
+if modes.isEmpty {
+  modes = ["evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle"]
+}
 
 let report = BenchReport()
 report.machine = BenchReport.describeMachine()
@@ -145,6 +152,7 @@ do {
     switch mode {
     case "evaluate": runEvaluate()
     case "encode": runEncode()
+    case "decode": runDecode()
     case "stream": try runStream()
     case "scale": try runScale()
     case "update": try runUpdate()
@@ -200,13 +208,14 @@ if let jsonPath {
       _ = try? json.encode(codableFrames[index % 64])
     }
   }
-  var frame = Frame()
+  var renderer = FrameRenderer(session: "s1", evaluator: evaluator)
   var engineBytes = 0
   let engineSeconds = median {
     engineBytes = 0
     for index in 0..<frames {
-      evaluator.evaluate(progress: Double(index) / Double(frames - 1), into: &frame)
-      encoder.encode(session: "s1", seq: index, frame: frame) { engineBytes += $0.count }
+      renderer.render(seq: index, progress: Double(index) / Double(frames - 1)) {
+        engineBytes += $0.count
+      }
     }
   }
   let handRate = Double(frames) / handSeconds
@@ -217,8 +226,37 @@ if let jsonPath {
   report.add("encode", "JSONEncoder", foundationRate, "frames/s")
   report.add("encode", "FrameEncoder / JSONEncoder", handRate / foundationRate, "x")
   report.add(
-    "encode", "engine: evaluate + encode", Double(frames) / engineSeconds, "frames/s",
+    "encode", "FrameRenderer: evaluate + encode", Double(frames) / engineSeconds, "frames/s",
     "\(layerCount) layers, \(engineBytes / frames) bytes a frame")
+}
+
+@MainActor func runDecode() {
+  var encoder = FrameEncoder()
+  let lines = (0..<64).map { index in
+    Array(
+      encoder.encode(
+        session: "s1", seq: index, frame: evaluator.frame(progress: Double(index) / 63)
+      ).dropLast())
+  }
+  let decodeFrames = max(frames / 4, 100)
+  var members = 0
+  let typedSeconds = median {
+    for index in 0..<decodeFrames {
+      members += (try? JSONValue(parsing: lines[index % 64]))?.objectValue?.count ?? 0
+    }
+  }
+  let foundationSeconds = median {
+    for index in 0..<decodeFrames {
+      let object = try? JSONSerialization.jsonObject(with: Data(lines[index % 64]))
+      members += (object as? [String: Any])?.count ?? 0
+    }
+  }
+  report.add(
+    "decode", "JSONValue", Double(decodeFrames) / typedSeconds, "frames/s",
+    "\(lines[0].count) bytes a frame")
+  report.add(
+    "decode", "JSONSerialization", Double(decodeFrames) / foundationSeconds, "frames/s",
+    "checksum \(members)")
 }
 
 @MainActor func runStream() throws {

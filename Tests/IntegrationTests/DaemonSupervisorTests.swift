@@ -58,7 +58,7 @@ import TransitionClient
     let client = try daemon.client()
     #expect(try client.animators().animators.contains { $0.name == "quitter" })
     _ = try? client.send([
-      "op": "begin", "animator": "quitter", "context": DaemonScenes.plainPush(),
+      "op": "begin", "animator": "quitter", "context": .object(DaemonScenes.plainPush()),
     ])
     #expect(try daemon.waitForExit() == 70)
     #expect(daemon.log.contains("exit() was called while serving"))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TransitionKit
+import TransitionJSON
 
 /// The frame number writer (docs/protocol.md, "Numbers in frames"): 7 significant digits and
 /// at least 3 decimals, plain decimal notation, never `-0`, an exponent, NaN or an infinity.

@@ -1,5 +1,5 @@
 /// Appends JSON text to a byte buffer without intermediate strings: the one JSON writer of the
-/// project (`JSONValue.serialized`, replies, frame events).
+/// project (`JSONValue.serialized`, requests, replies, frame events).
 ///
 /// `appendNumber` uses Swift's shortest round-trip formatting (replies, timelines: a reader gets
 /// the exact bits back), integers without a fraction; frames use the faster fixed-precision
@@ -57,6 +57,15 @@ public struct ByteSink: TextOutputStream {
     }
   }
 
+  /// Appends a JSON number that is never `null`: NaN as 0, ±infinity as ±`greatestFiniteMagnitude`,
+  /// finite values as `appendNumber` writes them. For frames, whose numbers must always read
+  /// back as numbers; the engine's bounds keep them finite, this is the last line of defence.
+  public mutating func appendFiniteNumber(_ value: Double) {
+    if value.isFinite { return appendNumber(value) }
+    if value.isNaN { return append(UInt8(ascii: "0")) }
+    appendNumber(value > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
+  }
+
   /// Appends an integer, into capacity reserved once.
   public mutating func appendInteger(_ value: Int64) {
     bytes.append(addingCapacity: 21) { span in
@@ -106,21 +115,11 @@ public struct ByteSink: TextOutputStream {
     nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
   }
 
-  /// Appends a colour as the JSON string `"#rrggbbaa"`, as `Color.hex` spells it.
-  public mutating func appendColor(_ color: Color) {
-    let (red, green, blue, alpha) = color.bytes
-    bytes.append(addingCapacity: 11) { span in
-      span.append(UInt8(ascii: "\""))
-      span.append(UInt8(ascii: "#"))
-      span.append(Self.hexDigit(red >> 4))
-      span.append(Self.hexDigit(red & 15))
-      span.append(Self.hexDigit(green >> 4))
-      span.append(Self.hexDigit(green & 15))
-      span.append(Self.hexDigit(blue >> 4))
-      span.append(Self.hexDigit(blue & 15))
-      span.append(Self.hexDigit(alpha >> 4))
-      span.append(Self.hexDigit(alpha & 15))
-      span.append(UInt8(ascii: "\""))
+  /// Appends `byte` as two lowercase hexadecimal digits.
+  public mutating func appendHexByte(_ byte: UInt8) {
+    bytes.append(addingCapacity: 2) { span in
+      span.append(Self.hexDigit(byte >> 4))
+      span.append(Self.hexDigit(byte & 15))
     }
   }
 

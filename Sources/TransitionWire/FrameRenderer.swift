@@ -1,0 +1,47 @@
+import TransitionKit
+
+/// Evaluates one session's timeline and encodes the result as a `frame` event: the one
+/// evaluate-then-encode path (the server's frame streams, `transition-bench`, tests).
+///
+/// Each call evaluates once and encodes once into reused storage; the frame contract is
+/// docs/protocol.md's (`frame` event) and docs/architecture.md's. ``render(seq:progress:time:_:)``
+/// lends the encoded line to a closure, so nothing is copied or reference-counted between
+/// evaluating a frame and writing it to every subscriber.
+public struct FrameRenderer {
+  /// The session the frames belong to, written into every event.
+  public let session: String
+  /// The evaluator of the session's timeline.
+  public let evaluator: TimelineEvaluator
+  /// The frame evaluated last.
+  public private(set) var frame = Frame()
+  /// Serves one timeline, so layer ids and contents are encoded once.
+  private var encoder = FrameEncoder(stableLayers: true)
+
+  public init(session: String, evaluator: TimelineEvaluator) {
+    self.session = session
+    self.evaluator = evaluator
+  }
+
+  public init(session: String, timeline: Timeline) {
+    self.init(session: session, evaluator: TimelineEvaluator(timeline))
+  }
+
+  /// Renders the `frame` event at linear `progress` and lends the `\n`-terminated line to
+  /// `body` (valid only during the call).
+  /// - Parameters:
+  ///   - seq: the frame's number in its stream.
+  ///   - progress: linear progress, clamped to [0, 1].
+  ///   - time: the frame's `t` (session time); `progress × duration` when nil.
+  public mutating func render<Result>(
+    seq: Int, progress: Double, time: Double? = nil,
+    _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) rethrows -> Result {
+    evaluator.evaluate(progress: progress, time: time, into: &frame)
+    return try encoder.encode(session: session, seq: seq, frame: frame, body)
+  }
+
+  /// The `frame` event at linear `progress`, `\n`-terminated, as a new array.
+  public mutating func render(seq: Int, progress: Double, time: Double? = nil) -> [UInt8] {
+    render(seq: seq, progress: progress, time: time) { Array($0) }
+  }
+}
