@@ -131,19 +131,34 @@ extension ByteSink {
     }
   }
 
-  /// Magnitudes of 10^15 and above: whole numbers, all digits written (up to 309 of them).
+  /// Magnitudes of 10^15 and above: whole numbers, all digits written (up to 309 of them),
+  /// exact below 2^63 and otherwise the shortest digits that read back to the same double,
+  /// padded with zeros (so that even the largest double reads back finite).
   private mutating func appendLargeFixed(_ value: Double, prefix: UInt8) {
-    var scaled = value.magnitude
-    var zeros = 0
-    while scaled >= 1e18 {
-      scaled /= 10
-      zeros += 1
+    let magnitude = value.magnitude
+    var digits: [UInt8]
+    if magnitude < 9.2e18 {
+      var whole = ByteSink(capacity: 24)
+      whole.appendInteger(Int64(magnitude.rounded()))
+      digits = whole.bytes
+    } else {
+      // `description` is `d.ddddde+XX` here: its digits, then zeros up to the exponent.
+      let text = Array(magnitude.description.utf8)
+      let e = text.firstIndex(of: UInt8(ascii: "e")) ?? text.count
+      let mantissa = text[..<e].filter { $0 != UInt8(ascii: ".") }
+      let exponent =
+        Int(String(decoding: text[(e + 1)...].filter { $0 != UInt8(ascii: "+") }, as: UTF8.self))
+        ?? 0
+      digits = Array(mantissa)
+      let length = exponent + 1
+      if digits.count < length {
+        digits += [UInt8](repeating: UInt8(ascii: "0"), count: length - digits.count)
+      }
     }
-    bytes.append(addingCapacity: 24 + zeros) { span in
+    bytes.append(addingCapacity: digits.count + 2) { span in
       if prefix != 0 { span.append(prefix) }
       if value < 0 { span.append(UInt8(ascii: "-")) }
-      Self.writeDigits(UInt64(scaled.rounded()), into: &span)
-      for _ in 0..<zeros { span.append(UInt8(ascii: "0")) }
+      for digit in digits { span.append(digit) }
     }
   }
 

@@ -48,6 +48,8 @@ let usage = """
     --json FILE       also write the results as JSON to FILE
   """
 
+/// Every mode, in the order `all` runs them.
+let allModes = ["evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle"]
 var modes: [String] = []
 var runs = 5
 var frames = 20_000
@@ -84,7 +86,7 @@ while let argument = arguments.popFirst() {
   switch argument {
   case "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle":
     modes.append(argument)
-  case "all": modes += ["evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle"]
+  case "all": modes += allModes
   case "--runs": runs = number()
   case "--frames": frames = number()
   case "--layers": layerCount = max(number(), 3)
@@ -106,9 +108,7 @@ while let argument = arguments.popFirst() {
     fail("unknown argument \(argument)\n\(usage)")
   }
 }
-if modes.isEmpty {
-  modes = ["evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle"]
-}
+if modes.isEmpty { modes = allModes }
 
 let report = BenchReport()
 report.machine = BenchReport.describeMachine()

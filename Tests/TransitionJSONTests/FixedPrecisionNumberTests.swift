@@ -58,6 +58,9 @@ import TransitionJSON
     #expect(infinity.count == 309)
     #expect(infinity.allSatisfy { $0.isNumber })
     #expect(written(-.infinity) == "-" + infinity)
+    // The largest double, written in full, reads back as itself (not as an infinity).
+    #expect(Double(infinity) == .greatestFiniteMagnitude)
+    #expect(Double(written(-1.2345e300)) == -1.2345e300)
   }
 
   @Test func randomValuesReadBackWithinThePrecisionAndInPlainNotation() throws {
