@@ -16,7 +16,8 @@ import TransitionKit
 /// encoder made with `stableLayers` (``FrameRenderer``'s, which serves one timeline, whose
 /// layers keep their ids and contents) skips that comparison.
 public struct FrameEncoder {
-  private var sink = ByteSink(capacity: 16 * 1024)
+  /// Grows to the largest frame once; small at first, as a daemon holds one per session.
+  private var sink = ByteSink(capacity: 2_048)
   /// What never changes in a layer, written once: per layer index, `{"id":"…","frame":` and
   /// the `content` JSON, both as ranges of ``fragments`` (one flat buffer, so that appending
   /// them retains nothing).
