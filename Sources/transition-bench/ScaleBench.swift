@@ -20,6 +20,8 @@ struct ScaleBench {
     var cpuFraction = 0.0
     var peakResidentBytes = 0
     var seconds = 0.0
+    /// The CPU the benchmark's own readers used meanwhile, in cores.
+    var readerCPUFraction = 0.0
   }
 
   let daemon: DaemonProcess
@@ -45,6 +47,7 @@ struct ScaleBench {
     let startTimes = starts
     let subscribed = Monotonic.now
     let cpuBefore = daemon.cpuSeconds
+    let readerCPUBefore = Self.ownCPUSeconds()
     let collector = Collector()
     runOnThreads(connections) { connection in
       let socket = readers[connection]
@@ -91,6 +94,7 @@ struct ScaleBench {
     if let failure = collector.failure { throw failure }
     result.seconds = finished - subscribed
     result.cpuFraction = (daemon.cpuSeconds - cpuBefore) / result.seconds
+    result.readerCPUFraction = (Self.ownCPUSeconds() - readerCPUBefore) / result.seconds
     result.peakResidentBytes = daemon.peakResidentBytes
     result.framesRead = collector.frames
     result.gaps = collector.gaps
@@ -100,6 +104,16 @@ struct ScaleBench {
       due + max(Int(((start + duration - subscribed) * Double(fps)).rounded(.down)), 0)
     }
     return result
+  }
+}
+
+extension ScaleBench {
+  /// User plus system CPU seconds this process has used (`getrusage`).
+  static func ownCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
   }
 }
 

@@ -377,7 +377,9 @@ if let jsonPath {
     "scale", "\(name): frames read / due", Percentiles(read).median, "",
     "\(results.last?.framesRead ?? 0) of \(results.last?.framesDue ?? 0)")
   report.add(
-    "scale", "\(name): daemon CPU", Percentiles(results.map(\.cpuFraction)).median, "cores")
+    "scale", "\(name): daemon CPU", Percentiles(results.map(\.cpuFraction)).median, "cores",
+    "the readers: \(BenchReport.format(Percentiles(results.map(\.readerCPUFraction)).median)) cores"
+  )
   report.add(
     "scale", "\(name): peak RSS",
     Double(results.map(\.peakResidentBytes).max() ?? 0) / 1_048_576, "MiB", "VmHWM")
