@@ -26,7 +26,8 @@ let usage = """
               session's frame grid, seq gaps, the daemon's CPU and peak RSS (1000 × 60 fps
               and 500 × 120 fps over 50 connections, or --sessions/--fps/--connections)
     update    update → the frame showing it, with 100 other sessions streaming
-    begin     begin → its reply (the animator plugin answering)
+    begin     begin → its reply: album-flip begins one after another over one connection
+              (the animator plugin answering), median and p99
     idle      start-up time (to the first reply) and CPU used while idle
     all       every mode above
 
@@ -38,7 +39,8 @@ let usage = """
     --fps N           scale: frame rate; update: the frame rate of every stream (default 60)
     --connections N   scale: connections the sessions are spread over (default 50)
     --seconds S       scale: seconds each scenario streams (default 6)
-    --updates N       update and begin: samples (default 200)
+    --updates N       update: samples (default 200)
+    --begins N        begin: begins timed (default 2000)
     --daemon DIR      the directory holding transitiond and the plugins (default: this
                       tool's own directory)
     --baseline DIR    another build's directory: every daemon measurement runs for it too,
@@ -59,6 +61,7 @@ var scaleFps: Int?
 var scaleConnections: Int?
 var scaleSeconds = 6.0
 var samples = 200
+var beginCount = 2_000
 var jsonPath: String?
 var binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
   .deletingLastPathComponent()
@@ -97,6 +100,7 @@ while let argument = arguments.popFirst() {
     guard let value = Double(text()), value > 0 else { fail("--seconds needs a positive number") }
     scaleSeconds = value
   case "--updates": samples = number()
+  case "--begins": beginCount = number()
   case "--json": jsonPath = text()
   case "--daemon": binDirectory = URL(fileURLWithPath: text())
   case "--baseline": baselineDirectory = URL(fileURLWithPath: text())
@@ -403,10 +407,10 @@ if let jsonPath {
   for build in daemonBuilds {
     let daemon = try DaemonProcess(binDirectory: build.directory, config: benchConfig)
     defer { daemon.stop() }
-    let latency = try BeginBench(daemon: daemon).run(count: samples)
+    let latency = try BeginBench(daemon: daemon).run(count: beginCount)
     report.add(
       "begin", labelled(build.label, "begin → reply p50"), latency.median * 1e3, "ms",
-      "zoom-present")
+      "album-flip, 32 layers, \(beginCount) begins")
     report.add("begin", labelled(build.label, "begin → reply p99"), latency.value(0.99) * 1e3, "ms")
   }
 }
