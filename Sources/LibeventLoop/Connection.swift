@@ -209,7 +209,8 @@ public final class Connection {
       return
     }
     let descriptor = bufferevent_getfd(bufferEvent)
-    // One writev of the whole batch; a partial write means the kernel's buffer is full.
+    // One writev of the whole batch (a second one when libevent's limit of iovecs cut the
+    // first short); what is left then means the kernel's buffer is full.
     directWrites += 1
     let written = evbuffer_write(batch, descriptor)
     if written > 0, evbuffer_get_length(batch) > 0 {

@@ -9,8 +9,10 @@
 /// | --- | --- |
 /// | 1000 and above | 3 |
 /// | [100, 1000) | 4 |
+/// | [10, 100) | 5 |
 /// | [1, 10) | 6 |
-/// | [10⁻ᵏ, 10⁻ᵏ⁺¹) | 6 + k, at most 15 |
+/// | [10⁻ᵏ, 10⁻ᵏ⁺¹), k = 1 … 9 | 6 + k |
+/// | below 10⁻⁹ | 15 |
 ///
 /// so positions and sizes are exact to 1/2000 px (0.5 × 10⁻³) and every number keeps at least 7
 /// significant digits down to 10⁻⁹ (below that the error is at most 0.5 × 10⁻¹⁵). Whole numbers
