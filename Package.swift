@@ -74,13 +74,14 @@ let package = Package(
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
     // Executables.
-    // The daemon: config, signals, systemd, the Unix listener, and the adapters that turn a
-    // socket into a `Peer` and libevent's timers into a `ServerClock`; `check-plugin`.
+    // The daemon: config, signals, systemd, the Unix listener, the HTTP viewer listener, and
+    // the adapters that turn a socket or an event stream into a `Peer` and libevent's timers
+    // into a `ServerClock`; `check-plugin`.
     .executableTarget(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginHost", "PluginCheck", "UnixIO",
+        "PluginHost", "PluginCheck", "UnixIO", "TransitionViewer",
       ]),
     .executableTarget(
       name: "transitionctl",

@@ -40,9 +40,13 @@ public final class ServerCore {
   private(set) var isStopping = false
   private var lastSubscriptionID = 0
   /// Runs the `reload` op: re-reads the config, rescans the plugins, calls
-  /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded; throws
-  /// `reload_failed`. Nil refuses `reload`.
+  /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded with the plugin
+  /// scan's warnings and errors (the reply's `diagnostics`); throws `reload_failed`. Nil refuses
+  /// `reload`.
   public var reloadHandler: (() throws(WireError) -> ReloadOutcome)?
+  /// The viewer's URL with its token, when the daemon's HTTP listener is on; `hello` gives it
+  /// to the clients of the Unix socket (whose permissions already decide who may watch).
+  public var viewerURL: String?
 
   /// A core with no clients and no sessions.
   public init(

@@ -4,6 +4,7 @@ import LibeventLoop
 import PluginHost
 import TransitionKit
 import TransitionServer
+import TransitionViewer
 import TransitionWire
 
 /// The transitiond daemon: the ``ServerCore`` on one libevent loop, with what connects it to
@@ -38,6 +39,7 @@ final class Daemon {
   private var isStopping = false
   private var lock: SocketLock?
   private var listener: UnixListener?
+  private var viewer: ViewerListener?
   private var signals: SignalWatcher?
   private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
@@ -80,6 +82,16 @@ final class Daemon {
   /// - Throws: ``StartupError`` when another instance holds the socket, no animator plugin
   ///   loads, or the socket cannot be bound.
   func run() throws(StartupError) {
+    let activated: Int32?
+    do {
+      activated = try SystemdListenFDs.take(environment: ProcessInfo.processInfo.environment)
+    } catch {
+      throw StartupError(exitStatus: StartupError.configStatus, error.description)
+    }
+    if let activated {
+      try serve(adopting: activated)
+      return
+    }
     do {
       lock = try SocketLock(socketPath: socketPath)
     } catch let error as UnixSocketError {
@@ -95,6 +107,14 @@ final class Daemon {
       lock?.release()
       lock = nil
     }
+    try serve(adopting: nil)
+  }
+
+  /// Loads the plugins, listens (on `activated`, the socket systemd passed, or on a socket
+  /// of its own at ``socketPath``) and runs the loop until a stop.
+  private func serve(adopting activated: Int32?) throws(StartupError) {
+    logger.info(
+      options.configPath.map { "config: \($0)" } ?? "config: none found, built-in defaults")
     logPluginReport(registry.rescan())
     let animators = registry.animators
     guard !animators.isEmpty else {
@@ -104,11 +124,22 @@ final class Daemon {
         "no animator plugins found (searched: \(searched.isEmpty ? "nothing" : searched))")
     }
     warnAboutRoutes()
+    let listeningPath =
+      activated.map { SystemdListenFDs.boundPath(of: $0) ?? "fd \($0)" } ?? socketPath
     do {
-      listener = try UnixListener(
-        loop: loop, path: socketPath, mode: mode_t(config.socketMode)
-      ) { [unowned self] connection in
-        self.accept(connection)
+      if let activated {
+        // systemd owns the socket file: it is neither bound, chmod'ed nor removed here.
+        listener = try UnixListener(
+          loop: loop, adoptingListeningSocket: activated, path: listeningPath
+        ) { [unowned self] connection in
+          self.accept(connection)
+        }
+      } else {
+        listener = try UnixListener(
+          loop: loop, path: socketPath, mode: mode_t(config.socketMode)
+        ) { [unowned self] connection in
+          self.accept(connection)
+        }
       }
       // A parent may have left signals blocked (posix_spawn inherits the mask); the daemon
       // must see SIGINT, SIGTERM and SIGHUP.
@@ -121,15 +152,22 @@ final class Daemon {
     } catch {
       listener?.close()
       throw StartupError(
-        exitStatus: StartupError.systemStatus, "cannot listen on \(socketPath): \(error)")
+        exitStatus: StartupError.systemStatus, "cannot listen on \(listeningPath): \(error)")
     }
     listener?.onAcceptError = { [unowned self] error in
       self.logger.warn("accepting a client failed: \(error)")
     }
+    do {
+      try startViewer()
+    } catch {
+      listener?.close()
+      throw error
+    }
     notify { try $0.notifyReady() }
     startWatchdog()
     logger.info(
-      "listening on \(socketPath) (pid \(getpid()), \(animators.count) animators: "
+      "listening on \(listeningPath)\(activated == nil ? "" : " (socket activation)") (pid "
+        + "\(getpid()), \(animators.count) animators: "
         + animators.map(\.name).joined(separator: ", ") + ")")
     do {
       try loop.run()
@@ -139,10 +177,35 @@ final class Daemon {
     }
     signals?.cancel()
     watchdogTimer?.cancel()
+    viewer?.close()
+    viewer = nil
     logger.info("stopped")
   }
 
   // MARK: Connections
+
+  /// Starts the HTTP viewer listener when `http.listen` is set, and logs its URL.
+  ///
+  /// - Throws: ``StartupError`` when the address cannot be bound.
+  private func startViewer() throws(StartupError) {
+    guard let address = config.http.listen else { return }
+    let pageDirectory = ViewerPage.directory(
+      executableDirectory: InstalledLayout.running.executableDirectory)
+    do {
+      let viewer = try ViewerListener(
+        address: address, settings: config.http, pageDirectory: pageDirectory, loop: loop,
+        core: core, logger: logger)
+      self.viewer = viewer
+      core.viewerURL = viewer.url
+      logger.info("viewer: \(viewer.url)")
+      if pageDirectory == nil {
+        logger.warn("the viewer page was not found; /events works, the page's files get 404")
+      }
+    } catch {
+      throw StartupError(
+        exitStatus: StartupError.systemStatus, "cannot listen on http.listen \(address): \(error)")
+    }
+  }
 
   private func accept(_ connection: Connection) {
     let peer = UnixPeer(connection: connection, core: core, limits: config.limits) {
@@ -184,6 +247,10 @@ final class Daemon {
       logger.warn("socket and socketMode changes take effect at the next start")
       newConfig.socket = config.socket
       newConfig.socketMode = config.socketMode
+    }
+    if newConfig.http != config.http {
+      logger.warn("http changes take effect at the next start")
+      newConfig.http = config.http
     }
     config = newConfig
     core.apply(config: newConfig, adminPolicy: adminPolicy)
@@ -277,10 +344,20 @@ final class Daemon {
     }
   }
 
+  /// The plugin search path: the config's (or `--plugin-path`) entries, then
+  /// `TRANSITIOND_PLUGIN_PATH`, then the installed layout's `<prefix>/lib/transitiond/plugins`
+  /// when it exists, then the executable's own directory (a `swift build`).
   private static func pluginConfiguration(_ config: ServerConfig) -> PluginRegistry.Configuration {
-    PluginRegistry.Configuration(
-      searchPath: PluginSearchPath(configured: config.pluginPaths),
-      allowInsecurePlugins: config.allowInsecurePlugins)
+    var searchPath = PluginSearchPath(configured: config.pluginPaths)
+    let installed = InstalledLayout.running.pluginDirectory
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: installed, isDirectory: &isDirectory),
+      isDirectory.boolValue, !searchPath.entries.contains(installed)
+    {
+      searchPath.fromEnvironment.append(installed)
+    }
+    return PluginRegistry.Configuration(
+      searchPath: searchPath, allowInsecurePlugins: config.allowInsecurePlugins)
   }
 
   /// The admin rule of `config`, with its `adminGroup` looked up now.
