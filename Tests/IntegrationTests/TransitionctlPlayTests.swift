@@ -188,7 +188,8 @@ struct TransitionctlPlayRouteTests {
     let result = try TransitionctlRun.run(
       ["play", scene.url.path, "--virtual", "--fps", "10"] + extra, socket: daemon.socketPath)
     #expect(result.status == 0, "\(result.stderr)")
-    let layers = try result.lines().first?["layers"] as? [[String: Any]] ?? []
+    let frame = try result.lines().first { $0["event"] as? String == "frame" }
+    let layers = frame?["layers"] as? [[String: Any]] ?? []
     return layers.compactMap { $0["id"] as? String }
   }
 
