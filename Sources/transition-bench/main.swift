@@ -8,24 +8,29 @@ import TransitionWire
 /// not decide the figure; compared measurements run side by side in the same process.
 
 let usage = """
-  usage: transition-bench [evaluate|encode|stream|all] [--runs N] [--frames N] [--layers N]
+  usage: transition-bench [evaluate|encode|stream|begin|all] [--runs N] [--frames N] [--layers N]
+                        [--begins N]
 
   evaluate  layer states per second evaluating an album-flip-like timeline (one core)
   encode    frame events per second: FrameEncoder vs Foundation's JSONEncoder, same frames
   stream    frames per second read from a real transitiond (started from this directory on a
             temporary socket) with the virtual clock: one reader, then four at once
-  all       all three (default)
+  begin     begin latency through a real transitiond (started likewise): N album-flip begins
+            one after another over one connection, median and p99 of the round trip
+  all       all four (default)
 
   options:
     --runs N     repetitions; the median is reported (default 7)
     --frames N   frames per repetition (default 20000)
     --layers N   layers in the timeline (default 25)
+  --begins N   begins timed by the begin mode (default 2000)
   """
 
 var mode = "all"
 var runs = 7
 var frames = 20_000
 var layerCount = 25
+var beginCount = 2_000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   func number() -> Int {
@@ -37,10 +42,11 @@ while let argument = arguments.popFirst() {
     return value
   }
   switch argument {
-  case "evaluate", "encode", "stream", "all": mode = argument
+  case "evaluate", "encode", "stream", "begin", "all": mode = argument
   case "--runs": runs = number()
   case "--frames": frames = number()
   case "--layers": layerCount = max(number(), 3)
+  case "--begins": beginCount = number()
   case "-h", "--help":
     print(usage)
     exit(0)
@@ -142,6 +148,20 @@ if mode == "stream" || mode == "all" {
     }
   } catch {
     FileHandle.standardError.write(Data("transition-bench: stream: \(error)\n".utf8))
+    exit(69)
+  }
+}
+
+if mode == "begin" || mode == "all" {
+  do {
+    let bench = try StreamBench()
+    defer { bench.stop() }
+    let samples = try BeginBench(bench: bench).run(count: beginCount)
+    let median = BeginBench.percentile(samples, 0.5) * 1e6
+    let p99 = BeginBench.percentile(samples, 0.99) * 1e6
+    print("begin     \(samples.count) begins: median \(format(median)) µs, p99 \(format(p99)) µs")
+  } catch {
+    FileHandle.standardError.write(Data("transition-bench: begin: \(error)\n".utf8))
     exit(69)
   }
 }
