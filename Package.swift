@@ -27,6 +27,9 @@ let package = Package(
       providers: [.apt(["libevent-dev"])]
     ),
     .target(name: "CTransitionPlugin"),
+    // prctl, pidfd_open and close_range, which Swift cannot call directly (variadic or raw
+    // system calls), for the plugin host's sandbox and its supervision.
+    .target(name: "CProcessControl"),
 
     // The engine: pure Swift, no I/O.
     .target(name: "TransitionKit"),
@@ -34,6 +37,11 @@ let package = Package(
     // Plugin boundary.
     .target(name: "TransitionPluginSDK", dependencies: ["TransitionKit", "CTransitionPlugin"]),
     .target(name: "PluginHost", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+    // The plugin host process and its protocol: the frames between the daemon and the host,
+    // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
+    .target(
+      name: "PluginIsolation",
+      dependencies: ["PluginHost", "TransitionKit", "CProcessControl"]),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit"]),
@@ -53,6 +61,7 @@ let package = Package(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionKit", "TransitionWire", "LibeventLoop", "PluginHost",
+        "PluginIsolation", "CProcessControl", "DefaultSlideAnimator",
       ]),
     .executableTarget(name: "transitionctl", dependencies: ["TransitionClient"]),
     .executableTarget(
@@ -64,8 +73,14 @@ let package = Package(
     .target(name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip"),
     .target(
       name: "ZoomPresent", dependencies: ["TransitionPluginSDK"], path: "Plugins/ZoomPresent"),
+    // default-slide's animator is a library both its plugin and the daemon (its built-in
+    // fallback) link; only the plugin's thin entry exports `transitiond_plugin_entry`.
     .target(
-      name: "DefaultSlide", dependencies: ["TransitionPluginSDK"], path: "Plugins/DefaultSlide"),
+      name: "DefaultSlideAnimator", dependencies: ["TransitionPluginSDK"],
+      path: "Plugins/DefaultSlide/Animator"),
+    .target(
+      name: "DefaultSlide", dependencies: ["DefaultSlideAnimator", "TransitionPluginSDK"],
+      path: "Plugins/DefaultSlide/Entry"),
     .target(name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade"),
 
     // Tests.
@@ -80,6 +95,10 @@ let package = Package(
     .testTarget(
       name: "TransitionPluginSDKTests",
       dependencies: ["TransitionPluginSDK", "TransitionKit", "CTransitionPlugin"]
+    ),
+    .testTarget(
+      name: "PluginIsolationTests",
+      dependencies: ["PluginIsolation", "PluginHost", "TransitionKit"]
     ),
     .testTarget(
       name: "PluginHostTests",

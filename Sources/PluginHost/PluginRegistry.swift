@@ -59,21 +59,29 @@ public final class PluginRegistry: Sendable {
   ///
   /// The first call loads the plugins; later calls (the daemon's `reload`) add new libraries,
   /// retry ones refused before, and leave loaded libraries and their animators as they are.
-  /// - Parameter configuration: replaces the stored configuration first (a re-read config
-  ///   file), or `nil` to keep it.
+  /// - Parameters:
+  ///   - configuration: replaces the stored configuration first (a re-read config file), or
+  ///     `nil` to keep it.
+  ///   - skipping: real paths of libraries not to open at all (the plugin host's quarantine).
+  ///   - willLoad: runs with a library's real path just before it is opened, so that a
+  ///     process watching the host knows which library was loading if opening it crashes.
   /// - Returns: what this scan loaded and noticed, for the daemon's log.
   @discardableResult
-  public func rescan(with configuration: Configuration? = nil) -> PluginLoadReport {
+  public func rescan(
+    with configuration: Configuration? = nil, skipping: Set<String> = [],
+    willLoad: ((String) -> Void)? = nil
+  ) -> PluginLoadReport {
     state.withLock { state in
       if let configuration { state.configuration = configuration }
       let allowInsecure = state.configuration.allowInsecurePlugins
       let (candidates, searchDiagnostics) = state.configuration.searchPath.candidates()
       var report = PluginLoadReport(diagnostics: searchDiagnostics)
-      for path in candidates where !state.loadedPaths.contains(path) {
+      for path in candidates where !state.loadedPaths.contains(path) && !skipping.contains(path) {
         if let problem = PermissionCheck.problem(realPath: path, allowInsecure: allowInsecure) {
           report.diagnostics.append(problem)
           if !allowInsecure { continue }
         }
+        willLoad?(path)
         Self.load(path, into: &state, report: &report)
       }
       return report

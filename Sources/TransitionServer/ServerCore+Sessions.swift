@@ -36,7 +36,8 @@ extension ServerCore {
     pendingBegins += 1
     client.isWaitingForAnimator = true
     let timelineRequest = TimelineRequest(
-      source: animators, contextJSON: request.contextJSON, logger: logger)
+      source: animators, builtin: fallbackAnimator, contextJSON: request.contextJSON,
+      logger: logger)
     timelineRequest.start(animator: name) { [weak self] result in
       guard let self else { return }
       self.pendingBegins -= 1
@@ -67,18 +68,21 @@ extension ServerCore {
           .animatorFailed,
           "animator \(made.animator) returned an unusable timeline: \(error.message)")
       }
-      client.reply(
-        id: id,
-        [
-          "session": .string(session.id), "animator": .string(made.animator),
-          "operation": .string(session.operation.rawValue),
-          "duration": .number(session.duration), "fallback": .bool(made.fallback),
-          "layers": .number(Double(session.layerCount)),
-          "interactive": .bool(session.interactive),
-        ])
+      var members: [String: JSONValue] = [
+        "session": .string(session.id), "animator": .string(made.animator),
+        "operation": .string(session.operation.rawValue),
+        "duration": .number(session.duration), "fallback": .bool(made.fallback != nil),
+        "layers": .number(Double(session.layerCount)),
+        "interactive": .bool(session.interactive),
+      ]
+      if let reason = made.fallback {
+        members["fallbackReason"] = .string(reason.code)
+        members["fallbackMessage"] = .string(reason.message)
+      }
+      client.reply(id: id, members)
       logger.info(
         "session \(session.id) began: \(session.operation.rawValue) by \(made.animator)"
-          + (made.fallback ? " (fallback)" : "") + ", \(session.duration) s"
+          + (made.fallback.map { " (fallback: \($0.code))" } ?? "") + ", \(session.duration) s"
           + (session.interactive ? ", interactive" : "") + ", for \(client)")
       start(session)
       // The client may have gone while the animator worked, or on a reply far over its limits.

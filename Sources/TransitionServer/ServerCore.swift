@@ -39,6 +39,9 @@ public final class ServerCore {
   /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded; throws
   /// `reload_failed`. Nil refuses `reload`.
   public var reloadHandler: (() throws(WireError) -> Int)?
+  /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``);
+  /// nil asks the source's own `default-slide`.
+  public var fallbackAnimator: FallbackAnimator?
 
   /// A core with no clients and no sessions.
   public init(

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LibeventLoop
 import PluginHost
+import PluginIsolation
 import TransitionKit
 import TransitionServer
 import TransitionWire
@@ -16,9 +17,11 @@ import TransitionWire
 /// ```
 ///
 /// Start-up: read the config, take the socket's lock (a second instance refuses to start; a
-/// stale socket is replaced), load the plugins (none is a start-up failure), listen, watch
-/// signals, tell systemd `READY=1`. SIGHUP and the `reload` op re-read the config and rescan
-/// the plugins without touching sessions. SIGINT and SIGTERM stop accepting, send `stopping`
+/// stale socket is replaced), start the plugin host and let it load the plugins (none is a
+/// start-up failure), then listen, watch signals, tell systemd `READY=1`. The daemon never
+/// loads a plugin itself: the plugin host process does (``PluginHostSupervisor``), and the
+/// built-in `default-slide` serves every `begin` a plugin cannot. SIGHUP and the `reload` op
+/// re-read the config and rescan the plugins without touching sessions. SIGINT and SIGTERM stop accepting, send `stopping`
 /// to every client, and end the loop when every socket has flushed and closed, or after
 /// ``shutdownFlushSeconds`` (libevent's own loop exit); then the socket and the lock go.
 final class Daemon {
@@ -31,8 +34,11 @@ final class Daemon {
   let socketPath: String
   let loop: EventLoop
   let logger: Logger
-  let registry: PluginRegistry
+  let supervisor: PluginHostSupervisor
+  let animators: HostedAnimatorSource
   let core: ServerCore
+  /// Failures before the first scan after which the daemon gives up starting.
+  static let startAttempts = 3
   /// Every accepted connection until its socket closes (after any flush).
   private var peers: [UInt64: UnixPeer] = [:]
   private var isStopping = false
@@ -40,6 +46,8 @@ final class Daemon {
   private var listener: UnixListener?
   private var signals: SignalWatcher?
   private let notifier = SystemdNotifier.fromEnvironment()
+  private var isServing = false
+  private var startupFailure: StartupError?
 
   /// Reads the configuration and prepares the loop and the core; nothing is bound yet.
   ///
@@ -49,9 +57,12 @@ final class Daemon {
     self.options = options
     let config: ServerConfig
     let adminPolicy: AdminPolicy
+    let settings: PluginHostSettings
     do {
       config = try options.effectiveConfig()
       adminPolicy = try Self.adminPolicy(for: config, file: options.configPath)
+      settings = try PluginHostSettings(
+        config: config, executable: Self.executablePath, file: options.configPath)
     } catch {
       throw StartupError(exitStatus: StartupError.configStatus, error.description)
     }
@@ -66,11 +77,13 @@ final class Daemon {
     socketPath =
       config.socket.isEmpty
       ? SocketPath.resolve(environment: ProcessInfo.processInfo.environment) : config.socket
-    registry = PluginRegistry(configuration: Self.pluginConfiguration(config))
+    supervisor = PluginHostSupervisor(loop: loop, settings: settings, logger: logger)
+    let builtin = BuiltinFallback()
+    animators = HostedAnimatorSource(supervisor: supervisor, builtin: builtin)
     core = ServerCore(
-      config: config, adminPolicy: adminPolicy,
-      animators: InProcessAnimatorSource(registry: registry),
+      config: config, adminPolicy: adminPolicy, animators: animators,
       clock: LoopClock(loop: loop, logger: logger), logger: logger)
+    core.fallbackAnimator = builtin
     core.reloadHandler = { [unowned self] () throws(WireError) in try self.reload() }
   }
 
@@ -94,13 +107,41 @@ final class Daemon {
       lock?.release()
       lock = nil
     }
-    logPluginReport(registry.rescan())
-    let animators = registry.animators
-    guard !animators.isEmpty else {
-      let searched = registry.configuration.searchPath.entries.joined(separator: ", ")
-      throw StartupError(
-        exitStatus: StartupError.unavailableStatus,
-        "no animator plugins found (searched: \(searched.isEmpty ? "nothing" : searched))")
+    supervisor.onScanned = { [unowned self] report in self.scanned(report) }
+    supervisor.onFailureBeforeFirstScan = { [unowned self] reason in
+      guard self.supervisor.policy.consecutiveFailures >= Self.startAttempts else { return }
+      self.failStartup(
+        StartupError(
+          exitStatus: StartupError.systemStatus,
+          "the plugin host failed \(Self.startAttempts) times before loading any plugin: "
+            + reason))
+    }
+    supervisor.start()
+    do {
+      try loop.run()
+    } catch {
+      listener?.close()
+      supervisor.stop()
+      throw StartupError(exitStatus: StartupError.systemStatus, "the event loop failed: \(error)")
+    }
+    supervisor.stop()
+    signals?.cancel()
+    if let startupFailure { throw startupFailure }
+    logger.info("stopped")
+  }
+
+  /// A scan of the plugin host completed: logs it, and the first one starts serving.
+  private func scanned(_ report: ScanReport) {
+    logPluginReport(report.diagnostics)
+    guard !isServing else { return }
+    let loaded = supervisor.catalog
+    guard !loaded.isEmpty else {
+      let searched = supervisor.settings.registry.searchPath.entries.joined(separator: ", ")
+      failStartup(
+        StartupError(
+          exitStatus: StartupError.unavailableStatus,
+          "no animator plugins found (searched: \(searched.isEmpty ? "nothing" : searched))"))
+      return
     }
     warnAboutRoutes()
     do {
@@ -119,24 +160,29 @@ final class Daemon {
       }
     } catch {
       listener?.close()
-      throw StartupError(
-        exitStatus: StartupError.systemStatus, "cannot listen on \(socketPath): \(error)")
+      listener = nil
+      failStartup(
+        StartupError(
+          exitStatus: StartupError.systemStatus, "cannot listen on \(socketPath): \(error)"))
+      return
     }
+    isServing = true
     listener?.onAcceptError = { [unowned self] error in
       self.logger.warn("accepting a client failed: \(error)")
     }
     notify { try $0.notifyReady() }
+    let animators = self.animators.animators
     logger.info(
       "listening on \(socketPath) (pid \(getpid()), \(animators.count) animators: "
         + animators.map(\.name).joined(separator: ", ") + ")")
-    do {
-      try loop.run()
-    } catch {
-      listener?.close()
-      throw StartupError(exitStatus: StartupError.systemStatus, "the event loop failed: \(error)")
-    }
-    signals?.cancel()
-    logger.info("stopped")
+  }
+
+  /// Ends start-up with `error`: the loop stops and ``run()`` throws it.
+  private func failStartup(_ error: StartupError) {
+    guard startupFailure == nil, !isServing else { return }
+    startupFailure = error
+    supervisor.stop()
+    loop.stop()
   }
 
   // MARK: Connections
@@ -169,9 +215,12 @@ final class Daemon {
     defer { notify { try $0.notifyReady() } }
     var newConfig: ServerConfig
     let adminPolicy: AdminPolicy
+    let settings: PluginHostSettings
     do {
       newConfig = try options.effectiveConfig()
       adminPolicy = try Self.adminPolicy(for: newConfig, file: options.configPath)
+      settings = try PluginHostSettings(
+        config: newConfig, executable: Self.executablePath, file: options.configPath)
     } catch {
       logger.warn("reload refused, the previous config stays in force: \(error)")
       throw WireError(.reloadFailed, error.description)
@@ -183,9 +232,9 @@ final class Daemon {
     }
     config = newConfig
     core.apply(config: newConfig, adminPolicy: adminPolicy)
-    logPluginReport(registry.rescan(with: Self.pluginConfiguration(newConfig)))
+    supervisor.rescan(with: settings)
     warnAboutRoutes()
-    let count = registry.animators.count
+    let count = animators.animators.count
     logger.info("reloaded the config: \(count) animators, \(core.sessionCount) sessions kept")
     return count
   }
@@ -210,6 +259,7 @@ final class Daemon {
     notify { try $0.notifyStopping() }
     listener?.close()
     listener = nil
+    supervisor.stop()
     core.shutDown(reason: reason)
     if peers.isEmpty {
       loop.stop()
@@ -229,8 +279,8 @@ final class Daemon {
     }
   }
 
-  private func logPluginReport(_ report: PluginLoadReport) {
-    for diagnostic in report.diagnostics {
+  private func logPluginReport(_ diagnostics: [PluginDiagnostic]) {
+    for diagnostic in diagnostics {
       switch diagnostic.severity {
       case .debug: logger.debug(diagnostic.message)
       case .info: logger.info(diagnostic.message)
@@ -243,7 +293,7 @@ final class Daemon {
   private func warnAboutRoutes() {
     for operation in TransitionOperation.allCases {
       guard let name = config.routes[operation] else { continue }
-      guard let animator = registry.animator(named: name) else {
+      guard let animator = animators.animator(named: name) else {
         logger.warn("route \(operation.rawValue) -> \(name): no animator of that name is loaded")
         continue
       }
@@ -253,11 +303,12 @@ final class Daemon {
     }
   }
 
-  private static func pluginConfiguration(_ config: ServerConfig) -> PluginRegistry.Configuration {
-    PluginRegistry.Configuration(
-      searchPath: PluginSearchPath(configured: config.pluginPaths),
-      allowInsecurePlugins: config.allowInsecurePlugins)
-  }
+  /// The daemon's own executable (symlinks resolved at start-up), which the plugin host runs.
+  static let executablePath: String = {
+    guard let resolved = realpath("/proc/self/exe", nil) else { return CommandLine.arguments[0] }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }()
 
   /// The admin rule of `config`, with its `adminGroup` looked up now.
   ///
