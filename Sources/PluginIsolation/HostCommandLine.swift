@@ -28,7 +28,8 @@ public enum HostCommandLine {
     var index = 0
     while index + 1 < arguments.count {
       let key = arguments[index]
-      guard ["--fd", "--parent", "--uid", "--gid", "--memory-bytes", "--cpu-seconds"].contains(key),
+      guard
+        ["--fd", "--parent", "--uid", "--gid", "--memory-bytes", "--cpu-seconds"].contains(key),
         let value = Int(arguments[index + 1]), value >= 0
       else { return nil }
       values[key] = value

@@ -22,8 +22,9 @@ public struct HostProcess: Sendable {
     throws(Failure) -> HostProcess
   {
     var pair: [Int32] = [-1, -1]
-    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
-      == 0
+    guard
+      socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
+        == 0
     else { throw Failure(description: "socketpair: \(String(cString: strerror(errno)))") }
     var (daemonEnd, hostEnd) = (pair[0], pair[1])
     // dup2 onto the same number would keep close-on-exec: move the host's end out of the way.
@@ -54,7 +55,8 @@ public struct HostProcess: Sendable {
     posix_spawnattr_setflags(
       &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    let envp =
+      environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       argv.forEach { free($0) }
       envp.forEach { free($0) }

@@ -19,8 +19,9 @@ public struct HostSandbox: Equatable, Sendable {
   /// `RLIMIT_CPU` in seconds (`limits.pluginCPUSeconds`), the host's whole life.
   public var cpuSeconds: Int
 
-  public init(parentPID: Int32, user: (uid: UInt32, gid: UInt32)?, memoryBytes: Int, cpuSeconds: Int)
-  {
+  public init(
+    parentPID: Int32, user: (uid: UInt32, gid: UInt32)?, memoryBytes: Int, cpuSeconds: Int
+  ) {
     self.parentPID = parentPID
     self.user = user
     self.memoryBytes = memoryBytes

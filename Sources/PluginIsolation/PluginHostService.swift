@@ -66,7 +66,8 @@ public struct PluginHostService {
       }
       let scanned = ScanReport(animators: registry.animators, diagnostics: report.diagnostics)
       return sent
-        && Self.send(HostFrame(.scanned, call: frame.call, payload: scanned.payload), on: descriptor)
+        && Self.send(
+          HostFrame(.scanned, call: frame.call, payload: scanned.payload), on: descriptor)
     case .timeline:
       let answer: HostFrame
       if let call = TimelineCall(payload: frame.payload), let registry {
@@ -88,7 +89,8 @@ public struct PluginHostService {
   static func answer(_ result: PluginTimelineResult, call: UInt32) -> HostFrame {
     switch result {
     case .timeline(let bytes):
-      return HostFrame(.answer, status: HostFrame.Status.timeline.rawValue, call: call, payload: bytes)
+      return HostFrame(
+        .answer, status: HostFrame.Status.timeline.rawValue, call: call, payload: bytes)
     case .declined:
       return HostFrame(.answer, status: HostFrame.Status.declined.rawValue, call: call)
     case .failed(let message), .faulted(_, let message):

@@ -7,8 +7,7 @@ public struct PluginUser: Equatable, Sendable {
 
   /// Looks `name` up in the user database (`getpwnam_r`).
   /// - Throws: ``ConfigError`` when there is no such user.
-  public static func resolve(named name: String, file: String?) throws(ConfigError) -> PluginUser
-  {
+  public static func resolve(named name: String, file: String?) throws(ConfigError) -> PluginUser {
     guard let account = UserDatabase.account(ofUser: name) else {
       throw ConfigError(file: file, "pluginUser names no user: \"\(name)\"")
     }

@@ -39,7 +39,8 @@ struct PluginHostSettings {
     loadTimeout = Double(limits.pluginLoadTimeoutMs) / 1000
     maxTimelineBytes = limits.maxTimelineBytes
     initialBackoff = Double(limits.pluginRestartBackoffMs) / 1000
-    maximumBackoff = Double(max(limits.pluginRestartBackoffMaxMs, limits.pluginRestartBackoffMs)) / 1000
+    maximumBackoff =
+      Double(max(limits.pluginRestartBackoffMaxMs, limits.pluginRestartBackoffMs)) / 1000
     quarantineStrikes = limits.pluginQuarantineStrikes
   }
 

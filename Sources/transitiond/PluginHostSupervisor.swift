@@ -161,7 +161,8 @@ final class PluginHostSupervisor {
     }
     guard phase == .ready || phase == .loading else {
       completion(
-        .faulted(.unavailable, "the plugin host is \(phase == .stopped ? "stopped" : "restarting")"))
+        .faulted(.unavailable, "the plugin host is \(phase == .stopped ? "stopped" : "restarting")")
+      )
       return
     }
     lastCallID = lastCallID &+ 1
@@ -319,7 +320,8 @@ final class PluginHostSupervisor {
       if count < 0 {
         if errno == EINTR { continue }
         if errno == EAGAIN || errno == EWOULDBLOCK { return }
-        fault(host, .crashed, "the plugin host's socket failed: \(String(cString: strerror(errno)))")
+        fault(
+          host, .crashed, "the plugin host's socket failed: \(String(cString: strerror(errno)))")
         return
       }
       host.reader.append(buffer[..<count])
