@@ -58,8 +58,8 @@ public struct HostProcess: Sendable {
     let envp =
       environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
+      for argument in argv { free(argument) }
+      for variable in envp { free(variable) }
     }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
