@@ -1,7 +1,9 @@
 # transitiond: set-up, build, run and test.
 #
-#   make run    install what the machine lacks, build, start the daemon in the foreground
-#   make test   install what the machine lacks, build, run the whole test suite
+#   make run            install what the machine lacks, build, start the daemon in the foreground
+#   make test           install what the machine lacks, build, run the whole test suite
+#   make contact-sheet  redraw docs/images/album-flip-contact-sheet.png in headless Chromium
+#   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 
 SWIFT ?= swift
 CONFIG ?= config/transitiond.json
@@ -10,14 +12,45 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # the caller's umask.
 BUILD_UMASK := umask 022 &&
 
-.PHONY: setup build release run test bench lint clean
+# Where `make install` puts things (docs/install.md).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(PREFIX)/bin
+PLUGINDIR := $(PREFIX)/lib/transitiond/plugins
+VIEWERDIR := $(PREFIX)/share/transitiond/viewer
+DOCDIR := $(PREFIX)/share/doc/transitiond
+# /etc for PREFIX=/usr, $(PREFIX)/etc otherwise.
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+CONFIGDIR := $(SYSCONFDIR)/transitiond
+SYSTEMD_USER_DIR := $(PREFIX)/lib/systemd/user
+SYSTEMD_SYSTEM_DIR := $(PREFIX)/lib/systemd/system
+SYSUSERS_DIR := $(PREFIX)/lib/sysusers.d
+EXECUTABLES := transitiond transitionctl transition-bench
+PLUGINS := AlbumFlip ZoomPresent DefaultSlide Crossfade
+# The unit files name the default layout's paths; install rewrites them for $(PREFIX).
+UNIT_PATHS := sed -e 's|/usr/local/bin/|$(BINDIR)/|g' \
+  -e 's|/usr/local/lib/transitiond/plugins|$(PLUGINDIR)|g' \
+  -e 's|/usr/local/etc/transitiond/|$(CONFIGDIR)/|g' \
+  -e 's|/usr/local/share/doc/transitiond/|$(DOCDIR)/|g'
 
-## setup: install libevent-dev and pkg-config from Debian when they are missing.
+CHROMIUM ?= chromium
+CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
+# Progress values of the contact sheet's panels.
+CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
+
+.PHONY: setup build release run test bench lint clean contact-sheet install
+
+## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
+## pkg-config (to build), chromium (for the browser tests and the contact sheet).
 setup:
-	@pkg-config --exists libevent 2>/dev/null || { \
-	  echo "installing libevent-dev and pkg-config"; \
+	@missing=""; \
+	pkg-config --exists libevent 2>/dev/null || missing="$$missing libevent-dev pkg-config"; \
+	command -v $(CHROMIUM) >/dev/null 2>&1 || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -q && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q libevent-dev pkg-config; }
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
 
 build: setup
 	$(BUILD_UMASK) $(SWIFT) build
@@ -39,3 +72,43 @@ lint:
 
 clean:
 	rm -rf .build
+
+## contact-sheet: the album flip at several progress values, drawn by the viewer page in
+## headless Chromium from a recording made by a daemon on a temporary socket.
+contact-sheet: build
+	@set -e; bin=$$($(SWIFT) build --show-bin-path); dir=$$(mktemp -d /tmp/td-sheet-XXXXXX); \
+	$$bin/transitiond --socket $$dir/d.sock --plugin-path $$bin 2>$$dir/daemon.log & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -rf $$dir' EXIT; \
+	for i in $$(seq 200); do $$bin/transitionctl --socket $$dir/d.sock version >/dev/null 2>&1 && break; sleep 0.05; done; \
+	$$bin/transitionctl --socket $$dir/d.sock play config/scenes/album-flip-push.json \
+	  --virtual --fps 60 --out $$dir/flip.ndjson; \
+	views=$$(echo "$(CONTACT_SHEET_VIEWS)" | tr ',' '\n' | wc -l); \
+	mkdir -p $$(dirname $(CONTACT_SHEET)); \
+	$(CHROMIUM) --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
+	  --hide-scrollbars --virtual-time-budget=10000 --user-data-dir=$$dir/profile \
+	  --force-device-scale-factor=0.5 --window-size=$$((16 + views * 406)),900 \
+	  --screenshot=$(CONTACT_SHEET) \
+	  "file://$(CURDIR)/Sources/TransitionViewer/viewer/index.html?recording=$$dir/flip.ndjson&sheet=$(CONTACT_SHEET_VIEWS)" \
+	  2>$$dir/chromium.log || { cat $$dir/chromium.log; exit 1; }; \
+	echo "wrote $(CONTACT_SHEET)"
+
+## install: executables, plugins, the viewer page, the docs, the config (kept if already
+## there), the systemd units and the system unit's sysusers.d entry.
+install: release
+	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(VIEWERDIR) \
+	  $(DESTDIR)$(CONFIGDIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(SYSTEMD_SYSTEM_DIR) \
+	  $(DESTDIR)$(SYSUSERS_DIR) $(DESTDIR)$(DOCDIR); \
+	for name in $(EXECUTABLES); do install -m 0755 $$bin/$$name $(DESTDIR)$(BINDIR)/; done; \
+	for name in $(PLUGINS); do install -m 0644 $$bin/lib$$name.so $(DESTDIR)$(PLUGINDIR)/; done; \
+	install -m 0644 Sources/TransitionViewer/viewer/* $(DESTDIR)$(VIEWERDIR)/; \
+	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/; \
+	[ -e $(DESTDIR)$(CONFIGDIR)/transitiond.json ] || \
+	  install -m 0644 config/transitiond.json $(DESTDIR)$(CONFIGDIR)/transitiond.json; \
+	for unit in transitiond.service transitiond.socket; do \
+	  $(UNIT_PATHS) config/systemd-user/$$unit > $(DESTDIR)$(SYSTEMD_USER_DIR)/$$unit; \
+	  chmod 0644 $(DESTDIR)$(SYSTEMD_USER_DIR)/$$unit; done; \
+	$(UNIT_PATHS) config/transitiond.service > $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/transitiond.service; \
+	chmod 0644 $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/transitiond.service; \
+	install -m 0644 config/transitiond.sysusers $(DESTDIR)$(SYSUSERS_DIR)/transitiond.conf; \
+	echo "installed under $(DESTDIR)$(PREFIX) (config in $(DESTDIR)$(CONFIGDIR))"

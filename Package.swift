@@ -53,6 +53,8 @@ let package = Package(
       dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]
     ),
     .target(name: "TransitionClient", dependencies: ["TransitionWire"]),
+    // The viewer page (static files, no build step) and where to find it.
+    .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
     // Executables.
     // The daemon: config, signals, systemd, the Unix listener, and the adapters that turn a
@@ -116,7 +118,8 @@ let package = Package(
       name: "IntegrationTests",
       // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
-        "TransitionClient", "TransitionWire", "TransitionKit", "transitiond", "transitionctl",
+        "TransitionClient", "TransitionWire", "TransitionKit", "TransitionViewer", "transitiond",
+        "transitionctl",
       ]
     ),
   ]

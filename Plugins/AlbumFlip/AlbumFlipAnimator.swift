@@ -6,14 +6,21 @@ import TransitionPluginSDK
 /// screen is the photo grid with its cells at their final frames. A fake cover (the
 /// `album-flip.cover` container in the albums screen's background colour, holding the
 /// `album-flip.cover.snapshot` layer with the cover's content) replaces the cover and opens like
-/// a book about its left edge over the first half; the photo cells, hidden behind it at first,
-/// are then dealt out to their frames; the photo screen's background fades in over the whole
-/// transition. Pop plays the same motion mirrored in time with the pop context's own cells and
-/// cover (see `PlayDirection`). Every keyframe is linear: the overall curve (easeOut for push,
-/// easeInEaseOut for pop) shapes them all.
+/// a book about its left edge over the first half; the photo screen's collection cells (its
+/// layers whose `role` is `"cell"`), hidden behind it at first, are then dealt out to their
+/// frames. The photo screen's background and its other layers (navigation bar, buttons) are
+/// not dealt: they fade in over the whole transition. Pop plays the same motion mirrored in time
+/// with the pop context's own cells and cover (see `PlayDirection`). Every keyframe is linear:
+/// the overall curve (easeOut for push, easeInEaseOut for pop) shapes them all.
+///
+/// Seamless ends: the fake cover stands in for the original only strictly inside the
+/// transition (`standInWindow`), where at the albums' end it is drawn exactly like the original;
+/// and the photo screen's layers are hidden whenever the original cover is shown at the albums'
+/// end (`photosAppear`), so nothing the transition adds shows over the cover, at any frame
+/// rate.
 ///
 /// Paint order, bottom to top: the albums screen's background and layers, the photo screen's
-/// background, the photo cells, the fake cover, its snapshot.
+/// background, the photo screen's layers in context order, the fake cover, its snapshot.
 ///
 /// Declines a context whose `selected` names no layer of the albums screen (`from` for push,
 /// `to` for pop).
@@ -40,8 +47,12 @@ public struct AlbumFlipAnimator: Animator {
   /// Each cell moves for this long (relative), so the farthest arrives at 0.8, the nearest at 1.
   public static let dealDuration = 0.3
   /// The fake cover stands in for the original cover from here to just before the end, so the
-  /// first and last frames show the original cover itself.
-  public static let standInWindow = 0.01..<0.99
+  /// first and last frames show the original cover itself. At the albums' end the fake cover is
+  /// turned by at most 1e-6 × π / 0.5 radians there: drawn like the original to 1e-5 points.
+  public static let standInWindow = 1e-6..<(1 - 1e-6)
+  /// The photo screen (background, cells, other layers) appears here, forward: with the fake
+  /// cover, so that it is never drawn over the original cover.
+  public static let photosAppear = standInWindow.lowerBound
 
   public init() {}
 
@@ -76,13 +87,21 @@ public struct AlbumFlipAnimator: Animator {
         filling: context.container, id: "\(name).\(photosSide)-background", color: background,
         z: nextZ())
       photoBackground.play(Motion(.alpha, from: 0, to: 1), direction)
+      photoBackground.appear(at: Self.photosAppear, direction)
       layers.append(photoBackground)
     }
 
     let containerCenter = Point(x: context.container.width / 2, y: context.container.height / 2)
-    let farthest = photos.layers.map { distance($0.frame.center, containerCenter) }.max() ?? 0
+    let cells = photos.layers.filter(\.isCell)
+    let farthest = cells.map { distance($0.frame.center, containerCenter) }.max() ?? 0
     for cell in photos.layers {
       var photo = TimelineLayer(cell, z: nextZ())
+      photo.appear(at: Self.photosAppear, direction)
+      guard cell.isCell else {
+        photo.play(Motion(.alpha, from: 0, to: 1), direction)
+        layers.append(photo)
+        continue
+      }
       let start = Self.dealStartTime(
         distance: distance(cell.frame.center, containerCenter), farthest: farthest)
       let move = start...min(start + Self.dealDuration, 1)

@@ -47,6 +47,9 @@ public final class Connection {
   public var onLine: ((Connection, [UInt8]) -> Void)?
   /// Called when a line exceeds ``maximumLineLength``; that line's bytes are discarded.
   public var onLineTooLong: ((Connection) -> Void)?
+  /// Called once an unfinished line has waited ``partialLineTimeout`` seconds for its `\n`.
+  /// The connection stays open; the handler decides (typically: reply, then close).
+  public var onPartialLineTimeout: ((Connection) -> Void)?
   /// Called when queued output has fallen to ``writeLowWatermark`` bytes or fewer after
   /// the socket accepted some of it.
   public var onDrained: ((Connection) -> Void)?
@@ -74,6 +77,17 @@ public final class Connection {
     }
   }
 
+  /// How long, in seconds, an unfinished line may wait for its `\n` before
+  /// ``onPartialLineTimeout`` is called, counted from the line's first byte (so a peer that
+  /// trickles one byte at a time does not extend it); nil (the default) for no limit.
+  public var partialLineTimeout: Double? {
+    didSet { schedulePartialLineCheck() }
+  }
+
+  /// The monotonic time the first byte of the unfinished line arrived; nil when the input
+  /// holds no unfinished line.
+  public private(set) var partialLineSince: Double?
+
   /// How long, in seconds, queued output may make no progress after the connection ended
   /// before the socket is closed anyway.
   public var flushTimeout: Double = Connection.defaultFlushTimeout
@@ -88,6 +102,7 @@ public final class Connection {
   private var bufferEvent: OpaquePointer?
   private var discardingOverlongLine = false
   private var registration: Unmanaged<Connection>?
+  private var partialLineTimer: LoopTimer?
 
   /// Takes ownership of a connected stream socket and starts reading from it.
   ///
@@ -188,6 +203,7 @@ public final class Connection {
   private func readLines() {
     guard let bufferEvent else { return }
     let input = bufferevent_get_input(bufferEvent)
+    defer { notePartialLine() }
     while state == .open {
       let available = evbuffer_get_length(input)
       if available == 0 { return }
@@ -220,7 +236,45 @@ public final class Connection {
         count = lineLength == 0 ? 0 : Int(evbuffer_remove(input, buffer.baseAddress, lineLength))
       }
       _ = evbuffer_drain(input, 1)
+      partialLineSince = nil
       onLine?(self, line)
+    }
+  }
+
+  /// Records whether the input left after the complete lines were taken is an unfinished
+  /// line, and when it began.
+  private func notePartialLine() {
+    let pending = bufferEvent.map { evbuffer_get_length(bufferevent_get_input($0)) } ?? 0
+    guard state == .open, pending > 0, !discardingOverlongLine else {
+      partialLineSince = nil
+      partialLineTimer?.cancel()
+      return
+    }
+    if partialLineSince == nil {
+      partialLineSince = loop.now
+      schedulePartialLineCheck()
+    }
+  }
+
+  private func schedulePartialLineCheck() {
+    guard state == .open, let since = partialLineSince, let timeout = partialLineTimeout else {
+      partialLineTimer?.cancel()
+      return
+    }
+    if partialLineTimer == nil {
+      partialLineTimer = try? LoopTimer(loop: loop) { [weak self] in self?.checkPartialLine() }
+    }
+    partialLineTimer?.schedule(at: since + timeout)
+  }
+
+  private func checkPartialLine() {
+    guard state == .open, let since = partialLineSince, let timeout = partialLineTimeout else {
+      return
+    }
+    if loop.now - since >= timeout {
+      onPartialLineTimeout?(self)
+    } else {
+      schedulePartialLineCheck()
     }
   }
 
@@ -260,6 +314,9 @@ public final class Connection {
     let handler = onClose
     onLine = nil
     onLineTooLong = nil
+    onPartialLineTimeout = nil
+    partialLineTimer?.cancel()
+    partialLineTimer = nil
     onDrained = nil
     onClose = nil
     handler?(self, reason)

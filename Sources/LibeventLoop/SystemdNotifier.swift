@@ -35,6 +35,11 @@ public struct SystemdNotifier: Sendable {
     try send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.microseconds())")
   }
 
+  /// Sends `WATCHDOG=1`: the service is alive (see ``SystemdWatchdog``).
+  ///
+  /// - Throws: ``SystemError`` or ``UnixSocketError`` when the datagram cannot be sent.
+  public func notifyWatchdog() throws { try send("WATCHDOG=1") }
+
   /// Sends `STOPPING=1`: shutdown began.
   ///
   /// - Throws: ``SystemError`` or ``UnixSocketError`` when the datagram cannot be sent.

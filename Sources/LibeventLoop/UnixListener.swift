@@ -5,7 +5,8 @@ import Glibc
 /// `evconnlistener`), handing each over as a ``Connection``.
 ///
 /// The listening socket and accepted sockets are non-blocking and close-on-exec. Missing
-/// parent directories are created with mode 0700; the socket file gets the requested mode
+/// parent directories are created with mode 0700, and the socket's directory must belong to
+/// the effective uid and be writable by it alone; the socket file gets the requested mode
 /// before anyone can connect. Take a ``SocketLock`` on the path first: it removes a stale
 /// socket file left by a killed process, which `bind` would otherwise refuse.
 ///
@@ -49,7 +50,7 @@ public final class UnixListener {
     self.path = path
     self.onAccept = onAccept
     let address = try UnixSocketAddress(path: path)
-    try SocketFiles.createParentDirectories(of: path)
+    try SocketFiles.prepareDirectory(of: path)
     let descriptor = try retryingInterrupts("socket") {
       socket(
         AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)

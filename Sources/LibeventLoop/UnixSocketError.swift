@@ -14,6 +14,9 @@ public struct UnixSocketError: Error, Equatable, Sendable, CustomStringConvertib
     public static let alreadyInUse = Code("alreadyInUse")
     /// Something that is not a socket already exists at the path; it is left alone.
     public static let notASocket = Code("notASocket")
+    /// A directory or file on the way is not owned by the process's uid, is writable by
+    /// others, is a symbolic link, or is of the wrong type: it is not trusted.
+    public static let unsafeOwnership = Code("unsafeOwnership")
 
     public var description: String { name }
   }

@@ -28,12 +28,12 @@ enum FileSystem {
     return directory.isEmpty ? "/" : directory
   }
 
-  /// The permission bits (including setuid, setgid and sticky) of `path`, or `nil` if it
-  /// cannot be examined.
-  static func mode(of path: String) -> mode_t? {
+  /// The owner and permission bits of `path` itself (`lstat`: a symlink is not followed), or
+  /// `nil` if it cannot be examined.
+  static func ownerAndMode(of path: String) -> (uid: uid_t, mode: mode_t)? {
     var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return info.st_mode & 0o7777
+    guard lstat(path, &info) == 0 else { return nil }
+    return (info.st_uid, info.st_mode & 0o7777)
   }
 
   /// A mode as four octal digits, as `ls` and `chmod` write it: `0664`.

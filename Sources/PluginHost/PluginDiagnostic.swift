@@ -43,8 +43,9 @@ public struct PluginDiagnostic: Equatable, Hashable, Sendable, CustomStringConve
     public static let invalidAnimator = Code(rawValue: "invalid_animator")
     /// An animator's name is already taken by an animator loaded earlier (warning).
     public static let duplicateAnimator = Code(rawValue: "duplicate_animator")
-    /// The library or its directory is writable by group or others: refused (error), or loaded
-    /// anyway under `allowInsecurePlugins` (warning).
+    /// The library or a directory up to `/` is owned by another user than root or the
+    /// daemon's, or writable by group or others: refused (error), or loaded anyway under
+    /// `allowInsecurePlugins` (warning).
     public static let insecurePermissions = Code(rawValue: "insecure_permissions")
     /// A search path entry does not exist (warning).
     public static let missingPath = Code(rawValue: "missing_path")

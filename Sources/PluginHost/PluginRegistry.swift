@@ -6,8 +6,9 @@ import TransitionKit
 ///
 /// Loading rules, in the order they apply to each candidate library:
 /// 1. Libraries already loaded by an earlier scan are skipped (never reloaded, never closed).
-/// 2. A library writable by group or others, or in a directory that is, is refused unless
-///    `allowInsecurePlugins` is set.
+/// 2. A library is refused, unless `allowInsecurePlugins` is set, when it or any directory
+///    up to `/` is owned by someone other than root or the daemon's uid, or is writable by
+///    group or others (see docs/security.md).
 /// 3. `dlopen(RTLD_NOW | RTLD_LOCAL)`; a library without `transitiond_plugin_entry` is not a
 ///    plugin and is skipped quietly (a debug diagnostic).
 /// 4. The descriptor's ABI version is read before anything else; a mismatch is refused.
@@ -20,7 +21,8 @@ public final class PluginRegistry: Sendable {
   /// What to load: a search path and the permission switch.
   public struct Configuration: Equatable, Sendable {
     public var searchPath: PluginSearchPath
-    /// Load plugins even when their file or directory is writable by group or others.
+    /// Load plugins even when their file or a directory above it is owned by another user or
+    /// writable by group or others.
     public var allowInsecurePlugins: Bool
 
     public init(searchPath: PluginSearchPath, allowInsecurePlugins: Bool = false) {

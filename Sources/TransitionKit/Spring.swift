@@ -53,8 +53,9 @@ public struct Spring: Equatable, Hashable, Sendable {
 
   /// Creates a spring the way SwiftUI's `Spring(duration:bounce:)` does.
   ///
-  /// Mass is 1, stiffness (2π / `duration`)² and damping 4π (1 − `bounce`) / `duration`, so the
-  /// damping ratio is 1 − `bounce`.
+  /// Mass is 1, stiffness (2π / `duration`)² and damping 4π ζ / `duration` for the damping
+  /// ratio ζ = 1 − `bounce` when `bounce` ≥ 0 and ζ = 1 / (1 + `bounce`) when it is negative
+  /// (SwiftUI's mapping; Flutter's `SpringDescription.withDurationAndBounce` follows it).
   ///
   /// - Parameters:
   ///   - duration: the perceptual duration (SwiftUI's `response`) in seconds; positive.
@@ -70,9 +71,10 @@ public struct Spring: Equatable, Hashable, Sendable {
       throw EngineError(.outOfRange, "bounce must be in (-1.0, 1.0), got \(bounce)")
     }
     let angularFrequency = 2 * Double.pi / duration
+    let dampingRatio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
     try self.init(
       mass: 1, stiffness: angularFrequency * angularFrequency,
-      damping: 4 * Double.pi * (1 - bounce) / duration, initialVelocity: initialVelocity)
+      damping: 2 * dampingRatio * angularFrequency, initialVelocity: initialVelocity)
   }
 
   /// Creates a spring from a damping ratio and a response, as SwiftUI's

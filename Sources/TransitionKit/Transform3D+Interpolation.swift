@@ -177,27 +177,38 @@ extension Transform3D {
       m41: t.x, m42: t.y, m43: t.z, m44: dot((t.x, t.y, t.z), p3) + p.w)
   }
 
-  /// Interpolates between two transforms the way CSS Transforms Level 2 interpolates
-  /// matrices, in Core Animation's field order.
+  /// Interpolates between two transforms the way CSS Transforms interpolates matrices, in
+  /// Core Animation's field order.
   ///
-  /// Both transforms are decomposed; translation, scale, skew and perspective are
-  /// interpolated linearly and the rotation quaternions by spherical linear interpolation
-  /// along the shorter arc (as browsers do, so that nearly equal rotations never spin
-  /// the long way round); the result is recomposed. When either transform cannot be
-  /// decomposed (singular, `m44 == 0`, or not finite), the sixteen fields are interpolated
-  /// linearly instead.
+  /// - Two 2D matrices (`isAffine2D`) use the 2D decomposition of CSS Transforms Level 1
+  ///   (`Decomposed2DTransform`): translation, scale, rotation angle and a 2×2 remainder,
+  ///   blended linearly with the angles taken the shorter way round. A flip of one axis is kept
+  ///   as a negative scale of that axis, so halfway between `matrix(1,0,0,1,100,150)` and
+  ///   `matrix(-1,0,0,1,400,150)` is `matrix(0,0,0,1,250,150)`.
+  /// - Otherwise both are decomposed in 3D (CSS Transforms Level 2, `decomposed`); translation,
+  ///   scale, skew and perspective are interpolated linearly and the rotation quaternions by
+  ///   spherical linear interpolation along the shorter arc (as browsers do, so that nearly
+  ///   equal rotations never spin the long way round); the result is recomposed.
+  /// - When either transform cannot be decomposed (singular, `m44 == 0`, or not finite) the
+  ///   interpolation is discrete, as CSS and Blink do: `a` below `t` = 0.5, `b` from 0.5 on.
   ///
   /// Guarantees: `t == 0` returns `a` and `t == 1` returns `b` bit for bit, and `a == b`
-  /// returns `a`; `t` outside [0, 1] extrapolates every component (the rotation continues
+  /// returns `a`; `t` outside [0, 1] extrapolates every component (a 3D rotation continues
   /// along the same great circle); nothing traps, and the same inputs give the same bits.
-  /// A half turn is ambiguous (its axis direction is decided by rounding); give such an
+  /// A 3D half turn is ambiguous (its axis direction is decided by rounding); give such an
   /// animation an intermediate keyframe.
   public static func interpolate(_ a: Transform3D, _ b: Transform3D, _ t: Double) -> Transform3D {
     if t == 0 { return a }
     if t == 1 { return b }
     if a == b { return a }
+    if a.isAffine2D, b.isAffine2D {
+      guard let from = Decomposed2DTransform(a), let to = Decomposed2DTransform(b) else {
+        return t < 0.5 ? a : b
+      }
+      return Transform3D(Decomposed2DTransform.interpolate(from, to, t))
+    }
     guard let from = a.decomposed, let to = b.decomposed else {
-      return interpolateElements(a, b, t)
+      return t < 0.5 ? a : b
     }
     let blended = DecomposedTransform3D(
       translation: mix(from.translation, to.translation, t),
@@ -213,6 +224,13 @@ extension Transform3D {
         w: mix(from.perspective.w, to.perspective.w, t)),
       rotation: slerp(from.rotation, to.rotation, t))
     return Transform3D(blended)
+  }
+
+  /// Whether the transform is a CSS 2D `matrix(a, b, c, d, e, f)`: only `m11`, `m12`, `m21`,
+  /// `m22`, `m41` and `m42` may differ from the identity.
+  public var isAffine2D: Bool {
+    m13 == 0 && m14 == 0 && m23 == 0 && m24 == 0 && m31 == 0 && m32 == 0 && m33 == 1
+      && m34 == 0 && m43 == 0 && m44 == 1
   }
 
   /// Linear interpolation of the sixteen fields, `a + (b − a)·t` each (exact at `t` 0 and 1).

@@ -11,13 +11,26 @@ public struct ContextLayer: Equatable, Sendable {
   public var background: Color?
   /// Opaque JSON passed through to renderers (an image name, a text…).
   public var content: JSONValue?
+  /// What the layer is to the app, when the context says: `"cell"` marks a collection cell
+  /// (`ContextLayer.cellRole`); other values are reserved and passed through unchanged.
+  public var role: String?
 
-  public init(id: String, frame: Rect, background: Color? = nil, content: JSONValue? = nil) {
+  /// The `role` value that marks a collection cell.
+  public static let cellRole = "cell"
+
+  public init(
+    id: String, frame: Rect, background: Color? = nil, content: JSONValue? = nil,
+    role: String? = nil
+  ) {
     self.id = id
     self.frame = frame
     self.background = background
     self.content = content
+    self.role = role
   }
+
+  /// Whether the layer is a collection cell (`role` is `"cell"`).
+  public var isCell: Bool { role == Self.cellRole }
 }
 
 /// One screen (view controller's view) of a transition: a background and its layers.
@@ -40,7 +53,9 @@ public struct Screen: Equatable, Sendable {
 /// What UIKit calls the transition context: the operation, the container and both screens.
 ///
 /// Layer ids are unique across both screens. `selected` (the tapped layer) names a layer of
-/// either screen; other top-level members are kept in `hints` for animators that want them.
+/// either screen; `match` names the layer of the other screen that shows the selected item (a
+/// detail screen's picture). Other top-level members are kept in `hints` for animators that
+/// want them.
 public struct TransitionContext: Equatable, Sendable {
   public var operation: TransitionOperation
   /// The container's `[w, h]`.
@@ -48,17 +63,19 @@ public struct TransitionContext: Equatable, Sendable {
   public var from: Screen
   public var to: Screen
   public var selected: String?
+  public var match: String?
   public var hints: [String: JSONValue]
 
   public init(
     operation: TransitionOperation, container: Size, from: Screen, to: Screen,
-    selected: String? = nil, hints: [String: JSONValue] = [:]
+    selected: String? = nil, match: String? = nil, hints: [String: JSONValue] = [:]
   ) {
     self.operation = operation
     self.container = container
     self.from = from
     self.to = to
     self.selected = selected
+    self.match = match
     self.hints = hints
   }
 
@@ -69,12 +86,15 @@ public struct TransitionContext: Equatable, Sendable {
 }
 
 extension TransitionContext {
-  private static let knownKeys: Set<String> = ["operation", "container", "from", "to", "selected"]
+  private static let knownKeys: Set<String> = [
+    "operation", "container", "from", "to", "selected", "match",
+  ]
 
   /// Decodes and validates a context.
   /// - Parameter path: the name of the context in messages (`context` in a `begin` request).
   /// - Throws: `EngineError` naming the field: unknown operation, missing or non-finite numbers,
-  ///   negative sizes, duplicate layer ids, a `selected` that names no layer.
+  ///   negative sizes, duplicate layer ids, a `selected` or `match` that names no layer, a
+  ///   `match` on the same screen as `selected`, an empty `role`.
   public init(json: JSONValue, path: String = "context") throws(EngineError) {
     let root = JSONField(json, path: path)
     let operationField = try root.required("operation")
@@ -99,25 +119,41 @@ extension TransitionContext {
     if let selected, !seen.contains(selected) {
       throw EngineError(.invalidValue, "\(path).selected \"\(selected)\" names no layer")
     }
+    let match = try root.optional("match")?.string()
+    if let match {
+      guard seen.contains(match) else {
+        throw EngineError(.invalidValue, "\(path).match \"\(match)\" names no layer")
+      }
+      let sameScreen = [from, to].contains { $0.layer(match) != nil && $0.layer(selected) != nil }
+      guard !sameScreen else {
+        throw EngineError(
+          .invalidValue,
+          "\(path).match \"\(match)\" must name a layer of the screen that selected is not on")
+      }
+    }
     var hints = json.objectValue ?? [:]
     for key in Self.knownKeys { hints[key] = nil }
     self.init(
       operation: operation, container: container, from: from, to: to, selected: selected,
-      hints: hints)
+      match: match, hints: hints)
   }
 
   private static func screen(_ field: JSONField) throws(EngineError) -> Screen {
     try field.allowOnly(["background", "layers"])
     var layers: [ContextLayer] = []
     for element in try field.optional("layers")?.elements() ?? [] {
-      try element.allowOnly(["id", "frame", "background", "content"])
+      try element.allowOnly(["id", "frame", "background", "content", "role"])
       let id = try element.required("id").string()
       guard !id.isEmpty else { throw EngineError(.empty, "\(element.path).id must not be empty") }
+      let role = try element.optional("role")?.string()
+      if role?.isEmpty == true {
+        throw EngineError(.empty, "\(element.path).role must not be empty")
+      }
       layers.append(
         ContextLayer(
           id: id, frame: try element.required("frame").rect(),
           background: try element.optional("background")?.color(),
-          content: try element.optional("content")?.value))
+          content: try element.optional("content")?.value, role: role))
     }
     return Screen(background: try field.optional("background")?.color(), layers: layers)
   }
@@ -133,6 +169,7 @@ extension TransitionContext {
             ]
             if let background = layer.background { members["background"] = .string(background.hex) }
             if let content = layer.content { members["content"] = content }
+            if let role = layer.role { members["role"] = .string(role) }
             return .object(members)
           })
       ]
@@ -145,6 +182,7 @@ extension TransitionContext {
     members["from"] = screen(from)
     members["to"] = screen(to)
     if let selected { members["selected"] = .string(selected) }
+    if let match { members["match"] = .string(match) }
     return .object(members)
   }
 }

@@ -83,6 +83,25 @@ extension TimelineLayer {
         ]))
   }
 
+  /// Makes the layer hidden before the forward instant `instant` and shown from it on; played
+  /// backward it is shown until `1 − instant` and hidden from there to the end.
+  public mutating func appear(at instant: Double, _ direction: PlayDirection) {
+    switch direction {
+    case .forward:
+      initial.hidden = true
+      tracks.append(
+        PropertyTrack(
+          .hidden, mode: .discrete,
+          keyframes: [Keyframe(start: instant, duration: 0, value: .bool(false))]))
+    case .backward:
+      initial.hidden = false
+      tracks.append(
+        PropertyTrack(
+          .hidden, mode: .discrete,
+          keyframes: [Keyframe(start: 1 - instant, duration: 0, value: .bool(true))]))
+    }
+  }
+
   /// Makes the layer visible only from relative time `visible.lowerBound` until just before
   /// `visible.upperBound`, and hidden outside that window.
   public mutating func show(only visible: Range<Double>) {

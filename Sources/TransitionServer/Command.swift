@@ -21,9 +21,6 @@ enum Command: Equatable {
   case stats
   case reload
 
-  /// The longest `duration` a client may ask for, in seconds.
-  static let maximumDuration = 3600.0
-
   /// Decodes the fields of `request` for `op`.
   ///
   /// - Parameter defaultFps: The frame rate of a `subscribe` that names none.
@@ -75,8 +72,8 @@ struct BeginRequest: Equatable {
   var context: TransitionContext
   /// The animator asked for; nil for the route of the context's operation.
   var animator: String?
-  /// The length to play the timeline at, in (0, ``Command/maximumDuration``]; nil for the
-  /// timeline's own.
+  /// The length to play the timeline at, in seconds, positive (`limits.maxSessionSeconds` is
+  /// the handler's to check); nil for the timeline's own.
   var duration: Double?
   /// Whether the session starts waiting for interaction.
   var interactive: Bool
@@ -99,10 +96,9 @@ struct BeginRequest: Equatable {
       throw WireError(.invalidContext, error.message)
     }
     duration = try request.optionalNumber("duration")
-    if let duration, !(duration > 0 && duration <= Command.maximumDuration) {
+    if let duration, !(duration > 0) {
       throw WireError(
-        .badRequest,
-        "duration must be in (0, \(Command.maximumDuration)] seconds, got \(duration)")
+        .badRequest, "duration must be a positive number of seconds, got \(duration)")
     }
     interactive = try request.optionalBool("interactive") ?? false
     session = try request.optionalString("session")

@@ -14,7 +14,8 @@ public struct ServerConfig: Equatable, Sendable {
   /// executable's directory. Relative entries are resolved against the config file's
   /// directory.
   public var pluginPaths: [String] = []
-  /// Load plugins even when their file or directory is writable by group or others.
+  /// Load plugins even when their file or a directory above it is owned by another user than
+  /// root or the daemon's, or writable by group or others.
   public var allowInsecurePlugins = false
   /// Which animator serves each operation.
   public var routes: [TransitionOperation: String] = ServerConfig.defaultRoutes
@@ -45,7 +46,8 @@ public struct ServerConfig: Equatable, Sendable {
     "logLevel", "adminGroup", "pluginUser", "limits",
   ]
   private static let limitKeys: Set<String> = [
-    "maxLineBytes", "maxClients", "maxSessions", "maxSubscriptionsPerClient",
+    "maxLineBytes", "maxClients", "maxClientsPerUser", "partialLineSeconds", "maxSessions",
+    "maxSessionsPerClient", "maxSessionsPerUser", "maxSessionSeconds", "maxSubscriptionsPerClient",
     "maxLayersPerContext", "subscriberSoftLimitBytes", "subscriberHardLimitBytes",
     "subscriberSoftLimitSeconds", "pluginCallTimeoutMs", "pluginLoadTimeoutMs",
     "maxTimelineBytes", "pluginMemoryBytes", "pluginCPUSeconds", "pluginRestartBackoffMs",
@@ -178,9 +180,23 @@ public struct ServerConfig: Equatable, Sendable {
       }
       return Int(number)
     }
+    func positiveSeconds(_ key: String) throws(EngineError) -> Double? {
+      guard let member = try field.optional(key) else { return nil }
+      let seconds = try member.number()
+      guard seconds > 0, seconds <= 1e9 else {
+        throw EngineError(
+          .outOfRange, "\(member.path) must be a number of seconds in (0, 1e9], got \(seconds)")
+      }
+      return seconds
+    }
     if let value = try integer("maxLineBytes", minimum: 256) { limits.maxLineBytes = value }
     if let value = try integer("maxClients") { limits.maxClients = value }
+    if let value = try integer("maxClientsPerUser") { limits.maxClientsPerUser = value }
+    if let value = try positiveSeconds("partialLineSeconds") { limits.partialLineSeconds = value }
     if let value = try integer("maxSessions") { limits.maxSessions = value }
+    if let value = try integer("maxSessionsPerClient") { limits.maxSessionsPerClient = value }
+    if let value = try integer("maxSessionsPerUser") { limits.maxSessionsPerUser = value }
+    if let value = try positiveSeconds("maxSessionSeconds") { limits.maxSessionSeconds = value }
     if let value = try integer("maxSubscriptionsPerClient") {
       limits.maxSubscriptionsPerClient = value
     }

@@ -3,15 +3,14 @@ import TransitionWire
 
 /// `begin`, the interactive control ops and `end`: the life of a session.
 extension ServerCore {
-  /// Checks `request` against the limits and the routes, asks the animator for the timeline,
-  /// and replies once it answers (at once for in-process plugins). The client's later
-  /// requests wait for that reply.
+  /// Checks `request` against the quotas, the limits and the routes, asks the animator for
+  /// the timeline, and replies once it answers (at once for in-process plugins). The client's
+  /// later requests wait for that reply; the session counts against the quotas from now on.
   func begin(_ request: BeginRequest, id: JSONValue?, from client: Client) throws(WireError) {
     let limits = config.limits
-    guard sessions.count + pendingBegins < limits.maxSessions else {
-      throw WireError(
-        .limitExceeded,
-        "too many sessions: the limit is \(limits.maxSessions) (limits.maxSessions)")
+    let uid = client.identity?.uid
+    if let refusal = sessionQuota.refusal(client: client.id, uid: uid, limits: limits) {
+      throw refusal
     }
     let context = request.context
     let layerCount = context.from.layers.count + context.to.layers.count
@@ -20,6 +19,12 @@ extension ServerCore {
         .limitExceeded,
         "context has \(layerCount) layers, more than the limit of \(limits.maxLayersPerContext) "
           + "(limits.maxLayersPerContext)")
+    }
+    if let duration = request.duration, duration > limits.maxSessionSeconds {
+      throw WireError(
+        .limitExceeded,
+        "duration \(duration) s is longer than the limit of \(limits.maxSessionSeconds) s "
+          + "(limits.maxSessionSeconds)")
     }
     try requireFree(request.session)
     let name: String
@@ -33,24 +38,27 @@ extension ServerCore {
     }
     try requireServes(try loadedAnimator(named: name), context.operation)
 
-    pendingBegins += 1
+    sessionQuota.charge(client: client.id, uid: uid)
     client.isWaitingForAnimator = true
     let timelineRequest = TimelineRequest(
       source: animators, builtin: fallbackAnimator, contextJSON: request.contextJSON,
-      logger: logger)
+      maximumSeconds: request.duration == nil ? limits.maxSessionSeconds : nil, logger: logger)
     timelineRequest.start(animator: name) { [weak self] result in
       guard let self else { return }
-      self.pendingBegins -= 1
-      self.answerBegin(request, result, id: id, from: client)
+      if !self.answerBegin(request, result, id: id, from: client) {
+        self.sessionQuota.release(client: client.id, uid: uid)
+      }
       self.resumeWaitingRequests(of: client)
     }
   }
 
   /// Starts the session the animator made a timeline for, or sends the error.
+  ///
+  /// - Returns: True when the session started.
   private func answerBegin(
     _ request: BeginRequest, _ result: Result<TimelineRequest.Made, WireError>,
     id: JSONValue?, from client: Client
-  ) {
+  ) -> Bool {
     do throws(WireError) {
       let made = try result.get()
       guard !isStopping else { throw WireError(.stopping, "the daemon is stopping") }
@@ -87,8 +95,10 @@ extension ServerCore {
       start(session)
       // The client may have gone while the animator worked, or on a reply far over its limits.
       if !client.isOpen { session.ownerLeft(at: clock.now) }
+      return true
     } catch {
       client.fail(id: id, error)
+      return false
     }
   }
 
@@ -123,6 +133,7 @@ extension ServerCore {
 
   private func sessionCompleted(_ session: Session) {
     sessions.remove(session)
+    sessionQuota.release(client: session.ownerPeerID, uid: session.ownerUID)
     let finished = session.outcome?.finished ?? false
     if finished {
       stats.sessionsCompleted += 1

@@ -31,8 +31,11 @@ public final class ServerCore {
   let sessions = SessionTable()
   let frameClocks: FrameClocks
   private(set) var clients: [UInt64: Client] = [:]
-  /// Sessions whose `begin` waits for its animator: they count against `maxSessions`.
-  var pendingBegins = 0
+  /// Connections counted in all and per uid (`maxClients`, `maxClientsPerUser`).
+  private var clientQuota = ClientQuota()
+  /// Sessions counted in all, per client and per uid, from the moment a `begin` is accepted
+  /// (while its animator works, too) until the session completes.
+  var sessionQuota = SessionQuota()
   private(set) var isStopping = false
   private var lastSubscriptionID = 0
   /// Runs the `reload` op: re-reads the config, rescans the plugins, calls
@@ -76,8 +79,9 @@ public final class ServerCore {
 
   // MARK: Peers
 
-  /// Takes a newly connected peer, or refuses it with a `limit_exceeded` error line when
-  /// `limits.maxClients` are connected (or closes it when stopping).
+  /// Takes a newly connected peer, or refuses it with a `limit_exceeded` error line naming
+  /// the limit when `limits.maxClients` are connected or its uid has
+  /// `limits.maxClientsPerUser` (``ClientQuota``); closes it when stopping.
   ///
   /// - Returns: True when the peer was taken.
   @discardableResult
@@ -86,14 +90,10 @@ public final class ServerCore {
       peer.close()
       return false
     }
-    let limit = config.limits.maxClients
-    guard clients.count < limit else {
-      logger.warn(
-        "refusing a client: \(clients.count) clients already connected (limits.maxClients)")
-      peer.send(
-        WireMessage.failure(
-          id: nil,
-          WireError(.limitExceeded, "too many clients: the limit is \(limit) (limits.maxClients)")))
+    if let refusal = clientQuota.admit(uid: peer.identity?.uid, limits: config.limits) {
+      let who = peer.identity.map { " (pid \($0.pid), uid \($0.uid))" } ?? ""
+      logger.warn("refusing client \(peer.id)\(who): \(refusal.message)")
+      peer.send(WireMessage.failure(id: nil, refusal))
       peer.closeAfterFlush()
       return false
     }
@@ -135,12 +135,28 @@ public final class ServerCore {
     peer.closeAfterFlush()
   }
 
+  /// The peer left a request line unfinished for `seconds` (`limits.partialLineSeconds`): it
+  /// gets `limit_exceeded` and is closed after the reply is sent.
+  public func peerLeftLineUnfinished(_ peer: Peer, seconds: Double) {
+    guard let client = clients[peer.id] else { return }
+    logger.warn("\(client) left a request line unfinished for more than \(seconds) s; closing")
+    client.fail(
+      id: nil,
+      WireError(
+        .limitExceeded,
+        "a request line stayed unfinished for more than \(seconds) s "
+          + "(limits.partialLineSeconds); closing the connection"))
+    peer.closeAfterFlush()
+  }
+
   /// Forgets a peer that ended: its subscriptions end, and the sessions it began are handled
-  /// as ``Session/ownerLeft(at:)`` says.
+  /// as ``Session/ownerLeft(at:)`` says (they count against its uid until they complete).
   ///
   /// - Parameter reason: Why it ended, for the debug log; nil for an orderly close.
   public func peerClosed(_ peer: Peer, reason: String? = nil) {
     guard let client = clients.removeValue(forKey: peer.id) else { return }
+    clientQuota.release(uid: client.identity?.uid)
+    sessionQuota.clientLeft(client.id)
     stats.connectionsCurrent -= 1
     client.waitingLines = []
     for subscription in client.subscriptions {

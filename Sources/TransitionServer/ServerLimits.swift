@@ -5,8 +5,22 @@ public struct ServerLimits: Equatable, Sendable {
   public var maxLineBytes = 65_536
   /// The most clients connected at once; one more is refused with `limit_exceeded`. Default 256.
   public var maxClients = 256
+  /// The most clients one uid has connected at once, so that one user cannot take every
+  /// slot; one more is refused with `limit_exceeded`. Default 64.
+  public var maxClientsPerUser = 64
+  /// Seconds an unfinished request line may wait for its `\n`; then the client gets
+  /// `limit_exceeded` and is disconnected. Default 10.
+  public var partialLineSeconds = 10.0
   /// The most sessions running at once. Default 1024.
   public var maxSessions = 1_024
+  /// The most running sessions begun by one connection while it stays connected. Default 64.
+  public var maxSessionsPerClient = 64
+  /// The most running sessions begun by one uid, whether or not its clients are still
+  /// connected. Default 256.
+  public var maxSessionsPerUser = 256
+  /// The longest a session may play, in seconds: a `begin` asking for more, or whose
+  /// animator's timeline is longer, is refused with `limit_exceeded`. Default 3600.
+  public var maxSessionSeconds = 3600.0
   /// The most subscriptions one connection holds. Default 64.
   public var maxSubscriptionsPerClient = 64
   /// The most layers in one context (both screens together). Default 512.

@@ -32,6 +32,9 @@ struct TimelineRequest {
   let source: AnimatorSource
   let builtin: FallbackAnimator?
   let contextJSON: [UInt8]
+  /// The longest timeline a session may play on its own (`limits.maxSessionSeconds`), or nil
+  /// when the request sets the duration itself.
+  let maximumSeconds: Double?
   let logger: Logger
 
   /// Asks `animator`; `completion` runs once with the timeline or the `animator_failed` error.
@@ -41,6 +44,12 @@ struct TimelineRequest {
       case .timeline(let bytes):
         switch Self.decode(bytes) {
         case .success(let timeline):
+          if let overlong = overlong(timeline, animator: animator) {
+            fallBack(
+              from: animator, FallbackReason(code: "overlong", message: overlong),
+              completion: completion)
+            return
+          }
           completion(.success(Made(timeline: timeline, animator: animator, fallback: nil)))
         case .failure(let error):
           fallBack(
@@ -80,6 +89,12 @@ struct TimelineRequest {
       case .timeline(let bytes):
         switch Self.decode(bytes) {
         case .success(let timeline):
+          if let overlong = overlong(timeline, animator: fallback) {
+            let message =
+              reason.code == "overlong" ? "\(reason.message), and \(overlong)" : overlong
+            completion(.failure(WireError(.limitExceeded, message)))
+            return
+          }
           completion(.success(Made(timeline: timeline, animator: fallback, fallback: reason)))
         case .failure(let error):
           completion(
@@ -107,6 +122,13 @@ struct TimelineRequest {
       return
     }
     source.makeTimeline(animator: fallback, contextJSON: contextJSON, completion: finish)
+  }
+
+  /// Why `timeline` is too long to play as it is, or nil.
+  private func overlong(_ timeline: Timeline, animator: String) -> String? {
+    guard let maximumSeconds, timeline.duration > maximumSeconds else { return nil }
+    return "animator \(animator) made a timeline of \(timeline.duration) s, longer than the "
+      + "limit of \(maximumSeconds) s (limits.maxSessionSeconds)"
   }
 
   /// The engine's timeline of a plugin's bytes (validated by TransitionKit's codec).

@@ -45,6 +45,7 @@ final class Daemon {
   private var lock: SocketLock?
   private var listener: UnixListener?
   private var signals: SignalWatcher?
+  private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
   private var isServing = false
   private var startupFailure: StartupError?
@@ -126,6 +127,7 @@ final class Daemon {
     }
     supervisor.stop()
     signals?.cancel()
+    watchdogTimer?.cancel()
     if let startupFailure { throw startupFailure }
     logger.info("stopped")
   }
@@ -171,6 +173,7 @@ final class Daemon {
       self.logger.warn("accepting a client failed: \(error)")
     }
     notify { try $0.notifyReady() }
+    startWatchdog()
     let animators = self.animators.animators
     logger.info(
       "listening on \(socketPath) (pid \(getpid()), \(animators.count) animators: "
@@ -269,6 +272,25 @@ final class Daemon {
   }
 
   // MARK: Helpers
+
+  /// Pings systemd's watchdog from a loop timer at half of `WATCHDOG_USEC`, when the unit
+  /// sets `WatchdogSec=` for this process: a loop that stops turning stops the pings.
+  private func startWatchdog() {
+    guard notifier.isEnabled,
+      let interval = SystemdWatchdog.pingInterval(
+        environment: ProcessInfo.processInfo.environment, pid: getpid())
+    else { return }
+    do {
+      let timer = try LoopTimer(loop: loop) { [unowned self] in
+        self.notify { try $0.notifyWatchdog() }
+      }
+      timer.scheduleRepeating(every: interval, startingAt: loop.now)
+      watchdogTimer = timer
+      logger.info("systemd watchdog: WATCHDOG=1 every \(interval) s")
+    } catch {
+      logger.warn("cannot start the systemd watchdog timer: \(error)")
+    }
+  }
 
   private func notify(_ send: (SystemdNotifier) throws -> Void) {
     guard notifier.isEnabled else { return }

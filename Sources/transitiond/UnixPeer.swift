@@ -29,6 +29,10 @@ final class UnixPeer: Peer {
     connection.onLineTooLong = { [unowned core, unowned self] _ in
       core.peerSentOverlongLine(self)
     }
+    connection.partialLineTimeout = limits.partialLineSeconds
+    connection.onPartialLineTimeout = { [unowned core, unowned self] connection in
+      core.peerLeftLineUnfinished(self, seconds: connection.partialLineTimeout ?? 0)
+    }
     connection.onDrained = { [unowned core, unowned self] _ in core.peerDrained(self) }
     connection.onClose = { [unowned core, unowned self] _, reason in
       switch reason {

@@ -28,8 +28,11 @@ case .version:
 case .run(let options):
   do {
     let daemon = try Daemon(options: options)
+    UnexpectedExit.arm()
     try daemon.run()
+    UnexpectedExit.disarm()
   } catch {
+    UnexpectedExit.disarm()
     Logger(level: .error).error(error.message)
     exit(error.exitStatus)
   }

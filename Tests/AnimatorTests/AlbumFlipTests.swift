@@ -180,7 +180,7 @@ import TransitionKit
     let timeline = try animator.timeline(context).linearized
     for time in [0.0, 0.25, Self.flipEnd] {
       let frame = timeline.frame(at: time)
-      for cell in context.to.layers {
+      for cell in context.to.layers where cell.isCell {
         let state = try frame.state(cell.id)
         let scale = min(
           cover.frame.width / cell.frame.width, cover.frame.height / cell.frame.height)
@@ -197,7 +197,7 @@ import TransitionKit
     let first = timeline.frame(at: 0)
     let half = timeline.frame(at: Self.cellsOpaque / 2)
     let opaque = timeline.frame(at: Self.cellsOpaque)
-    for cell in context.to.layers {
+    for cell in context.to.layers where cell.isCell {
       #expect(try first.state(cell.id).alpha == 0)
       #expect(close(try half.state(cell.id).alpha, 0.5))
       #expect(try opaque.state(cell.id).alpha == 1)
@@ -208,7 +208,8 @@ import TransitionKit
   func fartherCellsArriveEarlier(layout: Layout) throws {
     let context = Scenes.albumPush(layout)
     let timeline = try animator.timeline(context).linearized
-    let cells = context.to.layers
+    let cells = context.to.layers.filter(\.isCell)
+    #expect(cells.map(\.id) == Scenes.cellIDs(layout))
     let arrivals = cells.map { arrival(of: $0, among: cells, container: layout.container) }
     #expect(abs((arrivals.min() ?? 0) - 0.8) < 1e-9, "the farthest cell arrives at 0.8")
     for (cell, arrival) in zip(cells, arrivals) {
@@ -259,8 +260,8 @@ import TransitionKit
 
   @Test(arguments: Layout.all)
   func popMirrorsPush(layout: Layout) throws {
-    let push = try animator.timeline(Scenes.albumPush(layout)).linearized
-    let pop = try animator.timeline(Scenes.albumPop(layout)).linearized
+    let push = try animator.timeline(Scenes.albumPush(layout))
+    let pop = try animator.timeline(Scenes.albumPop(layout))
     try expectMirrored(
       push, pop, animator: "album-flip",
       at: [0.0, 0.1, 0.25, 0.3, 0.48, 0.5, 0.6, 0.75, 0.9, 1.0], note: "\(layout)")
@@ -275,7 +276,7 @@ import TransitionKit
     let timeline = try animator.timeline(context).linearized
     let first = timeline.frame(at: 0)
     let closed = timeline.frame(at: 0.5)
-    for cell in context.from.layers {
+    for cell in context.from.layers where cell.isCell {
       #expect(try first.state(cell.id).matches(cell), "\(cell.id) jumps at the start")
       #expect(close(try closed.state(cell.id).drawnRect.center, cover.frame.center))
     }
@@ -292,6 +293,60 @@ import TransitionKit
       let cover = try frame.state("album-\(layout.selectedIndex)")
       #expect(!cover.hidden && cover.alpha == 1)
       #expect(try frame.state("album-flip.cover").isInvisible)
+    }
+  }
+
+  @Test(arguments: Layout.all)
+  func onlyCellsAreDealtAndTheOtherPhotoLayersFadeInWithTheBackground(layout: Layout) throws {
+    let context = Scenes.albumPush(layout)
+    let cover = try cover(layout)
+    let timeline = try animator.timeline(context).linearized
+    let others = context.to.layers.filter { !$0.isCell }
+    #expect(others.map(\.id) == ["photos-navbar", "photos-select"])
+    for time in [0.0, 0.1, 0.17, 0.3, 0.45, 0.5, 0.65, 0.9, 1.0] {
+      let frame = timeline.frame(at: time)
+      for layer in others {
+        let state = try frame.state(layer.id)
+        // Never out of the cover, never scaled: at its own frame, fading with the background.
+        #expect(
+          state.transform == .identity && state.frame == layer.frame, "\(layer.id) at \(time)")
+        let background = try frame.state("album-flip.to-background")
+        #expect(
+          state.alpha == background.alpha && state.hidden == background.hidden,
+          "\(layer.id) at \(time)")
+      }
+    }
+    // The cells do come out of the cover.
+    let dealt = try timeline.frame(at: 0.3).state("photo-0")
+    #expect(close(dealt.drawnRect.center, cover.frame.center))
+  }
+
+  /// At every frame, at 60, 120 and 240 fps, where the original cover is drawn and the photo
+  /// screen does not cover it completely, nothing the transition added is drawn over it.
+  @Test(arguments: Layout.all)
+  func nothingShowsOverTheOriginalCover(layout: Layout) throws {
+    for context in [Scenes.albumPush(layout), Scenes.albumPop(layout)] {
+      let timeline = try animator.timeline(context)
+      let albums = context.operation == .push ? context.from : context.to
+      let albumIDs = Set(albums.layers.map(\.id)).union([
+        "album-flip.\(context.operation == .push ? "from" : "to")-background"
+      ])
+      let coverID = try cover(layout).id
+      for fps in [60.0, 120.0, 240.0] {
+        let count = Int((timeline.duration * fps).rounded())
+        for index in 0...count {
+          let frame = timeline.frame(at: Double(index) / Double(count))
+          let cover = try frame.state(coverID)
+          guard !cover.isInvisible else { continue }
+          for state in frame.layers where state.z > cover.z && !albumIDs.contains(state.id) {
+            guard !state.isInvisible, state.drawnRect.intersects(cover.drawnRect) else { continue }
+            #expect(
+              state.alpha >= 1 - 1e-5,
+              "\(state.id) at alpha \(state.alpha) over the cover, frame \(index) of \(count) (\(context.operation), \(layout))"
+            )
+          }
+        }
+      }
     }
   }
 

@@ -86,8 +86,8 @@ import TransitionKit
 
   @Test(arguments: Layout.all)
   func popMirrorsPush(layout: Layout) throws {
-    let push = try animator.timeline(Scenes.slide(.push, layout)).linearized
-    let pop = try animator.timeline(Scenes.slide(.pop, layout)).linearized
+    let push = try animator.timeline(Scenes.slide(.push, layout))
+    let pop = try animator.timeline(Scenes.slide(.pop, layout))
     try expectMirrored(
       push, pop, animator: "default-slide", at: [0.0, 0.2, 0.5, 0.9, 1.0], note: "\(layout)")
     // And pop's own ends: the top screen as the app had it, then the one below restored.

@@ -110,3 +110,10 @@ func cancelledFrame(_ timeline: Timeline, after fraction: Double) throws -> (
   }
   return (completion?.finished, timeline.frame(at: clock.progress(at: time)))
 }
+
+extension Rect {
+  /// Whether the two rectangles share some area.
+  func intersects(_ other: Rect) -> Bool {
+    minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+  }
+}

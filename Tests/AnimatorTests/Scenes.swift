@@ -39,6 +39,12 @@ enum Scenes {
   static let detailBackground = Color(red: 0, green: 0, blue: 0)
   static let coverGrey = Color(red: 204 / 255, green: 204 / 255, blue: 204 / 255)
   static let toolbarGrey = Color(red: 26 / 255, green: 26 / 255, blue: 26 / 255)
+  static let navbarGrey = Color(red: 249 / 255, green: 249 / 255, blue: 249 / 255, alpha: 240 / 255)
+
+  /// The ids of the photo screen's cells (`photo-<i>`).
+  static func cellIDs(_ layout: Layout) -> [String] {
+    (0..<layout.photoCount).map { "photo-\($0)" }
+  }
 
   /// A grid of album covers under a title; covers are `album-<i>` with image content.
   static func albums(_ layout: Layout) -> Screen {
@@ -68,7 +74,8 @@ enum Scenes {
     return Screen(background: albumsBackground, layers: layers)
   }
 
-  /// A grid of square photo cells `photo-<i>`, scrolled up by `layout.scroll`.
+  /// A grid of square photo cells `photo-<i>` (role `cell`), scrolled up by `layout.scroll`,
+  /// under a navigation bar `photos-navbar` with a `photos-select` button (not cells).
   static func photos(_ layout: Layout) -> Screen {
     let spacing = 2.0
     let columns = Double(layout.photoColumns)
@@ -83,12 +90,21 @@ enum Scenes {
           frame: Rect(
             x: column * (side + spacing), y: 90 + row * (side + spacing) - layout.scroll,
             width: side, height: side),
-          content: .object(["image": .string("photo-\(index).jpg")])))
+          content: .object(["image": .string("photo-\(index).jpg")]), role: ContextLayer.cellRole))
     }
+    let width = layout.container.width
+    layers.append(
+      ContextLayer(
+        id: "photos-navbar", frame: Rect(x: 0, y: 0, width: width, height: 88),
+        background: navbarGrey, content: .object(["title": .string("Family")])))
+    layers.append(
+      ContextLayer(
+        id: "photos-select", frame: Rect(x: width - 76, y: 44, width: 60, height: 44),
+        content: .object(["text": .string("Select")])))
     return Screen(background: photosBackground, layers: layers)
   }
 
-  /// A full-screen detail: a large image, a caption and a toolbar.
+  /// A full-screen detail: a large 4:3 image (not the cells' shape), a caption and a toolbar.
   static func detail(_ layout: Layout) -> Screen {
     let size = layout.container
     return Screen(
@@ -96,12 +112,13 @@ enum Scenes {
       layers: [
         ContextLayer(
           id: "detail-image",
-          frame: Rect(x: 0, y: size.height * 0.2, width: size.width, height: size.width),
+          frame: Rect(x: 0, y: size.height * 0.2, width: size.width, height: size.width * 0.75),
           content: .object(["image": .string("photo-\(layout.selectedIndex).jpg")])),
         ContextLayer(
           id: "detail-caption",
           frame: Rect(
-            x: 20, y: size.height * 0.2 + size.width + 12, width: size.width - 40, height: 44)),
+            x: 20, y: size.height * 0.2 + size.width * 0.75 + 12, width: size.width - 40,
+            height: 44)),
         ContextLayer(
           id: "detail-toolbar",
           frame: Rect(x: 0, y: size.height - 83, width: size.width, height: 83),
@@ -121,16 +138,18 @@ enum Scenes {
       selected: "album-\(layout.selectedIndex)")
   }
 
-  static func zoomPresent(_ layout: Layout) -> TransitionContext {
+  /// Present the detail from the selected cell; with `matched`, `match` names `detail-image`.
+  static func zoomPresent(_ layout: Layout, matched: Bool = false) -> TransitionContext {
     TransitionContext(
       operation: .present, container: layout.container, from: photos(layout), to: detail(layout),
-      selected: "photo-\(layout.selectedIndex)")
+      selected: "photo-\(layout.selectedIndex)", match: matched ? "detail-image" : nil)
   }
 
-  static func zoomDismiss(_ layout: Layout) -> TransitionContext {
+  /// Dismiss the detail into the selected cell; with `matched`, `match` names `detail-image`.
+  static func zoomDismiss(_ layout: Layout, matched: Bool = false) -> TransitionContext {
     TransitionContext(
       operation: .dismiss, container: layout.container, from: detail(layout), to: photos(layout),
-      selected: "photo-\(layout.selectedIndex)")
+      selected: "photo-\(layout.selectedIndex)", match: matched ? "detail-image" : nil)
   }
 
   /// Any two screens for default-slide: albums and photos, or photos and the detail.

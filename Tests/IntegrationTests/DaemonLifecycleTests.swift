@@ -196,32 +196,49 @@ import TransitionClient
     #expect(try client.sessions().map(\.session) == [session])
   }
 
-  @Test func systemdNotifications() throws {
-    let directory = try DaemonHarness.makeTemporaryDirectory()
-    let notifyPath = directory + "/notify.sock"
-    let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-      for (index, byte) in notifyPath.utf8.enumerated() { buffer[index] = byte }
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+  /// A datagram socket bound in `directory`, standing in for systemd's `NOTIFY_SOCKET`.
+  final class NotifySocket {
+    let path: String
+    private let descriptor: Int32
+
+    init(directory: String) throws {
+      path = directory + "/notify.sock"
+      descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
       }
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+      guard bound == 0 else {
+        close(descriptor)
+        throw DaemonHarnessError("cannot bind \(path)")
+      }
+      var timeout = timeval(tv_sec: 20, tv_usec: 0)
+      setsockopt(
+        descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
-    try #require(bound == 0)
-    var timeout = timeval(tv_sec: 20, tv_usec: 0)
-    setsockopt(
-      descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+
+    deinit { close(descriptor) }
+
+    /// The next datagram; empty after 20 s without one.
     func receive() -> String {
       var buffer = [UInt8](repeating: 0, count: 4096)
       let count = recv(descriptor, &buffer, buffer.count, 0)
       return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
     }
+  }
+
+  @Test func systemdNotifications() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    let notify = try NotifySocket(directory: directory)
+    func receive() -> String { notify.receive() }
     let daemon = try DaemonProcess(
-      environment: ["NOTIFY_SOCKET": notifyPath], directory: directory)
+      environment: ["NOTIFY_SOCKET": notify.path], directory: directory)
     #expect(receive() == "READY=1")
     daemon.send(SIGHUP)
     let reloading = receive()
@@ -230,5 +247,38 @@ import TransitionClient
     daemon.send(SIGTERM)
     #expect(receive() == "STOPPING=1")
     #expect(try daemon.waitForExit() == 0)
+  }
+
+  @Test func systemdWatchdogIsPingedWhileTheLoopTurns() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    let notify = try NotifySocket(directory: directory)
+    let daemon = try DaemonProcess(
+      environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"],
+      directory: directory)
+    #expect(notify.receive() == "READY=1")
+    for _ in 0..<3 { #expect(notify.receive() == "WATCHDOG=1") }
+    #expect(daemon.log.contains("systemd watchdog: WATCHDOG=1 every 0.1 s"))
+    daemon.send(SIGTERM)
+    var last = ""
+    while last == "WATCHDOG=1" || last.isEmpty {
+      last = notify.receive()
+      if last.isEmpty { break }
+    }
+    #expect(last == "STOPPING=1")
+  }
+
+  @Test func theWatchdogOfAnotherProcessIsNotPinged() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    let notify = try NotifySocket(directory: directory)
+    let daemon = try DaemonProcess(
+      environment: [
+        "NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1",
+      ],
+      directory: directory)
+    #expect(notify.receive() == "READY=1")
+    _ = try daemon.client().hello()
+    daemon.send(SIGTERM)
+    #expect(notify.receive() == "STOPPING=1")
+    #expect(!daemon.log.contains("systemd watchdog"))
   }
 }

@@ -116,7 +116,12 @@ final class DaemonLineSocket {
 
   /// Sends `line` and a `\n`.
   func send(_ line: String) throws {
-    let bytes = Array((line + "\n").utf8)
+    try sendRaw(line + "\n")
+  }
+
+  /// Sends `text` exactly as given (no `\n` added): half a line, for example.
+  func sendRaw(_ text: String) throws {
+    let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes {
@@ -125,6 +130,15 @@ final class DaemonLineSocket {
       guard written > 0 else { throw DaemonHarnessError("write failed") }
       offset += written
     }
+  }
+
+  /// The next line when one has arrived, without waiting; nil when none has.
+  func readLineIfAvailable() throws -> String? {
+    if buffer.contains(UInt8(ascii: "\n")) { return try readLine() }
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    let count = recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+    if count > 0 { buffer += chunk[..<count] }
+    return buffer.contains(UInt8(ascii: "\n")) ? try readLine() : nil
   }
 
   /// The next line, without its `\n`.

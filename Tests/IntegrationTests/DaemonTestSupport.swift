@@ -44,23 +44,42 @@ enum DaemonHarness {
   static func runProgram(
     _ path: String, _ arguments: [String], environment: [String: String]? = nil
   ) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let outputPath = directory + "/stdout"
     let errorPath = directory + "/stderr"
-    _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-    process.standardError = FileHandle(forWritingAtPath: errorPath)
-    try process.run()
-    process.waitUntilExit()
-    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-    let error = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-    return (process.terminationStatus, output, error)
+    var attempt = 0
+    while true {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = arguments
+      if let environment { process.environment = environment }
+      _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+      _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+      process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+      process.standardError = FileHandle(forWritingAtPath: errorPath)
+      do {
+        try process.run()
+      } catch  where isTextFileBusy(error) && attempt < 100 {
+        // A program copied just now can still be open for writing in a child that another
+        // test forked meanwhile (it closes at that child's exec): wait and try again.
+        attempt += 1
+        usleep(20_000)
+        continue
+      }
+      process.waitUntilExit()
+      let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+      let error = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+      return (process.terminationStatus, output, error)
+    }
+  }
+
+  /// Whether `error` is `ETXTBSY` from starting a program.
+  private static func isTextFileBusy(_ error: Error) -> Bool {
+    let error = error as NSError
+    if error.domain == NSPOSIXErrorDomain, error.code == Int(ETXTBSY) { return true }
+    guard let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError else { return false }
+    return underlying.domain == NSPOSIXErrorDomain && underlying.code == Int(ETXTBSY)
   }
 }
 
@@ -112,6 +131,8 @@ final class DaemonProcess {
     process.arguments = allArguments + arguments
     var variables = ProcessInfo.processInfo.environment
     variables["NOTIFY_SOCKET"] = nil
+    variables["WATCHDOG_USEC"] = nil
+    variables["WATCHDOG_PID"] = nil
     variables["TRANSITIOND_PLUGIN_PATH"] = nil
     for (key, value) in environment { variables[key] = value }
     process.environment = variables

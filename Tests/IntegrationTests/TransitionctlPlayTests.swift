@@ -9,9 +9,10 @@ struct TransitionctlPlayTests {
   static let sceneNames = [
     "album-flip-push", "album-flip-pop", "zoom-present-present", "zoom-present-dismiss",
     "default-slide-push", "default-slide-pop", "default-slide-present", "default-slide-dismiss",
+    "zoom-present-matched-present", "zoom-present-matched-dismiss",
   ]
 
-  @Test("config/scenes holds exactly the scene of every animator and operation")
+  @Test("config/scenes holds exactly the scenes of every animator and operation")
   func scenesCoverEveryAnimatorAndOperation() throws {
     let names = try TransitionctlProducts.sceneFiles().map {
       $0.deletingPathExtension().lastPathComponent
@@ -19,8 +20,9 @@ struct TransitionctlPlayTests {
     #expect(names.sorted() == Self.sceneNames.sorted())
     for name in Self.sceneNames {
       let scene = try TransitionctlScene(named: name)
-      // The file name is <animator>-<operation>.
-      #expect(name == "\(scene.animator ?? "?")-\(scene.operation ?? "?")")
+      // The file name is <animator>-<operation>, or <animator>-<form>-<operation>.
+      #expect(name.hasPrefix("\(scene.animator ?? "?")-"), "\(name)")
+      #expect(name.hasSuffix("-\(scene.operation ?? "?")"), "\(name)")
       #expect(scene.context["container"] as? [Int] == [390, 844])
       let layers = ["from", "to"].flatMap { screen in
         ((scene.context[screen] as? [String: Any])?["layers"] as? [[String: Any]] ?? [])
@@ -30,6 +32,9 @@ struct TransitionctlPlayTests {
       #expect(Set(ids).count == ids.count, "\(name): layer ids must be unique")
       if let selected = scene.context["selected"] as? String {
         #expect(ids.contains(selected), "\(name): selected \(selected) is no layer")
+      }
+      if let match = scene.context["match"] as? String {
+        #expect(ids.contains(match), "\(name): match \(match) is no layer")
       }
     }
   }

@@ -23,13 +23,40 @@ enum TestDirectory {
     Bundle.main.bundlePath
   }
 
-  /// A new, empty directory with mode 0755 (only the owner may write).
+  /// A directory every plugin test directory sits in: `.build/plugin-host-tests` of the
+  /// package, mode 0755. The host trusts a plugin only when every directory up to `/` is
+  /// owned by root or the tester and writable by no one else (a root-owned sticky directory
+  /// such as `/tmp` excepted); the package's own build directory is, wherever the tester may
+  /// build, and tests that change modes keep to it.
+  /// Emptied once per test process, so earlier runs leave nothing behind.
+  static let trustedRoot: URL = {
+    let url = packageRoot.appendingPathComponent(".build/plugin-host-tests")
+    try? FileManager.default.removeItem(at: url)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try? setMode(0o755, url.path)
+    return url
+  }()
+
+  /// A new, empty directory with mode 0755 (only the owner may write), under ``trustedRoot``.
   static func make() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("plugin-host-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let url = trustedRoot.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
     try setMode(0o755, url.path)
     return url
+  }
+
+  /// Whether the tests run as root, which the tests that hand files to another user need.
+  static let isRoot = getuid() == 0
+
+  /// An unprivileged uid that owns nothing of the tester's: `nobody`.
+  static let otherUID: uid_t = 65_534
+
+  /// Gives `path` to ``otherUID`` (the tests that call it run only as root).
+  static func giveAway(_ path: String) throws {
+    guard chown(path, otherUID, otherUID) == 0 else {
+      throw CommandFailed(
+        command: "chown \(otherUID) \(path)", output: String(cString: strerror(errno)))
+    }
   }
 
   static func setMode(_ mode: Int, _ path: String) throws {

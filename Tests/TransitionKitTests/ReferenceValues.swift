@@ -19,6 +19,29 @@ func referenceBezier(x1: Double, y1: Double, x2: Double, y2: Double, at x: Doubl
   return bernstein(y1, y2, (low + high) / 2)
 }
 
+/// `referenceBezier` at `x`, or nil where it cannot be trusted to 1e-9: where |dx/ds| at its
+/// parameter is below 1e-3, as a rounding error of x(s) there moves s by more than 1e-13.
+func referenceBezier(x1: Double, y1: Double, x2: Double, y2: Double, trustedAt x: Double)
+  -> Double?
+{
+  var low = 0.0
+  var high = 1.0
+  func xAt(_ s: Double) -> Double {
+    let r = 1 - s
+    return 3 * r * r * s * x1 + 3 * r * s * s * x2 + s * s * s
+  }
+  while true {
+    let middle = (low + high) / 2
+    if middle <= low || middle >= high { break }
+    if xAt(middle) < x { low = middle } else { high = middle }
+  }
+  let s = (low + high) / 2
+  let r = 1 - s
+  let slope = 3 * r * r * x1 + 6 * r * s * (x2 - x1) + 3 * s * s * (1 - x2)
+  guard abs(slope) >= 1e-3 else { return nil }
+  return referenceBezier(x1: x1, y1: y1, x2: x2, y2: y2, at: x)
+}
+
 /// The `EngineError` that `body` throws, or nil when it returns (another error is recorded as
 /// a test issue).
 func caughtEngineError<Result>(_ body: () throws -> Result) -> EngineError? {

@@ -158,9 +158,32 @@ private let springCases: [(mass: Double, stiffness: Double, damping: Double, vel
     let spring = try Spring(duration: duration, bounce: bounce, initialVelocity: 1.5)
     #expect(spring.mass == 1)
     #expect(abs(spring.stiffness - pow(2 * Double.pi / duration, 2)) <= 1e-12 * spring.stiffness)
-    #expect(abs(spring.damping - 4 * Double.pi * (1 - bounce) / duration) <= 1e-12 * spring.damping)
-    #expect(abs(spring.dampingRatio - (1 - bounce)) < 1e-12)
+    // SwiftUI's mapping: damping ratio 1 − bounce for bounce ≥ 0, 1 / (1 + bounce) below 0.
+    let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
+    let omega = 2 * Double.pi / duration
+    #expect(abs(spring.damping - 2 * ratio * omega) <= 1e-12 * spring.damping)
+    #expect(abs(spring.dampingRatio - ratio) < 1e-12 * ratio)
     #expect(spring.initialVelocity == 1.5)
+  }
+
+  /// SwiftUI's `Spring(duration: 0.5, bounce: -0.5)` (documented: a negative bounce is
+  /// over-damped with damping ratio 1 / (1 + bounce) = 2; Flutter's
+  /// `SpringDescription.withDurationAndBounce` follows it). Positions computed independently
+  /// from the closed-form over-damped solution with 50-digit arithmetic (mpmath); the old
+  /// mapping (ratio 1 − bounce = 1.5) is up to 0.115 of the travel away from these.
+  @Test func negativeBounceIsOverDampedAsSwiftUI() throws {
+    let spring = try Spring(duration: 0.5, bounce: -0.5)
+    #expect(abs(spring.dampingRatio - 2) < 1e-12)
+    for (time, position) in [
+      (0.1, 0.23136150910208755566), (0.25, 0.53572767457937644467),
+      (0.5, 0.79992637535470720765),
+    ] {
+      #expect(abs(spring.value(at: time) - position) < 1e-9, "t = \(time)")
+    }
+    // A positive bounce is unchanged: ratio 0.7, under-damped.
+    let bouncy = try Spring(duration: 0.5, bounce: 0.3)
+    #expect(abs(bouncy.value(at: 0.1) - 0.42330212307456980653) < 1e-9)
+    #expect(abs(bouncy.value(at: 0.25) - 0.9840874909713709247) < 1e-9)
   }
 
   @Test(arguments: [(0.2, 0.4), (1, 0.5), (3, 0.25)])

@@ -124,6 +124,44 @@ import TransitionKit
     #expect(error?.message.contains("ghost") == true)
   }
 
+  @Test func roleAndMatchAreDecodedAndWrittenBack() throws {
+    var cell = layer("a").objectValue ?? [:]
+    cell["role"] = .string("cell")
+    var other = layer("c").objectValue ?? [:]
+    other["role"] = .string("toolbar")  // reserved values pass through
+    let json = document([
+      "from": screen([.object(cell), .object(other)]), "selected": .string("a"),
+      "match": .string("b"),
+    ])
+    let context = try TransitionContext(json: json)
+    #expect(context.from.layers.map(\.role) == ["cell", "toolbar"])
+    #expect(context.from.layers.map(\.isCell) == [true, false])
+    #expect(context.to.layers[0].role == nil && !context.to.layers[0].isCell)
+    #expect(context.match == "b")
+    #expect(context.hints["match"] == nil)
+    #expect(try TransitionContext(json: context.json) == context)
+  }
+
+  @Test func badRoleOrMatchIsNamed() {
+    var cell = layer("a").objectValue ?? [:]
+    cell["role"] = .string("")
+    let empty = decodeError(document(["from": screen([.object(cell)])]))
+    #expect(empty?.code == .empty)
+    #expect(empty?.message.contains("context.from.layers[0].role") == true)
+    cell["role"] = .number(1)
+    #expect(decodeError(document(["from": screen([.object(cell)])]))?.code == .invalidValue)
+    let nowhere = decodeError(document(["selected": .string("a"), "match": .string("ghost")]))
+    #expect(nowhere?.message.contains("context.match") == true)
+    #expect(nowhere?.message.contains("ghost") == true)
+    // The match shows the selected item on the other screen.
+    let sameScreen = decodeError(
+      document([
+        "from": screen([layer("a"), layer("c")]), "selected": .string("a"), "match": .string("c"),
+      ]))
+    #expect(sameScreen?.code == .invalidValue)
+    #expect(sameScreen?.message.contains("context.match") == true)
+  }
+
   @Test func unknownLayerKeyIsNamed() {
     var bad = layer("a").objectValue ?? [:]
     bad["opacity"] = .number(1)

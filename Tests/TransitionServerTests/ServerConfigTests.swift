@@ -75,6 +75,26 @@ import TransitionKit
     #expect(config.limits.subscriberSoftLimitSeconds == 0.25)
   }
 
+  @Test func everyQuotaIsRead() throws {
+    let limits = try decodedConfig(
+      """
+      {"limits": {"maxClientsPerUser": 6, "partialLineSeconds": 2.5, "maxSessionsPerClient": 7,
+                  "maxSessionsPerUser": 8, "maxSessionSeconds": 90}}
+      """
+    ).limits
+    #expect(limits.maxClientsPerUser == 6)
+    #expect(limits.partialLineSeconds == 2.5)
+    #expect(limits.maxSessionsPerClient == 7)
+    #expect(limits.maxSessionsPerUser == 8)
+    #expect(limits.maxSessionSeconds == 90)
+    let defaults = try decodedConfig("{}").limits
+    #expect(defaults.maxClientsPerUser == 64)
+    #expect(defaults.partialLineSeconds == 10)
+    #expect(defaults.maxSessionsPerClient == 64)
+    #expect(defaults.maxSessionsPerUser == 256)
+    #expect(defaults.maxSessionSeconds == 3600)
+  }
+
   @Test func socketModeAcceptsOctalStrings() throws {
     #expect(try decodedConfig(#"{"socketMode": "660"}"#).socketMode == 0o660)
     #expect(try decodedConfig(#"{"socketMode": "0777"}"#).socketMode == 0o777)
@@ -128,6 +148,11 @@ import TransitionKit
     (#"{"limits": {"maxSubscriptionsPerClient": 2.5}}"#, "limits.maxSubscriptionsPerClient"),
     (#"{"limits": {"maxLayersPerContext": 1e16}}"#, "limits.maxLayersPerContext"),
     (#"{"limits": {"maxLineBytes": 255}}"#, "limits.maxLineBytes"),
+    (#"{"limits": {"maxClientsPerUser": 0}}"#, "limits.maxClientsPerUser"),
+    (#"{"limits": {"partialLineSeconds": 0}}"#, "limits.partialLineSeconds"),
+    (#"{"limits": {"maxSessionsPerClient": 1.5}}"#, "limits.maxSessionsPerClient"),
+    (#"{"limits": {"maxSessionsPerUser": -2}}"#, "limits.maxSessionsPerUser"),
+    (#"{"limits": {"maxSessionSeconds": -1}}"#, "limits.maxSessionSeconds"),
     (#"{"limits": {"subscriberSoftLimitSeconds": -1}}"#, "limits.subscriberSoftLimitSeconds"),
     (
       #"{"limits": {"subscriberSoftLimitBytes": 2000, "subscriberHardLimitBytes": 1000}}"#,

@@ -75,5 +75,8 @@ import TransitionKit
     #expect(a.readLines().first?["session"] == .string("x"))
     #expect(b.readLines().first?.errorCode == "bad_request")
     #expect(harness.core.sessionCount == 1)
+    // The refused begin no longer counts against the quotas.
+    #expect(harness.core.sessionQuota.total == 1)
+    #expect(harness.core.sessionQuota.count(client: b.id) == 0)
   }
 }

@@ -96,6 +96,67 @@ import TransitionKit
     #expect(tooMany["error"]?["message"]?.stringValue?.contains("maxLayersPerContext") == true)
   }
 
+  @Test func oneUserHasAtMostMaxClientsPerUserConnections() {
+    let harness = CoreHarness(limits: limits { $0.maxClientsPerUser = 1 })
+    let first = harness.connect(uid: 1_000)
+    let second = harness.connect(uid: 1_000)
+    let refusal = second.readLines().first
+    #expect(refusal?.errorCode == "limit_exceeded")
+    #expect(
+      refusal?["error"]?["message"]?.stringValue?.contains("limits.maxClientsPerUser") == true)
+    #expect(!second.isOpen)
+    #expect(harness.connect(uid: 1_001).isOpen)
+    first.close()
+    #expect(harness.connect(uid: 1_000).isOpen)
+  }
+
+  @Test func sessionsCountPerClientAndPerUserUntilTheyComplete() {
+    let harness = CoreHarness(
+      limits: limits {
+        $0.maxSessionsPerClient = 1
+        $0.maxSessionsPerUser = 2
+      })
+    let a = harness.connect(uid: 1_000)
+    _ = harness.beginCrossfade(from: a)
+    let perClient = harness.reply(CoreHarness.beginCrossfadeLine(), from: a)
+    #expect(perClient["error"]?["message"]?.stringValue?.contains("maxSessionsPerClient") == true)
+    let b = harness.connect(uid: 1_000)
+    _ = harness.beginCrossfade(from: b)
+    a.close()  // a's session runs on, and still counts against uid 1000
+    let perUser = harness.reply(CoreHarness.beginCrossfadeLine(), from: harness.connect(uid: 1_000))
+    #expect(perUser["error"]?["message"]?.stringValue?.contains("maxSessionsPerUser") == true)
+    #expect(
+      harness.reply(CoreHarness.beginCrossfadeLine(), from: harness.connect(uid: 1_001))["ok"]
+        == .bool(true))
+    harness.clock.advance(by: 1)
+    #expect(harness.beginCrossfade(from: harness.connect(uid: 1_000)) != "")
+  }
+
+  @Test func aSessionLongerThanMaxSessionSecondsIsRefused() {
+    let harness = CoreHarness(limits: limits { $0.maxSessionSeconds = 0.2 })
+    let peer = harness.connect()
+    let asked = harness.reply(CoreHarness.beginCrossfadeLine(duration: 0.5), from: peer)
+    #expect(asked.errorCode == "limit_exceeded")
+    // crossfade's own timeline is 0.3 s.
+    let own = harness.reply(
+      CoreHarness.beginCrossfadeLine().replacingOccurrences(of: #""duration":0.5,"#, with: ""),
+      from: peer)
+    #expect(own.errorCode == "limit_exceeded")
+    #expect(own["error"]?["message"]?.stringValue?.contains("made a timeline of 0.3 s") == true)
+    #expect(harness.core.sessionQuota.total == 0)
+  }
+
+  @Test func aLineLeftUnfinishedIsRefusedAndThePeerClosed() {
+    let harness = CoreHarness()
+    let peer = harness.connect()
+    harness.core.peerLeftLineUnfinished(peer, seconds: 10)
+    let refusal = peer.readLines().first
+    #expect(refusal?.errorCode == "limit_exceeded")
+    #expect(
+      refusal?["error"]?["message"]?.stringValue?.contains("limits.partialLineSeconds") == true)
+    #expect(!peer.isOpen && peer.closedAfterFlush)
+  }
+
   @Test func shutdownSaysStoppingStopsEveryTimerAndClosesEveryPeerAfterItsOutput() {
     let harness = CoreHarness()
     let a = harness.connect()

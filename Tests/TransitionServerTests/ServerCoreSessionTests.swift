@@ -53,7 +53,7 @@ import TransitionKit
       (begin(#","session":"taken""#), "bad_request"),
       (begin(#","session":"*""#), "bad_request"),
       (CoreHarness.beginCrossfadeLine(duration: 0), "bad_request"),
-      (CoreHarness.beginCrossfadeLine(duration: 3_601), "bad_request"),
+      (CoreHarness.beginCrossfadeLine(duration: 3_601), "limit_exceeded"),
       (
         begin(#","animator":"nope""#).replacingOccurrences(
           of: #""animator":"crossfade","#, with: ""),

@@ -1,0 +1,201 @@
+// Draws transitiond frames as absolutely positioned elements (docs/renderers.md).
+//
+// One element a layer: left/top/width/height = frame, transform-origin = anchor,
+// transform = matrix3d() with the 16 numbers as they are, opacity = alpha, visibility from
+// hidden, z-index = the layer's rank by (z, position in the frame's layers), background-color
+// = background ("#rrggbbaa"), and content as a label, or an image when it names one and an
+// image base is set.
+"use strict";
+
+const COLOUR = /^#[0-9a-fA-F]{8}$/;
+
+/// The text a layer's opaque `content` shows as its label.
+function contentLabel(content) {
+  if (content === undefined || content === null) return "";
+  if (typeof content === "string" || typeof content === "number") return String(content);
+  if (typeof content === "object" && !Array.isArray(content)) {
+    for (const key of ["text", "title", "image"]) {
+      if (typeof content[key] === "string") return content[key];
+    }
+  }
+  return canonicalJSON(content);
+}
+
+/// JSON with object members sorted by name, so that a label does not depend on member order
+/// (JSON objects are unordered; the daemon writes members sorted, a scene file as typed).
+function canonicalJSON(value) {
+  if (Array.isArray(value)) return "[" + value.map(canonicalJSON).join(",") + "]";
+  if (value && typeof value === "object") {
+    return "{" + Object.keys(value).sort()
+      .map((key) => JSON.stringify(key) + ":" + canonicalJSON(value[key])).join(",") + "}";
+  }
+  return JSON.stringify(value);
+}
+
+/// The colour of a label: content.color or content.tint when it is "#rrggbbaa".
+function contentColour(content) {
+  if (content && typeof content === "object") {
+    for (const key of ["color", "tint"]) {
+      if (typeof content[key] === "string" && COLOUR.test(content[key])) return content[key];
+    }
+  }
+  return "";
+}
+
+/// Paint ranks: layers sorted by z, ties in the order of the frame's `layers` array.
+function paintRanks(layers) {
+  const order = layers.map((layer, index) => index);
+  order.sort((a, b) => (layers[a].z || 0) - (layers[b].z || 0) || a - b);
+  const ranks = new Array(layers.length);
+  order.forEach((layerIndex, rank) => { ranks[layerIndex] = rank + 1; });
+  return ranks;
+}
+
+class FrameRenderer {
+  /// stage: the element that stands for the container; imageBase: a URL prefix for
+  /// content.image, or "" to show image names as labels.
+  constructor(stage, options = {}) {
+    this.stage = stage;
+    this.imageBase = options.imageBase || "";
+    this.probes = !!options.probes;
+    this.elements = new Map();
+  }
+
+  setContainer(width, height) {
+    this.stage.style.width = width + "px";
+    this.stage.style.height = height + "px";
+    this.container = [width, height];
+  }
+
+  clear() {
+    for (const element of this.elements.values()) element.remove();
+    this.elements.clear();
+  }
+
+  /// Draws `frame` (a frame event); layers absent from it are removed.
+  draw(frame) {
+    const layers = frame.layers || [];
+    const ranks = paintRanks(layers);
+    const seen = new Set();
+    layers.forEach((layer, index) => {
+      seen.add(layer.id);
+      let element = this.elements.get(layer.id);
+      if (!element) {
+        element = this.makeElement(layer.id);
+        this.elements.set(layer.id, element);
+        this.stage.appendChild(element);
+      }
+      this.apply(element, layer, ranks[index]);
+    });
+    for (const [id, element] of this.elements) {
+      if (!seen.has(id)) { element.remove(); this.elements.delete(id); }
+    }
+  }
+
+  makeElement(id) {
+    const element = document.createElement("div");
+    element.className = "layer";
+    element.dataset.id = id;
+    const label = document.createElement("span");
+    label.className = "label";
+    element.appendChild(label);
+    const tag = document.createElement("span");
+    tag.className = "tag";
+    tag.textContent = id;
+    element.appendChild(tag);
+    if (this.probes) {
+      for (const corner of ["tl", "tr", "br", "bl"]) {
+        const probe = document.createElement("i");
+        probe.className = "probe " + corner;
+        element.appendChild(probe);
+      }
+    }
+    return element;
+  }
+
+  apply(element, layer, rank) {
+    const [x, y, w, h] = layer.frame || [0, 0, 0, 0];
+    const [ax, ay] = layer.anchor || [0.5, 0.5];
+    const style = element.style;
+    style.left = x + "px";
+    style.top = y + "px";
+    style.width = w + "px";
+    style.height = h + "px";
+    style.transformOrigin = ax * w + "px " + ay * h + "px 0px";
+    style.transform = Array.isArray(layer.transform) && layer.transform.length === 16
+      ? "matrix3d(" + layer.transform.join(",") + ")" : "none";
+    style.opacity = layer.alpha === undefined ? "1" : String(layer.alpha);
+    style.visibility = layer.hidden ? "hidden" : "visible";
+    style.zIndex = String(rank);
+    style.backgroundColor = typeof layer.background === "string" && COLOUR.test(layer.background)
+      ? layer.background : "transparent";
+    this.applyContent(element, layer.content);
+  }
+
+  applyContent(element, content) {
+    const key = content === undefined ? "" : canonicalJSON(content);
+    if (element.dataset.content === key) return;
+    element.dataset.content = key;
+    const label = element.querySelector(".label");
+    label.textContent = "";
+    label.style.color = contentColour(content);
+    const image = content && typeof content === "object" ? content.image : undefined;
+    if (typeof image === "string" && this.imageBase) {
+      const img = document.createElement("img");
+      img.alt = image;
+      img.src = this.imageBase + encodeURIComponent(image);
+      // A missing image falls back to its name.
+      img.onerror = () => { label.textContent = image; };
+      label.appendChild(img);
+    } else {
+      label.textContent = contentLabel(content);
+    }
+  }
+
+  /// What the browser drew for every layer: the four corners (from zero-size probe elements,
+  /// so they pass through the browser's own 3D transform), the bounding rectangle, the
+  /// effective opacity and visibility, all in container coordinates.
+  measure() {
+    const origin = this.stage.getBoundingClientRect();
+    const point = (rect) => [round(rect.left - origin.left), round(rect.top - origin.top)];
+    const result = [];
+    for (const [id, element] of this.elements) {
+      const rect = element.getBoundingClientRect();
+      const entry = {
+        id,
+        rect: [round(rect.left - origin.left), round(rect.top - origin.top),
+          round(rect.width), round(rect.height)],
+        opacity: Number(getComputedStyle(element).opacity),
+        visible: getComputedStyle(element).visibility === "visible",
+        z: Number(element.style.zIndex),
+      };
+      if (this.probes) {
+        entry.quad = ["tl", "tr", "br", "bl"].map(
+          (corner) => point(element.querySelector(".probe." + corner).getBoundingClientRect()));
+      }
+      result.push(entry);
+    }
+    return result;
+  }
+}
+
+function round(value) { return Math.round(value * 1000) / 1000; }
+
+/// A frame that draws one screen of a transition context on its own: the screen's background
+/// filling the container, then its layers in order, untransformed and opaque.
+function screenFrame(context, side) {
+  const screen = (context && context[side]) || {};
+  const [w, h] = context.container || [0, 0];
+  const layers = [];
+  if (typeof screen.background === "string") {
+    layers.push({ id: side + "-background", frame: [0, 0, w, h], z: 0,
+      background: screen.background });
+  }
+  for (const layer of screen.layers || []) {
+    const drawn = { id: layer.id, frame: layer.frame, z: layers.length };
+    if (layer.background !== undefined) drawn.background = layer.background;
+    if (layer.content !== undefined) drawn.content = layer.content;
+    layers.push(drawn);
+  }
+  return { event: "frame", session: side, seq: 0, t: 0, progress: side === "from" ? 0 : 1, layers };
+}

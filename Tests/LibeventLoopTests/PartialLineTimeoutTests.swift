@@ -1,0 +1,58 @@
+import Glibc
+import LibeventLoop
+import Testing
+
+/// An unfinished line is timed from its first byte; a complete line clears it.
+@Suite struct PartialLineTimeoutTests {
+  @Test func anUnfinishedLineIsReportedOnceItIsOld() throws {
+    let loop = try EventLoop()
+    let (connection, client) = try makeConnectedPair(loop: loop)
+    var timedOut = 0
+    connection.partialLineTimeout = 0.05
+    connection.onPartialLineTimeout = { connection in
+      timedOut += 1
+      connection.close()
+    }
+    #expect(connection.partialLineSince == nil)
+    try client.write("{\"op\":")
+    try loop.pump(until: { connection.partialLineSince != nil })
+    let since = try #require(connection.partialLineSince)
+    try loop.pump(until: { timedOut > 0 })
+    #expect(timedOut == 1)
+    #expect(loop.now - since >= 0.05)
+    #expect(!connection.isOpen)
+  }
+
+  @Test func completeLinesLeaveNoPartialLine() throws {
+    let loop = try EventLoop()
+    let (connection, client) = try makeConnectedPair(loop: loop)
+    var lines: [String] = []
+    var timedOut = 0
+    connection.partialLineTimeout = 3600
+    connection.onLine = { _, line in lines.append(String(decoding: line, as: UTF8.self)) }
+    connection.onPartialLineTimeout = { _ in timedOut += 1 }
+    try client.write("{\"a\":1}\n{\"b\"")
+    try loop.pump(until: { lines.count == 1 && connection.partialLineSince != nil })
+    let first = connection.partialLineSince
+    try client.write(":2}\n")
+    try loop.pump(until: { lines.count == 2 })
+    #expect(connection.partialLineSince == nil)
+    #expect(first != nil)
+    #expect(timedOut == 0)
+    connection.close()
+  }
+
+  @Test func trickledBytesDoNotMoveTheStart() throws {
+    let loop = try EventLoop()
+    let (connection, client) = try makeConnectedPair(loop: loop)
+    try client.write("a")
+    try loop.pump(until: { connection.partialLineSince != nil })
+    let since = connection.partialLineSince
+    try client.write("b")
+    try loop.runOnce()
+    try client.write("c")
+    try loop.runOnce()
+    #expect(connection.partialLineSince == since)
+    connection.close()
+  }
+}
