@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import TransitionKit
 
@@ -24,10 +25,18 @@ public final class PluginRegistry: Sendable {
     /// Load plugins even when their file or a directory above it is owned by another user or
     /// writable by group or others.
     public var allowInsecurePlugins: Bool
+    /// The uid trusted to own plugin files and their directories besides root: the daemon's
+    /// effective uid, passed explicitly because the plugin host that loads them may run as
+    /// another user (`pluginUser`), whose own uid must not be trusted.
+    public var trustedUID: UInt32
 
-    public init(searchPath: PluginSearchPath, allowInsecurePlugins: Bool = false) {
+    public init(
+      searchPath: PluginSearchPath, allowInsecurePlugins: Bool = false,
+      trustedUID: UInt32 = geteuid()
+    ) {
       self.searchPath = searchPath
       self.allowInsecurePlugins = allowInsecurePlugins
+      self.trustedUID = trustedUID
     }
   }
 
@@ -79,7 +88,10 @@ public final class PluginRegistry: Sendable {
       let (candidates, searchDiagnostics) = state.configuration.searchPath.candidates()
       var report = PluginLoadReport(diagnostics: searchDiagnostics)
       for path in candidates where !state.loadedPaths.contains(path) && !skipping.contains(path) {
-        if let problem = PermissionCheck.problem(realPath: path, allowInsecure: allowInsecure) {
+        if let problem = PermissionCheck.problem(
+          realPath: path, allowInsecure: allowInsecure,
+          trustedUID: state.configuration.trustedUID)
+        {
           report.diagnostics.append(problem)
           if !allowInsecure { continue }
         }

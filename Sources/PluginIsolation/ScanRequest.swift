@@ -2,19 +2,16 @@ import PluginHost
 import TransitionKit
 
 /// What the daemon asks the host to load: the search path, already resolved by the daemon,
-/// the permission switch, the trusted owner and the libraries to skip (the payload of a
-/// ``HostFrame/Kind/scan`` frame, as JSON).
+/// the permission switch, the trusted owner (the daemon's uid, not the host's: the host may
+/// run as `pluginUser`) and the libraries to skip (the payload of a ``HostFrame/Kind/scan``
+/// frame, as JSON).
 public struct ScanRequest: Equatable, Sendable {
   public var configuration: PluginRegistry.Configuration
-  /// The uid trusted to own plugin files besides root: the daemon's, not the host's (the host
-  /// may run as `pluginUser`).
-  public var trustedUID: UInt32
   /// Real paths of quarantined libraries: never opened.
   public var skip: [String]
 
-  public init(configuration: PluginRegistry.Configuration, trustedUID: UInt32, skip: [String]) {
+  public init(configuration: PluginRegistry.Configuration, skip: [String]) {
     self.configuration = configuration
-    self.trustedUID = trustedUID
     self.skip = skip
   }
 
@@ -26,7 +23,7 @@ public struct ScanRequest: Equatable, Sendable {
       "environment": .array(path.fromEnvironment.map(JSONValue.string)),
       "executableDirectory": path.executableDirectory.map(JSONValue.string) ?? .null,
       "allowInsecurePlugins": .bool(configuration.allowInsecurePlugins),
-      "trustedUID": .number(Double(trustedUID)),
+      "trustedUID": .number(Double(configuration.trustedUID)),
       "skip": .array(skip.map(JSONValue.string)),
     ])
     return Array(json.serialized.utf8)
@@ -53,7 +50,8 @@ public struct ScanRequest: Equatable, Sendable {
         searchPath: PluginSearchPath(
           configured: try strings("configured"), fromEnvironment: try strings("environment"),
           executableDirectory: directory),
-        allowInsecurePlugins: try root.required("allowInsecurePlugins").bool()),
-      trustedUID: UInt32(uid), skip: try strings("skip"))
+        allowInsecurePlugins: try root.required("allowInsecurePlugins").bool(),
+        trustedUID: UInt32(uid)),
+      skip: try strings("skip"))
   }
 }

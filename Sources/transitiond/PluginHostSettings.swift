@@ -10,8 +10,6 @@ struct PluginHostSettings {
   var executable: String
   /// What the host scans.
   var registry: PluginRegistry.Configuration
-  /// The uid trusted to own plugins besides root: the daemon's.
-  var trustedUID: UInt32
   /// The account to become when the daemon runs as root, else nil.
   var user: PluginUser?
   var memoryBytes: Int
@@ -27,10 +25,10 @@ struct PluginHostSettings {
   /// - Throws: ``ConfigError`` when `pluginUser` names no user.
   init(config: ServerConfig, executable: String, file: String?) throws(ConfigError) {
     self.executable = executable
+    // The daemon's uid is trusted to own plugins, not the host's (docs/security.md).
     registry = PluginRegistry.Configuration(
       searchPath: PluginSearchPath(configured: config.pluginPaths.map(Self.absolute)),
-      allowInsecurePlugins: config.allowInsecurePlugins)
-    trustedUID = geteuid()
+      allowInsecurePlugins: config.allowInsecurePlugins, trustedUID: geteuid())
     user = geteuid() == 0 ? try PluginUser.resolve(named: config.pluginUser, file: file) : nil
     let limits = config.limits
     memoryBytes = limits.pluginMemoryBytes

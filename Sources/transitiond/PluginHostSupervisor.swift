@@ -265,8 +265,7 @@ final class PluginHostSupervisor {
       phase = .loading
       loadingLibrary = nil
       let request = ScanRequest(
-        configuration: settings.registry, trustedUID: settings.trustedUID,
-        skip: policy.quarantined.keys.sorted())
+        configuration: settings.registry, skip: policy.quarantined.keys.sorted())
       armStep(settings.loadTimeout)
       send(HostFrame(.scan, payload: request.payload), to: host)
       return
