@@ -24,6 +24,8 @@ final class PluginHostSupervisor {
     let contextJSON: [UInt8]
     var completion: ((PluginTimelineResult) -> Void)?
     var timer: LoopTimer?
+    /// When the call was sent to the host, and the host's CPU then.
+    var sent: (time: Double, cpu: ProcessCPUSample?)?
 
     init(
       id: UInt32, animator: String, library: String, contextJSON: [UInt8],
@@ -273,6 +275,7 @@ final class PluginHostSupervisor {
     guard !queue.isEmpty else { return }
     let call = queue.removeFirst()
     callAtHost = call
+    call.sent = (loop.now, ProcessCPUSample.read(pid: host.process.pid))
     send(
       HostFrame(
         .timeline, call: call.id,
@@ -432,10 +435,18 @@ final class PluginHostSupervisor {
   private func callExpired(_ call: Call) {
     let milliseconds = Int(settings.callTimeout * 1000)
     if callAtHost === call, let host {
+      var starved = false
+      if let sent = call.sent, let start = sent.cpu,
+        let end = ProcessCPUSample.read(pid: host.process.pid)
+      {
+        starved = end.wasStarved(since: start, elapsed: loop.now - sent.time)
+      }
       fault(
         host, .timeout,
         "animator \(call.animator) did not answer within \(milliseconds) ms "
-          + "(limits.pluginCallTimeoutMs)")
+          + "(limits.pluginCallTimeoutMs)"
+          + (starved ? ", the plugin host waiting for a CPU (the machine is overloaded)" : ""),
+        blameless: starved)
       return
     }
     guard let index = queue.firstIndex(where: { $0 === call }) else { return }
@@ -450,11 +461,18 @@ final class PluginHostSupervisor {
   // MARK: Failure
 
   /// Kills `host`, answers every call, blames the library at fault and schedules a restart.
-  private func fault(_ host: Host, _ kind: PluginCallFault, _ message: String) {
+  /// - Parameter blameless: the fault is the machine's (a call starved of CPU), not the
+  ///   plugin's: no strike.
+  private func fault(
+    _ host: Host, _ kind: PluginCallFault, _ message: String, blameless: Bool = false
+  ) {
     guard host === self.host, host.isOpen else { return }
     let blamed: String?
     let whileLoading: Bool
-    if scanAtHost {
+    if blameless {
+      blamed = nil
+      whileLoading = false
+    } else if scanAtHost {
       blamed = loadingLibrary
       whileLoading = loadingLibrary != nil
     } else {

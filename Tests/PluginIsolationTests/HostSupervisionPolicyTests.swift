@@ -1,3 +1,4 @@
+import Glibc
 import PluginIsolation
 import Testing
 
@@ -35,5 +36,29 @@ import Testing
     policy.liftQuarantine()
     #expect(policy.quarantined.isEmpty)
     #expect(policy.strikes.isEmpty)
+  }
+}
+
+/// Telling a plugin that hung from one that never got a CPU.
+@Suite struct ProcessCPUSampleTests {
+  @Test func aStatLineIsParsedPastACommandWithSpacesAndParentheses() {
+    let line =
+      "4242 (transitiond (x) y) R 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 1 1 1"
+    #expect(
+      ProcessCPUSample.parse(line, ticksPerSecond: 100)
+        == ProcessCPUSample(state: "R", cpuSeconds: 3))
+    #expect(ProcessCPUSample.parse("4242 (short) R 1", ticksPerSecond: 100) == nil)
+  }
+
+  @Test func onlyARunnableProcessThatGotLittleCPUWasStarved() {
+    let start = ProcessCPUSample(state: "R", cpuSeconds: 1)
+    #expect(ProcessCPUSample(state: "R", cpuSeconds: 1.02).wasStarved(since: start, elapsed: 0.25))
+    #expect(!ProcessCPUSample(state: "R", cpuSeconds: 1.2).wasStarved(since: start, elapsed: 0.25))
+    #expect(!ProcessCPUSample(state: "S", cpuSeconds: 1).wasStarved(since: start, elapsed: 0.25))
+  }
+
+  @Test func thisProcessCanBeRead() throws {
+    let sample = try #require(ProcessCPUSample.read(pid: getpid()))
+    #expect(sample.cpuSeconds >= 0)
   }
 }
