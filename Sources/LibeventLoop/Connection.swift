@@ -35,6 +35,10 @@ public final class Connection {
   public static let defaultMaximumLineLength = 64 * 1024
   /// The default ``flushTimeout``: 10 seconds.
   public static let defaultFlushTimeout = 10.0
+  /// The most bytes one write to the socket carries: 1 MiB, so everything queued during one
+  /// loop iteration (a frame clock's tick) leaves in one `writev` as far as the socket takes
+  /// it. libevent's own default is 16 KiB, which splits a tick's frames into many writes.
+  public static let maximumSingleWrite = 1 << 20
 
   /// A number unique on this connection's loop: 1, 2, 3, … in order of creation.
   public let id: UInt64
@@ -133,6 +137,7 @@ public final class Connection {
       { _, events, context in Connection.from(context)?.handleEvents(events) },
       Unmanaged.passUnretained(self).toOpaque())
     applyWatermarks()
+    _ = bufferevent_set_max_single_write(bufferEvent, Self.maximumSingleWrite)
     if bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE)) != 0 {
       bufferevent_free(bufferEvent)
       self.bufferEvent = nil
