@@ -132,10 +132,12 @@ final class PluginHostSupervisor {
     startHost()
   }
 
-  /// Puts new settings in force (the next host start uses the user and limits), lifts every
-  /// quarantine and asks the host to scan again.
+  /// Puts new settings in force (deadlines and the timeline limit at once, the user and the
+  /// rlimits from the next host start), lifts every quarantine and asks the host to scan
+  /// again.
   func rescan(with settings: PluginHostSettings) {
     self.settings = settings
+    host?.reader.payloadLimits[.answer] = settings.maxTimelineBytes
     policy.initialBackoff = settings.initialBackoff
     policy.maximumBackoff = settings.maximumBackoff
     policy.quarantineStrikes = settings.quarantineStrikes
