@@ -144,8 +144,8 @@ import TransitionClient
     let daemon = try DaemonProcess(
       config: #"{"limits": {"pluginMemoryBytes": 805306368, "pluginCPUSeconds": 900}}"#)
     let host = try #require(Self.hostPID(try daemon.client()))
-    let status = try String(contentsOfFile: "/proc/\(host)/status", encoding: .utf8)
-    let limits = try String(contentsOfFile: "/proc/\(host)/limits", encoding: .utf8)
+    let status = try Self.procFile("/proc/\(host)/status")
+    let limits = try Self.procFile("/proc/\(host)/limits")
     func field(_ name: String) -> [String] {
       status.split(separator: "\n").first { $0.hasPrefix(name + ":") }.map {
         $0.dropFirst(name.count + 1).split(whereSeparator: \.isWhitespace).map(String.init)
@@ -165,7 +165,35 @@ import TransitionClient
     #expect(descriptors.compactMap(Int.init).sorted().allSatisfy { $0 <= 3 }, "\(descriptors)")
   }
 
+  @Test func theDaemonNeverLoadsAPluginAndExportsNoEntrySymbol() throws {
+    let daemon = try DaemonProcess()
+    let host = try #require(try Self.hostPID(try daemon.client()))
+    let plugins = ["libAlbumFlip.so", "libCrossfade.so", "libDefaultSlide.so", "libZoomPresent.so"]
+    let daemonMaps = try Self.procFile("/proc/\(daemon.pid)/maps")
+    let hostMaps = try Self.procFile("/proc/\(host)/maps")
+    for plugin in plugins {
+      #expect(!daemonMaps.contains(plugin), "the daemon mapped \(plugin)")
+      #expect(hostMaps.contains(plugin), "the plugin host did not load \(plugin)")
+    }
+    let symbols = try DaemonHarness.runProgram(
+      "/usr/bin/env", ["nm", "-D", "--defined-only", DaemonHarness.product("transitiond")])
+    if symbols.status == 0 {
+      #expect(!symbols.stdout.contains("transitiond_plugin_entry"))
+    } else {
+      print("skipped the symbol check: nm is not available")
+    }
+  }
+
   // MARK: Helpers
+
+  /// The whole of a /proc file (whose size reads as 0, so it is read to its end).
+  static func procFile(_ path: String) throws -> String {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw DaemonHarnessError("cannot open \(path)")
+    }
+    defer { try? handle.close() }
+    return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+  }
 
   static func hostPID(_ client: DaemonClient) throws -> pid_t? {
     let listing = try client.rawReply(["op": "animators"])
