@@ -2,6 +2,9 @@
 #
 #   make run            install what the machine lacks, build, start the daemon in the foreground
 #   make test           install what the machine lacks, build, run the whole test suite
+#   make fuzz           build the libFuzzer target and run it for FUZZ_SECONDS (default 60) on
+#                       the corpus in Tests/FuzzCorpus; findings land in .build/fuzz/
+#                       (docs/security.md)
 #   make contact-sheet  redraw docs/images/album-flip-contact-sheet.png in headless Chromium
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 
@@ -33,12 +36,18 @@ UNIT_PATHS := sed -e 's|/usr/local/bin/|$(BINDIR)/|g' \
   -e 's|/usr/local/etc/transitiond/|$(CONFIGDIR)/|g' \
   -e 's|/usr/local/share/doc/transitiond/|$(DOCDIR)/|g'
 
+FUZZ_SECONDS ?= 60
+FUZZ_CORPUS := Tests/FuzzCorpus
+FUZZ_FLAGS := --scratch-path .build/fuzz \
+  -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+FUZZ_PLUGINS := AlbumFlip ZoomPresent DefaultSlide Crossfade
+
 CHROMIUM ?= chromium
 CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
 # Progress values of the contact sheet's panels.
 CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
-.PHONY: setup build release run test bench lint clean contact-sheet install
+.PHONY: setup build release run test fuzz bench lint clean contact-sheet install
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
 ## pkg-config (to build), chromium (for the browser tests and the contact sheet).
@@ -63,6 +72,20 @@ run: build
 
 test: setup
 	$(BUILD_UMASK) $(SWIFT) test
+
+## fuzz: the request path under libFuzzer with AddressSanitizer, in its own build directory
+## (.build/fuzz), with the animator plugins built there too so that their code is covered and
+## checked. New inputs go to .build/fuzz/corpus (the repository's corpus is only read); a
+## crashing input to .build/fuzz/crash-*. Exits non-zero when the fuzzer finds something.
+fuzz: setup
+	$(BUILD_UMASK) for plugin in $(FUZZ_PLUGINS); do \
+	  $(SWIFT) build $(FUZZ_FLAGS) --product $$plugin || exit 1; done
+	$(BUILD_UMASK) $(SWIFT) build $(FUZZ_FLAGS) --product transition-fuzz
+	mkdir -p .build/fuzz/corpus
+	bin="$$($(SWIFT) build $(FUZZ_FLAGS) --show-bin-path)" && \
+	TRANSITION_FUZZ_PLUGINS="$$bin" "$$bin/transition-fuzz" -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=20 -print_final_stats=1 -dict=Tests/FuzzDictionary.txt \
+	  -artifact_prefix=.build/fuzz/ .build/fuzz/corpus $(FUZZ_CORPUS)
 
 bench: release
 	$$($(SWIFT) build -c release --show-bin-path)/transition-bench

@@ -10,6 +10,8 @@ let package = Package(
     .executable(name: "transitiond", targets: ["transitiond"]),
     .executable(name: "transitionctl", targets: ["transitionctl"]),
     .executable(name: "transition-bench", targets: ["transition-bench"]),
+    .library(name: "TransitionJSON", targets: ["TransitionJSON"]),
+    .executable(name: "transition-fuzz", targets: ["transition-fuzz"]),
     .library(name: "TransitionKit", targets: ["TransitionKit"]),
     .library(name: "TransitionClient", targets: ["TransitionClient"]),
     .library(name: "TransitionPluginSDK", targets: ["TransitionPluginSDK"]),
@@ -31,28 +33,39 @@ let package = Package(
     // system calls), for the plugin host's sandbox and its supervision.
     .target(name: "CProcessControl"),
 
-    // The engine: pure Swift, no I/O.
-    .target(name: "TransitionKit"),
+    // JSON: the typed value, its parser and writer, and a path-naming field reader.
+    .target(name: "TransitionJSON"),
+
+    // The engine and its schema codec (contexts, timelines): pure Swift, no I/O.
+    .target(name: "TransitionKit", dependencies: ["TransitionJSON"]),
 
     // Plugin boundary.
-    .target(name: "TransitionPluginSDK", dependencies: ["TransitionKit", "CTransitionPlugin"]),
-    .target(name: "PluginHost", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+    .target(name: "TransitionPluginABI", dependencies: ["TransitionKit", "CTransitionPlugin"]),
+    .target(
+      name: "TransitionPluginSDK",
+      dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginABI", "CTransitionPlugin"]),
+    .target(
+      name: "PluginHost",
+      dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
     // The plugin host process and its protocol: the frames between the daemon and the host,
     // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
     .target(
       name: "PluginIsolation",
-      dependencies: ["PluginHost", "TransitionKit", "CProcessControl"]),
+      dependencies: ["PluginHost", "TransitionKit", "TransitionJSON", "CProcessControl"]),
 
     // Wire codec, event loop, server, client.
-    .target(name: "TransitionWire", dependencies: ["TransitionKit"]),
-    .target(name: "LibeventLoop", dependencies: ["CLibevent"]),
+    .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
+    .target(name: "LibeventLoop", dependencies: ["CLibevent", "UnixIO"]),
     // The server core: sessions, subscriptions, the op table. No sockets and no libevent: it
     // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost"]
     ),
-    .target(name: "TransitionClient", dependencies: ["TransitionWire"]),
+    .target(
+      name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
+    // Blocking Unix I/O for clients and tests: socket addresses, connect and bind, write-all.
+    .target(name: "UnixIO"),
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
@@ -62,14 +75,27 @@ let package = Package(
     .executableTarget(
       name: "transitiond",
       dependencies: [
-        "TransitionServer", "TransitionKit", "TransitionWire", "LibeventLoop", "PluginHost",
-        "PluginIsolation", "CProcessControl", "DefaultSlideAnimator",
+        "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
+        "PluginHost", "UnixIO", "PluginIsolation", "CProcessControl", "DefaultSlideAnimator",
       ]),
-    .executableTarget(name: "transitionctl", dependencies: ["TransitionClient"]),
+    .executableTarget(
+      name: "transitionctl",
+      dependencies: [
+        "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO",
+      ]
+    ),
     .executableTarget(
       name: "transition-bench",
-      dependencies: ["TransitionKit", "TransitionWire", "PluginHost"]
-    ),
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO"]),
+
+    // The fuzzer: RequestCheck takes bytes through the request path; `make fuzz` builds
+    // transition-fuzz with -DFUZZING and libFuzzer (a plain build gets a stub).
+    .target(
+      name: "RequestFuzzing",
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost"]),
+    .executableTarget(
+      name: "transition-fuzz", dependencies: ["RequestFuzzing"],
+      swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
     // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
     .target(name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip"),
@@ -86,21 +112,30 @@ let package = Package(
     .target(name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade"),
 
     // Tests.
-    .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit"]),
-    .testTarget(name: "TransitionWireTests", dependencies: ["TransitionWire", "TransitionKit"]),
-    .testTarget(name: "LibeventLoopTests", dependencies: ["LibeventLoop"]),
+    .testTarget(name: "TransitionJSONTests", dependencies: ["TransitionJSON"]),
+    .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit", "TransitionJSON"]),
+    .testTarget(
+      name: "TransitionWireTests",
+      dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
+    .testTarget(name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixIO"]),
+    .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
     .testTarget(
       name: "TransitionServerTests",
-      dependencies: ["TransitionServer", "TransitionWire", "TransitionKit", "PluginHost"]
+      dependencies: [
+        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "PluginHost",
+      ]
     ),
-    .testTarget(name: "TransitionClientTests", dependencies: ["TransitionClient"]),
+    .testTarget(
+      name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
     .testTarget(
       name: "TransitionPluginSDKTests",
-      dependencies: ["TransitionPluginSDK", "TransitionKit", "CTransitionPlugin"]
+      dependencies: [
+        "TransitionPluginSDK", "TransitionPluginABI", "TransitionKit", "CTransitionPlugin",
+      ]
     ),
     .testTarget(
       name: "PluginIsolationTests",
-      dependencies: ["PluginIsolation", "PluginHost", "TransitionKit"]
+      dependencies: ["PluginIsolation", "PluginHost", "TransitionKit", "TransitionJSON"]
     ),
     .testTarget(
       name: "PluginHostTests",
@@ -112,14 +147,19 @@ let package = Package(
       name: "AnimatorTests",
       // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
       // (each exports `transitiond_plugin_entry`); `swift test` builds them.
-      dependencies: ["TransitionKit", "CTransitionPlugin"]
+      dependencies: ["TransitionJSON", "TransitionKit", "CTransitionPlugin"]
+    ),
+    .testTarget(
+      name: "RequestFuzzingTests",
+      // Loads the built lib<Name>.so animators, as the fuzzer does; `swift test` builds them.
+      dependencies: ["RequestFuzzing", "TransitionKit"]
     ),
     .testTarget(
       name: "IntegrationTests",
       // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
-        "TransitionClient", "TransitionWire", "TransitionKit", "TransitionViewer", "transitiond",
-        "transitionctl",
+        "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "TransitionViewer",
+        "UnixIO", "transitiond", "transitionctl",
       ]
     ),
   ]

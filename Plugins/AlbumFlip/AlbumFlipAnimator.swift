@@ -155,16 +155,20 @@ public struct AlbumFlipAnimator: Animator {
   /// When a cell `distance` points from the container's centre starts moving to its place:
   /// `dealStart + dealSpread × (1 − distance / farthest)`, so farther cells arrive earlier.
   public static func dealStartTime(distance: Double, farthest: Double) -> Double {
-    guard farthest > 0 else { return dealStart }
+    guard farthest > 0, farthest.isFinite, distance.isFinite else { return dealStart }
     return dealStart + dealSpread * (1 - min(distance / farthest, 1))
   }
 
   /// The uniform scale that fits a cell of `size` inside a cover of `cover`:
-  /// min(cover.w / w, cover.h / h), or 1 for a cell without area.
+  /// min(cover.w / w, cover.h / h), at most `maximumFitScale`, or 1 for a cell without area.
   public static func fitScale(_ size: Size, in cover: Size) -> Double {
     let scale = min(cover.width / size.width, cover.height / size.height)
-    return scale.isFinite ? scale : 1
+    return scale.isFinite ? min(scale, maximumFitScale) : 1
   }
+
+  /// The largest scale `fitScale` returns, so that a nearly empty cell cannot blow a frame up
+  /// past the timeline's bounds.
+  public static let maximumFitScale = 1e6
 }
 
 /// The distance between two points.

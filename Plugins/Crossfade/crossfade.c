@@ -8,9 +8,9 @@
  * content) and declines a context it cannot read, or one with nothing to fade.
  *
  * A screen's background becomes a full-container layer under that screen's layers, with id
- * "crossfade:from-background" or "crossfade:to-background", fading like the rest. A "to"
- * layer whose id is also a "from" layer's id is emitted with "#to" appended to its id, since
- * the ids of a timeline are unique.
+ * "crossfade.from-background" or "crossfade.to-background" (docs/plugins.md's
+ * "<animator>.from-background"), fading like the rest. Layer ids are unique across both
+ * screens (the daemon refuses a context where they are not), so the timeline's ids are too.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -401,16 +401,10 @@ static void append_number(buffer *b, double value) {
 }
 
 /** Appends one layer whose alpha goes from `alpha_from` to `alpha_to`. */
-static void append_layer(buffer *b, span id, const char *id_suffix, const double frame[4],
-                         span background, span content, int z, int alpha_from, int alpha_to) {
+static void append_layer(buffer *b, span id, const double frame[4], span background,
+                         span content, int z, int alpha_from, int alpha_to) {
   append_text(b, "{\"id\":");
-  if (id_suffix == NULL) {
-    append_span(b, id);
-  } else {
-    append_bytes(b, id.start, id.length - 1); /* without the closing quote */
-    append_text(b, id_suffix);
-    append_text(b, "\"");
-  }
+  append_span(b, id);
   append_text(b, ",\"frame\":[");
   for (int i = 0; i < 4; i++) {
     if (i > 0) append_text(b, ",");
@@ -434,36 +428,23 @@ static void append_layer(buffer *b, span id, const char *id_suffix, const double
   append_text(b, ",\"curve\":\"linear\"}]}]}");
 }
 
-static bool id_is_in(span id, const screen *s) {
-  for (size_t i = 0; i < s->count; i++) {
-    if (s->layers[i].id.length == id.length &&
-        memcmp(s->layers[i].id.start, id.start, id.length) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /** Appends a screen's background layer (if any) and its layers, fading as given. */
 static void append_screen(buffer *b, const context *c, const screen *s, const char *name,
-                          const screen *other, int *z, bool *first, int alpha_from,
-                          int alpha_to) {
+                          int *z, bool *first, int alpha_from, int alpha_to) {
   static const span none = {NULL, 0};
   if (s->background.length > 0) {
     char id_text[48];
-    snprintf(id_text, sizeof id_text, "\"crossfade:%s-background\"", name);
+    snprintf(id_text, sizeof id_text, "\"crossfade.%s-background\"", name);
     span id = {(const uint8_t *)id_text, strlen(id_text)};
     double frame[4] = {0, 0, c->container[0], c->container[1]};
     if (!*first) append_text(b, ",");
-    append_layer(b, id, NULL, frame, s->background, none, (*z)++, alpha_from, alpha_to);
+    append_layer(b, id, frame, s->background, none, (*z)++, alpha_from, alpha_to);
     *first = false;
   }
   for (size_t i = 0; i < s->count; i++) {
     const layer *l = &s->layers[i];
-    const char *suffix = other != NULL && id_is_in(l->id, other) ? "#to" : NULL;
     if (!*first) append_text(b, ",");
-    append_layer(b, l->id, suffix, l->frame, l->background, l->content, (*z)++, alpha_from,
-                 alpha_to);
+    append_layer(b, l->id, l->frame, l->background, l->content, (*z)++, alpha_from, alpha_to);
     *first = false;
   }
 }
@@ -474,8 +455,8 @@ static void append_timeline(buffer *b, const context *c) {
   append_text(b, ",\"curve\":\"easeInEaseOut\",\"layers\":[");
   int z = 0;
   bool first = true;
-  append_screen(b, c, &c->from, "from", NULL, &z, &first, 1, 0);
-  append_screen(b, c, &c->to, "to", &c->from, &z, &first, 0, 1);
+  append_screen(b, c, &c->from, "from", &z, &first, 1, 0);
+  append_screen(b, c, &c->to, "to", &z, &first, 0, 1);
   append_text(b, "]}");
 }
 

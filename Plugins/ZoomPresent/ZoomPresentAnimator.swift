@@ -116,8 +116,10 @@ public struct ZoomPresentAnimator: Animator {
       }
     } else {
       pictureEnd = Rect(x: 0, y: 0, width: container.width, height: container.height)
-      let scaleX = origin.frame.width / container.width
-      let scaleY = origin.frame.height / container.height
+      // At most maximumScale: a nearly empty container cannot blow a frame up past the
+      // timeline's bounds.
+      let scaleX = min(origin.frame.width / container.width, Self.maximumScale)
+      let scaleY = min(origin.frame.height / container.height, Self.maximumScale)
       for (var layer, _) in detailLayers {
         let center = layer.initial.frame.center
         layer.play(Motion(.scaleX, from: scaleX, to: 1), direction)
@@ -153,15 +155,19 @@ public struct ZoomPresentAnimator: Animator {
     return try Timeline(duration: duration, curve: Self.curve, layers: layers)
   }
 
+  /// The largest scale any layer is given, so that a nearly empty layer or container cannot
+  /// blow a frame up past the timeline's bounds.
+  public static let maximumScale = 1e6
+
   /// The uniform scale that fits `size` inside `bounds`: min(bounds.w / w, bounds.h / h), or 1
-  /// for a size without area.
+  /// for a size without area; at most `maximumScale`.
   public static func fitScale(_ size: Size, in bounds: Size) -> Double {
     let scale = min(bounds.width / size.width, bounds.height / size.height)
-    return scale.isFinite && scale > 0 ? scale : 1
+    return scale.isFinite && scale > 0 ? min(scale, maximumScale) : 1
   }
 }
 
 /// `part / whole`, or 1 when `whole` is 0 (a layer without area keeps its size).
 private func ratio(_ part: Double, _ whole: Double) -> Double {
-  whole != 0 ? part / whole : 1
+  whole != 0 ? min(part / whole, ZoomPresentAnimator.maximumScale) : 1
 }

@@ -1,5 +1,6 @@
 import CLibevent
 import Glibc
+import UnixIO
 
 /// One client of a stream socket (a libevent `bufferevent`), framed as `\n`-terminated lines.
 ///

@@ -1,4 +1,5 @@
 import CLibevent
+import UnixIO
 
 /// Calls back on an ``EventLoop`` when a descriptor the caller owns becomes readable or
 /// writable (persistent libevent events on a raw descriptor).

@@ -1,5 +1,6 @@
 import CLibevent
 import Glibc
+import UnixIO
 
 /// A single-threaded event loop over one libevent `event_base`.
 ///

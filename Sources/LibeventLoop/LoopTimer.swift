@@ -1,4 +1,5 @@
 import CLibevent
+import UnixIO
 
 /// A one-shot or repeating timer on an ``EventLoop``, measured on the monotonic clock.
 ///

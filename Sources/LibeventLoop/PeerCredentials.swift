@@ -1,5 +1,6 @@
 import CLibevent
 import Glibc
+import UnixIO
 
 /// The process at the other end of a Unix socket, as the kernel recorded it at `connect`
 /// (`SO_PEERCRED`).

@@ -1,5 +1,6 @@
 import CLibevent
 import Glibc
+import UnixIO
 
 /// Delivers Unix signals as callbacks on an ``EventLoop`` (libevent's `evsignal`).
 ///

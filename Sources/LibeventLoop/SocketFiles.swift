@@ -1,4 +1,5 @@
 import Glibc
+import UnixIO
 
 /// File system steps shared by ``UnixListener`` and ``SocketLock``, with the ownership rules
 /// of docs/security.md: the socket's directory must belong to the process's effective uid and

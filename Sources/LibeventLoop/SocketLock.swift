@@ -1,4 +1,5 @@
 import Glibc
+import UnixIO
 
 /// An exclusive `flock` on `<socket>.lock` that makes one process the owner of a socket
 /// path, as libwayland does.

@@ -1,4 +1,5 @@
 import Glibc
+import UnixIO
 
 /// Tells systemd about the service's state (`sd_notify`) without libsystemd: one datagram
 /// to the socket named by `NOTIFY_SOCKET` per call.

@@ -1,5 +1,6 @@
 import CLibevent
 import Glibc
+import UnixIO
 
 /// Accepts clients on an AF_UNIX stream socket at a file system path (libevent's
 /// `evconnlistener`), handing each over as a ``Connection``.

@@ -1,4 +1,5 @@
 import Glibc
+import UnixIO
 
 /// A `sockaddr_un` for a file system path, or for an abstract name written `@name`.
 struct UnixSocketAddress {

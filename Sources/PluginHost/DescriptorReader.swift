@@ -1,4 +1,5 @@
 import CTransitionPlugin
+import TransitionPluginABI
 
 /// Reads and checks a plugin descriptor, ABI version first.
 ///

@@ -1,8 +1,8 @@
 import TransitionKit
 
 extension PluginTimelineResult {
-  /// Decodes a `.timeline` result into the engine's `Timeline`: the one place where a
-  /// plugin's bytes become engine values, with TransitionKit's codec.
+  /// Decodes a `.timeline` result into the engine's `Timeline` with TransitionKit's codec
+  /// (`Timeline(jsonBytes:)`, the one decoder of timeline bytes, which the daemon also calls).
   ///
   /// Plugin output is untrusted: the codec validates every field.
   /// - Returns: the timeline, or `nil` for `.declined` and `.failed`.

@@ -1,4 +1,5 @@
 import PluginHost
+import TransitionJSON
 import TransitionKit
 
 /// What a scan left loaded in the host: every animator (all scans so far, in load order) and
@@ -50,7 +51,9 @@ public struct ScanReport: Equatable, Sendable {
   /// - Throws: `EngineError` naming the first field that is missing, mistyped or out of
   ///   bounds.
   public init(payload: [UInt8]) throws(EngineError) {
-    let root = JSONField(try JSONValue(parsing: payload), path: "scanned")
+    let json: JSONValue
+    do { json = try JSONValue(parsing: payload) } catch { throw EngineError(error) }
+    let root = JSONField(json, path: "scanned")
     let animatorFields = try root.required("animators").elements()
     guard animatorFields.count <= Self.maximumAnimators else {
       throw EngineError(.outOfRange, "scanned.animators lists more than \(Self.maximumAnimators)")

@@ -1,4 +1,5 @@
 import PluginHost
+import TransitionJSON
 import TransitionKit
 
 /// What the daemon asks the host to load: the search path, already resolved by the daemon,
@@ -32,7 +33,9 @@ public struct ScanRequest: Equatable, Sendable {
   /// Decodes a payload.
   /// - Throws: `EngineError` naming the first bad field.
   public init(payload: [UInt8]) throws(EngineError) {
-    let root = JSONField(try JSONValue(parsing: payload), path: "scan")
+    let json: JSONValue
+    do { json = try JSONValue(parsing: payload) } catch { throw EngineError(error) }
+    let root = JSONField(json, path: "scan")
     func strings(_ key: String) throws(EngineError) -> [String] {
       var list: [String] = []
       for element in try root.required(key).elements() { list.append(try element.string()) }

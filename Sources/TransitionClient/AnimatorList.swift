@@ -38,9 +38,9 @@ public struct AnimatorList: Sendable {
           operations: try entry.strings("operations"),
           plugin: try entry.string("plugin"),
           version: try entry.string("version"),
-          duration: JSONObject.number(entry["duration"]),
-          path: entry["path"] as? String,
-          quarantined: JSONObject.boolean(entry["quarantined"]) ?? false))
+          duration: entry["duration"]?.numberValue,
+          path: entry["path"]?.stringValue,
+          quarantined: entry["quarantined"]?.boolValue ?? false))
     }
     self.animators = animators
     routes = try RouteTable.decode(object)
@@ -54,8 +54,14 @@ public struct AnimatorList: Sendable {
 }
 
 /// Decoding of the `routes` object shared by `animators`, `routes` and `route` replies.
-enum RouteTable {
-  /// The `routes` field of `object` as operation → animator.
+public enum RouteTable {
+  /// The `routes` member of a `routes` or `route` reply as operation → animator.
+  /// - Throws: ``ClientError/Code/malformed`` when it is missing or a value is not a string.
+  public static func decode(_ reply: Reply) throws(ClientError) -> [String: String] {
+    try decode(reply.object)
+  }
+
+  /// The `routes` member of `object` as operation → animator.
   /// - Throws: ``ClientError/Code/malformed`` when it is missing or a value is not a string.
   static func decode(_ object: JSONObject) throws(ClientError) -> [String: String] {
     let table = try object.object("routes")

@@ -18,8 +18,8 @@ public struct BeginResult: Equatable, Sendable {
     session = try object.string("session")
     animator = try object.string("animator")
     duration = try object.double("duration")
-    fallback = JSONObject.boolean(object["fallback"]) ?? false
-    layers = JSONObject.number(object["layers"]).flatMap { Int(exactly: $0) }
+    fallback = object["fallback"]?.boolValue ?? false
+    layers = object["layers"]?.numberValue.flatMap { Int(exactly: $0) }
   }
 }
 

@@ -1,3 +1,6 @@
+import TransitionJSON
+import TransitionWire
+
 /// An interactive control of a running session, sent with ``DaemonClient/control(session:action:)``.
 public enum ControlAction: Equatable, Sendable {
   /// Sets progress (op `update`) while the session is interactive.
@@ -16,26 +19,31 @@ public enum ControlAction: Equatable, Sendable {
   case cancel(velocity: Double?)
 
   /// The wire `op` of this action.
-  public var op: String {
+  public var op: Op {
     switch self {
-    case .update: "update"
-    case .seek: "seek"
-    case .pause: "pause"
-    case .resume: "resume"
-    case .reverse: "reverse"
-    case .finish: "finish"
-    case .cancel: "cancel"
+    case .update: .update
+    case .seek: .seek
+    case .pause: .pause
+    case .resume: .resume
+    case .reverse: .reverse
+    case .finish: .finish
+    case .cancel: .cancel
     }
   }
 
-  /// The request for `session`.
-  public func request(session: String) -> [String: Any] {
-    var request: [String: Any] = ["op": op, "session": session]
+  /// The request for `session`: ``fields(session:)`` and the `op`.
+  public func request(session: String) -> [String: JSONValue] {
+    fields(session: session).merging(["op": .string(op.rawValue)]) { _, op in op }
+  }
+
+  /// The members of the request besides `op`: `session`, and `progress` or `velocity`.
+  public func fields(session: String) -> [String: JSONValue] {
+    var request: [String: JSONValue] = ["session": .string(session)]
     switch self {
     case .update(let progress), .seek(let progress):
-      request["progress"] = progress
+      request["progress"] = .number(progress)
     case .finish(let velocity?), .cancel(let velocity?):
-      request["velocity"] = velocity
+      request["velocity"] = .number(velocity)
     case .pause, .resume, .reverse, .finish(nil), .cancel(nil):
       break
     }

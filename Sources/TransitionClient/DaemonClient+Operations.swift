@@ -1,20 +1,23 @@
+import TransitionJSON
+import TransitionWire
+
 /// Typed wrappers over the protocol's ops. Each sends one request, waits up to
 /// ``DaemonClient/defaultTimeout`` for its reply, and throws
 /// ``ClientError/Code/protocolError`` when the daemon refuses it.
 extension DaemonClient {
   /// `hello`: the version handshake.
   public func hello() throws(ClientError) -> ServerInfo {
-    try ServerInfo(request(["op": "hello"]))
+    try ServerInfo(request(.hello))
   }
 
   /// `animators`: the loaded animators and the route table.
   public func animators() throws(ClientError) -> AnimatorList {
-    try AnimatorList(request(["op": "animators"]))
+    try AnimatorList(request(.animators))
   }
 
   /// `routes`: which animator serves each operation.
   public func routes() throws(ClientError) -> [String: String] {
-    try RouteTable.decode(request(["op": "routes"]).object)
+    try RouteTable.decode(request(.routes).object)
   }
 
   /// `route` (admin): makes `animator` serve `operation`.
@@ -23,7 +26,8 @@ extension DaemonClient {
   ///   `unknown_animator` or `unsupported_operation`.
   public func route(operation: String, animator: String) throws(ClientError) -> [String: String] {
     try RouteTable.decode(
-      request(["op": "route", "operation": operation, "animator": animator]).object)
+      request(.route, ["operation": .string(operation), "animator": .string(animator)])
+        .object)
   }
 
   /// `begin`: starts a session from a transition context.
@@ -35,15 +39,15 @@ extension DaemonClient {
   ///   - interactive: when true the session waits for `update`/`finish`/`cancel`.
   ///   - session: an id to give the session instead of the daemon's `sN`.
   public func begin(
-    context: [String: Any], animator: String? = nil, duration: Double? = nil,
+    context: [String: JSONValue], animator: String? = nil, duration: Double? = nil,
     interactive: Bool? = nil, session: String? = nil
   ) throws(ClientError) -> BeginResult {
-    var message: [String: Any] = ["op": "begin", "context": context]
-    if let animator { message["animator"] = animator }
-    if let duration { message["duration"] = duration }
-    if let interactive { message["interactive"] = interactive }
-    if let session { message["session"] = session }
-    return try BeginResult(request(message))
+    var message: [String: JSONValue] = ["context": .object(context)]
+    if let animator { message["animator"] = .string(animator) }
+    if let duration { message["duration"] = .number(duration) }
+    if let interactive { message["interactive"] = .bool(interactive) }
+    if let session { message["session"] = .string(session) }
+    return try BeginResult(request(.begin, message))
   }
 
   /// `subscribe`: starts streaming frames of `session` (or of every session with `"*"`).
@@ -57,15 +61,15 @@ extension DaemonClient {
   public func subscribe(session: String, fps: Double? = nil, clock: SubscriptionClock? = nil)
     throws(ClientError) -> Int
   {
-    var message: [String: Any] = ["op": "subscribe", "session": session]
-    if let fps { message["fps"] = fps }
-    if let clock { message["clock"] = clock.rawValue }
-    return try request(message).object.int("subscription")
+    var message: [String: JSONValue] = ["session": .string(session)]
+    if let fps { message["fps"] = .number(fps) }
+    if let clock { message["clock"] = .string(clock.rawValue) }
+    return try request(.subscribe, message).object.int("subscription")
   }
 
   /// `unsubscribe`: stops a subscription.
   public func unsubscribe(subscription: Int) throws(ClientError) {
-    try request(["op": "unsubscribe", "subscription": subscription])
+    try request(.unsubscribe, ["subscription": .number(Double(subscription))])
   }
 
   /// Sends an interactive control (`update`, `seek`, `pause`, `resume`, `reverse`, `finish`,
@@ -79,23 +83,23 @@ extension DaemonClient {
 
   /// `end` (admin): cancels `session` at once.
   public func end(session: String) throws(ClientError) {
-    try request(["op": "end", "session": session])
+    try request(.end, ["session": .string(session)])
   }
 
   /// `sessions`: the sessions still running.
   public func sessions() throws(ClientError) -> [SessionInfo] {
-    try SessionInfo.list(request(["op": "sessions"]))
+    try SessionInfo.list(request(.sessions))
   }
 
   /// `stats`: the daemon's counters.
   public func stats() throws(ClientError) -> Stats {
-    try Stats(request(["op": "stats"]))
+    try Stats(request(.stats))
   }
 
   /// `reload` (admin): re-reads the config and rescans plugins.
   /// - Returns: the number of animators loaded afterwards.
   public func reload() throws(ClientError) -> Int {
-    try request(["op": "reload"]).object.int("animators")
+    try request(.reload).object.int("animators")
   }
 
   /// Reads events until `session` completes, collecting its frames.

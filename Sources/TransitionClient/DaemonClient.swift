@@ -1,4 +1,5 @@
 import Foundation
+import TransitionJSON
 import TransitionWire
 
 /// A blocking connection to transitiond over its Unix socket.
@@ -42,22 +43,32 @@ public final class DaemonClient {
   /// Sends `request` with a fresh integer `id` (replacing any `id` it had).
   ///
   /// - Returns: the id to pass to ``reply(to:timeout:)``.
-  /// - Throws: ``ClientError/Code/malformed`` when `request` is not encodable as JSON,
-  ///   ``ClientError/Code/closed`` when the daemon has gone.
+  /// - Throws: ``ClientError/Code/malformed`` when `request` holds a number JSON cannot carry
+  ///   (NaN or infinite), ``ClientError/Code/closed`` when the daemon has gone.
   @discardableResult
-  public func send(_ request: [String: Any]) throws(ClientError) -> Int {
+  public func send(_ request: [String: JSONValue]) throws(ClientError) -> Int {
     let id = nextID
     nextID += 1
     var message = request
-    message["id"] = id
-    guard JSONSerialization.isValidJSONObject(message),
-      let data = try? JSONSerialization.data(
-        withJSONObject: message, options: [.withoutEscapingSlashes])
-    else {
-      throw ClientError(.malformed, "the request is not encodable as JSON")
+    message["id"] = .number(Double(id))
+    guard Self.isFinite(.object(message)) else {
+      throw ClientError(.malformed, "the request is not encodable as JSON: a number is not finite")
     }
-    try connection.write(Array(data) + [UInt8(ascii: "\n")])
+    var sink = ByteSink(capacity: 256)
+    sink.appendJSON(.object(message))
+    sink.append(UInt8(ascii: "\n"))
+    try connection.write(sink.bytes)
     return id
+  }
+
+  /// Whether every number in `value` is finite (JSON has no NaN or infinity).
+  private static func isFinite(_ value: JSONValue) -> Bool {
+    switch value {
+    case .number(let number): number.isFinite
+    case .array(let elements): elements.allSatisfy(isFinite)
+    case .object(let members): members.values.allSatisfy(isFinite)
+    case .null, .bool, .string: true
+    }
   }
 
   /// Sends one raw line, exactly as given (a `\n` is appended when missing).
@@ -117,11 +128,19 @@ public final class DaemonClient {
   /// - Throws: ``ClientError/Code/protocolError`` when the daemon answers `ok: false`, and the
   ///   errors of ``send(_:)`` and ``reply(to:timeout:)``.
   @discardableResult
-  public func request(_ request: [String: Any], timeout: Duration? = nil) throws(ClientError)
+  public func request(_ request: [String: JSONValue], timeout: Duration? = nil) throws(ClientError)
     -> Reply
   {
     let id = try send(request)
     return try reply(to: id, timeout: timeout ?? defaultTimeout).checked()
+  }
+
+  /// Sends `op` with `fields` and waits for its reply (see ``request(_:timeout:)``).
+  @discardableResult
+  public func request(_ op: Op, _ fields: [String: JSONValue] = [:], timeout: Duration? = nil)
+    throws(ClientError) -> Reply
+  {
+    try request(fields.merging(["op": .string(op.rawValue)]) { _, op in op }, timeout: timeout)
   }
 
   // MARK: Events
@@ -163,13 +182,13 @@ public final class DaemonClient {
   private func readMessage(deadline: ContinuousClock.Instant?) throws(ClientError) -> Message {
     let bytes = try connection.readLine(deadline: deadline)
     let line = String(decoding: bytes, as: UTF8.self)
-    let decoded: Any
+    let decoded: JSONValue
     do {
-      decoded = try JSONSerialization.jsonObject(with: Data(bytes))
+      decoded = try JSONValue(parsing: bytes)
     } catch {
       throw ClientError(.malformed, "the daemon sent a line that is not JSON: \(line.prefix(200))")
     }
-    guard let fields = decoded as? [String: Any] else {
+    guard case .object(let fields) = decoded else {
       throw ClientError(
         .malformed, "the daemon sent a line that is not a JSON object: \(line.prefix(200))")
     }

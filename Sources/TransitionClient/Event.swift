@@ -1,7 +1,7 @@
-import Foundation
+import TransitionJSON
 
 /// An unsolicited message from the daemon: a line carrying `event` instead of `ok`.
-public enum Event {
+public enum Event: Sendable {
   /// One evaluated frame of a session.
   case frame(FrameEvent)
   /// A session ended, finished or cancelled.
@@ -11,7 +11,7 @@ public enum Event {
   /// The daemon is shutting down.
   case stopping
   /// An event this library does not model; `name` is its `event` field.
-  case other(name: String, fields: [String: Any], line: String)
+  case other(name: String, fields: [String: JSONValue], line: String)
 
   /// The session the event is about, when it is about one.
   public var session: String? {
@@ -20,7 +20,7 @@ public enum Event {
     case .complete(let complete): complete.session
     case .begin(let begin): begin.session
     case .stopping: nil
-    case .other(_, let fields, _): fields["session"] as? String
+    case .other(_, let fields, _): fields["session"]?.stringValue
     }
   }
 
@@ -41,7 +41,7 @@ public enum Event {
   ///   - fields: the decoded line; must carry a string `event`.
   ///   - line: the raw line, kept by frames for byte-exact forwarding.
   /// - Throws: ``ClientError/Code/malformed`` when a known event lacks a required field.
-  public init(fields: [String: Any], line: String) throws(ClientError) {
+  public init(fields: [String: JSONValue], line: String) throws(ClientError) {
     let object = JSONObject(fields, context: "event")
     let name = try object.string("event")
     switch name {
@@ -60,7 +60,7 @@ public enum Event {
 }
 
 /// A `frame` event: the state of every visible layer of one session at time ``t``.
-public struct FrameEvent {
+public struct FrameEvent: Sendable {
   /// The session the frame belongs to.
   public let session: String
   /// The frame's number within this subscription and session, from 0; a gap means frames
@@ -71,7 +71,7 @@ public struct FrameEvent {
   /// The transition's progress in [0, 1].
   public let progress: Double
   /// The layers, as decoded objects (`id`, `frame`, `transform`, …).
-  public let layers: [[String: Any]]
+  public let layers: [[String: JSONValue]]
   /// The line exactly as received, without its `\n`.
   public let line: String
 
@@ -86,7 +86,7 @@ public struct FrameEvent {
 }
 
 /// A `begin` event: a session started.
-public struct BeginEvent {
+public struct BeginEvent: Sendable {
   /// The new session's id.
   public let session: String
   /// The animator that serves it.
@@ -108,7 +108,7 @@ public struct BeginEvent {
 }
 
 /// A `complete` event: a session ended. Never dropped for a slow reader.
-public struct CompleteEvent {
+public struct CompleteEvent: Sendable {
   /// The session that ended.
   public let session: String
   /// True when it reached its end, false when it was cancelled (its last frame then shows the

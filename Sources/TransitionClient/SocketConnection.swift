@@ -1,4 +1,5 @@
 import Glibc
+import UnixIO
 
 /// A blocking, connected AF_UNIX stream socket that reads whole lines.
 ///
@@ -16,42 +17,18 @@ final class SocketConnection {
   /// - Throws: ``ClientError/Code/connectFailed`` naming `path` and the system's reason.
   init(path: String) throws(ClientError) {
     self.path = path
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let pathBytes = Array(path.utf8)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard !pathBytes.isEmpty else {
-      throw .connectFailed(path: path, reason: "the socket path is empty")
-    }
-    guard pathBytes.count < capacity else {
-      throw .connectFailed(
-        path: path, reason: "the socket path is longer than \(capacity - 1) bytes")
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: pathBytes)
-      raw[pathBytes.count] = 0
-    }
-
-    let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-    let fd = socket(AF_UNIX, streamType, 0)
-    guard fd >= 0 else {
-      let code = errno
-      throw .connectFailed(path: path, reason: Self.describe(code), errno: code)
-    }
-    var result: Int32
-    repeat {
-      result = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-          connect(fd, generic, socklen_t(MemoryLayout<sockaddr_un>.size))
+    do {
+      descriptor = try UnixSocket.connect(path: path)
+    } catch {
+      let reason =
+        switch (error.function, error.errno) {
+        case ("sockaddr_un", ENAMETOOLONG):
+          "the socket path is longer than \(UnixSocketAddress.maximumPathLength) bytes"
+        case ("sockaddr_un", _): "the socket path is empty or contains NUL"
+        default: error.reason
         }
-      }
-    } while result != 0 && errno == EINTR
-    guard result == 0 else {
-      let code = errno
-      _ = Glibc.close(fd)
-      throw .connectFailed(path: path, reason: Self.describe(code), errno: code)
+      throw .connectFailed(path: path, reason: reason, errno: error.errno)
     }
-    descriptor = fd
   }
 
   deinit { close() }
@@ -69,18 +46,10 @@ final class SocketConnection {
   /// - Throws: ``ClientError/Code/closed`` when the daemon has gone or the socket is closed.
   func write(_ bytes: [UInt8]) throws(ClientError) {
     guard descriptor >= 0 else { throw ClientError(.closed, "the connection is closed") }
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { raw in
-        send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-      }
-      if written < 0 {
-        let code = errno
-        if code == EINTR { continue }
-        throw ClientError(
-          .closed, "writing to \(path) failed: \(Self.describe(code))", errno: code)
-      }
-      offset += written
+    do {
+      try writeAll(bytes, to: descriptor, isSocket: true)
+    } catch {
+      throw ClientError(.closed, "writing to \(path) failed: \(error.reason)", errno: error.errno)
     }
   }
 

@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// The reply to `stats`: the daemon's counters.
 ///
 /// Nested counters are flattened to dotted names (`frames.sent`, `connections.current`,
@@ -22,13 +24,13 @@ public struct Stats: Equatable, Sendable {
   public subscript(name: String) -> Double { counters[name] ?? 0 }
 
   private static func flatten(
-    _ fields: [String: Any], prefix: String, into result: inout [String: Double]
+    _ fields: [String: JSONValue], prefix: String, into result: inout [String: Double]
   ) {
     for (key, value) in fields {
       let name = prefix.isEmpty ? key : "\(prefix).\(key)"
-      if let number = JSONObject.number(value) {
+      if let number = value.numberValue {
         result[name] = number
-      } else if let nested = value as? [String: Any] {
+      } else if let nested = value.objectValue {
         flatten(nested, prefix: name, into: &result)
       }
     }

@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// An RGBA colour with components in [0, 1], written on the wire as `#rrggbbaa`.
 public struct Color: Equatable, Hashable, Sendable {
   public var red: Double

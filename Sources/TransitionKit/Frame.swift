@@ -1,4 +1,6 @@
-/// The evaluated state of one layer in one frame (docs/architecture.md, "The frame contract").
+import TransitionJSON
+
+/// The evaluated state of one layer in one frame (docs/protocol.md, "frame" event).
 public struct LayerState: Equatable, Sendable {
   public var id: String
   /// The untransformed box `[x, y, w, h]` in container coordinates.

@@ -37,6 +37,18 @@ public enum PropertyValue: Equatable, Sendable {
     }
   }
 
+  /// Whether every number in the value has a magnitude of at most `bound` (false for NaN).
+  public func isWithin(_ bound: Double) -> Bool {
+    switch self {
+    case .number(let value): abs(value) <= bound
+    case .bool, .color(nil): true
+    case .transform(let matrix): matrix.elements.allSatisfy { abs($0) <= bound }
+    default:
+      abs(vector.x) <= bound && abs(vector.y) <= bound && abs(vector.z) <= bound
+        && abs(vector.w) <= bound
+    }
+  }
+
   /// The numbers of a number, point, size, rect or colour as a vector (unused lanes 0); used by
   /// the paced and cubic calculation modes. A missing colour reads as clear.
   var vector: SIMD4<Double> {

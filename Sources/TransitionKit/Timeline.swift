@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// One layer of a timeline: its initial state, its pass-through content and its tracks.
 public struct TimelineLayer: Equatable, Sendable {
   public var id: String
@@ -30,11 +32,19 @@ public struct Timeline: Equatable, Sendable {
   public private(set) var curve: TimingCurve
   public private(set) var layers: [TimelineLayer]
 
+  /// Largest magnitude of any number a timeline's values carry (initial values and keyframe
+  /// values). With every value this small, evaluating (interpolating, composing transforms,
+  /// easing with a bounded curve) stays far from overflow, so every frame is finite.
+  public static let maximumValueMagnitude = 1e15
+  /// The longest timeline, in seconds (the largest `limits.maxSessionSeconds` the daemon
+  /// accepts; the daemon's configured limit is usually far lower).
+  public static let maximumDuration = 1e9
+
   /// A validated timeline.
   /// - Throws: `EngineError` naming the first problem: a duration that is not positive and
-  ///   finite, no layers, an empty or repeated layer id, a non-finite initial value, a track
-  ///   repeated or without keyframes, a keyframe outside [0, 1], a value of the wrong kind,
-  ///   an invalid curve.
+  ///   finite or over `maximumDuration`, no layers, an empty or repeated layer id, a non-finite
+  ///   initial value, a track repeated or without keyframes, a keyframe outside [0, 1], a value
+  ///   of the wrong kind or over `maximumValueMagnitude`, an invalid or unbounded curve.
   public init(duration: Double, curve: TimingCurve = .linear, layers: [TimelineLayer])
     throws(EngineError)
   {
@@ -42,9 +52,14 @@ public struct Timeline: Equatable, Sendable {
     guard duration > 0 else {
       throw EngineError(.outOfRange, "duration must be positive, got \(duration)")
     }
+    guard duration <= Self.maximumDuration else {
+      throw EngineError(
+        .outOfRange, "duration must be at most \(Self.maximumDuration) s, got \(duration)")
+    }
     guard !layers.isEmpty else { throw EngineError(.empty, "a timeline needs at least one layer") }
     self.duration = duration
     self.curve = try curve.validated()
+    try curve.requireBounded("curve.")
     self.layers = layers
     var seen = Set<String>()
     for (index, layer) in layers.enumerated() {
@@ -60,6 +75,14 @@ public struct Timeline: Equatable, Sendable {
   private static func validate(_ layer: TimelineLayer, path: String) throws(EngineError) {
     for (property, value) in layer.initial.numbers where !value.isFinite {
       throw EngineError(.nonFinite, "\(path).\(property.rawValue) must be finite")
+    }
+    // `position` and `size` are read from `frame`, which is checked itself.
+    for (property, value) in layer.initial.numbers
+    where property != .position && property != .size && !value.isWithin(maximumValueMagnitude) {
+      throw EngineError(
+        .outOfRange,
+        "\(path).\(property.rawValue) must be within ±\(maximumValueMagnitude), got \(value.json.serialized)"
+      )
     }
     guard layer.initial.frame.width >= 0, layer.initial.frame.height >= 0 else {
       throw EngineError(.outOfRange, "\(path).frame must not have a negative size")
@@ -92,8 +115,15 @@ public struct Timeline: Equatable, Sendable {
         guard keyframe.value.isFinite else {
           throw EngineError(.nonFinite, "\(keyPath).value must be finite")
         }
+        guard keyframe.value.isWithin(maximumValueMagnitude) else {
+          throw EngineError(
+            .outOfRange,
+            "\(keyPath).value must be within ±\(maximumValueMagnitude), got \(keyframe.value.json.serialized)"
+          )
+        }
         do {
           _ = try keyframe.curve.validated()
+          try keyframe.curve.requireBounded()
         } catch {
           throw EngineError(error.code, "\(keyPath).curve: \(error.message)")
         }

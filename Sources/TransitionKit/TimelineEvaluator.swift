@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// Evaluates a timeline at any progress: the engine's frame evaluation.
 ///
 /// Evaluation is a pure function of the timeline and the progress (same input, same bits), and
@@ -73,9 +75,4 @@ public struct TimelineEvaluator: Sendable {
     evaluate(progress: progress, time: time, into: &frame)
     return frame
   }
-}
-
-/// The frame of `timeline` at `t` seconds after its start when it runs uninterrupted.
-public func evaluate(_ timeline: Timeline, at t: Double) -> Frame {
-  TimelineEvaluator(timeline).frame(progress: t / timeline.duration, time: t)
 }

@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// The timeline's JSON schema: what crosses the plugin boundary (docs/plugins.md).
 ///
 /// ```json
@@ -29,7 +31,9 @@ extension Timeline {
 
   /// Decodes a timeline from UTF-8 JSON bytes.
   public init(jsonBytes: some Collection<UInt8>) throws(EngineError) {
-    try self.init(json: try JSONValue(parsing: jsonBytes))
+    let json: JSONValue
+    do { json = try JSONValue(parsing: jsonBytes) } catch { throw EngineError(error) }
+    try self.init(json: json)
   }
 
   private static let layerKeys: Set<String> = Set(LayerProperty.allCases.map(\.rawValue))

@@ -14,10 +14,11 @@
 /// - `completed` is final: progress is exactly 1 or exactly 0, and `advance(to:)` reports the
 ///   completion exactly once.
 ///
-/// Every operation throws `invalidState` when the clock's state does not allow it and `nonFinite`
-/// for a NaN or infinite time, progress or velocity; a throwing operation changes nothing.
+/// Every operation throws `invalidState` when the clock's state does not allow it, `nonFinite`
+/// for a NaN or infinite time, progress or velocity, and `outOfRange` for a progress outside
+/// [0, 1] or a velocity beyond ±`maximumReleaseVelocity`; a throwing operation changes nothing.
 public struct TransitionClock: Sendable {
-  /// The session states of docs/protocol.md ("Interactive control").
+  /// The states of the session clock (docs/protocol.md, "Sessions and clocks").
   public enum State: String, Sendable, CaseIterable {
     case running, paused, interactive, finishing, cancelling, completed
   }
@@ -71,7 +72,7 @@ public struct TransitionClock: Sendable {
     motion = interactive ? .still(0) : .linear(progress: 0, time: time, direction: 1)
   }
 
-  /// Linear progress at `time`, in [0, 1].
+  /// Linear progress at `time`, always in [0, 1].
   public func progress(at time: Double) -> Double {
     switch motion {
     case .still(let progress):
@@ -81,11 +82,17 @@ public struct TransitionClock: Sendable {
     case .eased(let progress, let target, let start, let length, let curve):
       guard time < start + length else { return target }
       let local = max(time - start, 0) / length
-      return progress + (target - progress) * curve.value(at: local)
+      return Self.unit(progress + (target - progress) * curve.value(at: local))
     case .spring(let progress, let target, let start, let spring):
       guard time < start + spring.settlingDuration else { return target }
-      return progress + (target - progress) * spring.value(at: max(time - start, 0))
+      // A released spring may overshoot its target; progress stays in [0, 1].
+      return Self.unit(progress + (target - progress) * spring.value(at: max(time - start, 0)))
     }
+  }
+
+  /// `value` clamped to [0, 1]; NaN as 0.
+  private static func unit(_ value: Double) -> Double {
+    value > 0 ? min(value, 1) : 0
   }
 
   /// The rate of change of progress at `time`, in progress units per second.
@@ -231,7 +238,10 @@ public struct TransitionClock: Sendable {
 
   private mutating func settle(toEnd: Bool, velocity: Double?, at time: Double) throws(EngineError)
   {
-    if let velocity { try EngineError.requireFinite(velocity, "velocity") }
+    if let velocity {
+      try EngineError.require(
+        velocity, in: -Self.maximumReleaseVelocity...Self.maximumReleaseVelocity, "velocity")
+    }
     try EngineError.requireFinite(completionSpeed, "completionSpeed")
     guard completionSpeed > 0 else {
       throw EngineError(.outOfRange, "completionSpeed must be positive, got \(completionSpeed)")
@@ -247,7 +257,9 @@ public struct TransitionClock: Sendable {
     if let velocity, velocity != 0 {
       let spring = try Spring(
         dampingRatio: 1, response: max(length, 0.05) * Self.responsePerSettlingSecond,
-        initialVelocity: velocity / distance)
+        // Over a tiny remaining distance the normalised velocity is huge (or infinite for a
+        // subnormal one); capped, the spring still leaves at full speed and settles at once.
+        initialVelocity: min(max(velocity / distance, -1e9), 1e9))
       motion = .spring(progress: start, target: target, time: time, spring: spring)
     } else {
       motion = .eased(
@@ -256,6 +268,11 @@ public struct TransitionClock: Sendable {
     // Set last, so that a spring that cannot be built leaves the clock as it was.
     state = toEnd ? .finishing : .cancelling
   }
+
+  /// Largest magnitude of a release velocity for `finish` and `cancel`, in progress units per
+  /// second: the whole range in 10 ms, far beyond any gesture, and small enough that the
+  /// release spring settles in a time comparable to the curve it replaces.
+  public static let maximumReleaseVelocity = 100.0
 
   /// A critically damped spring settles (to 0.1%) in about 9.23/ω = 1.47 × its response; this
   /// factor makes a released spring take about as long as the curve it replaces.

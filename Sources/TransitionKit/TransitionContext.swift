@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// What a transition does (UIKit's navigation and modal operations).
 public enum TransitionOperation: String, CaseIterable, Hashable, Sendable {
   case push, pop, present, dismiss
@@ -93,7 +95,8 @@ extension TransitionContext {
   /// Decodes and validates a context.
   /// - Parameter path: the name of the context in messages (`context` in a `begin` request).
   /// - Throws: `EngineError` naming the field: unknown operation, missing or non-finite numbers,
-  ///   negative sizes, duplicate layer ids, a `selected` or `match` that names no layer, a
+  ///   negative sizes, numbers outside `ContextBounds`, a `duration` member outside
+  ///   (0, 1e9], duplicate layer ids, a `selected` or `match` that names no layer, a
   ///   `match` on the same screen as `selected`, an empty `role`.
   public init(json: JSONValue, path: String = "context") throws(EngineError) {
     let root = JSONField(json, path: path)
@@ -102,9 +105,11 @@ extension TransitionContext {
     guard let operation = TransitionOperation(rawValue: name) else {
       throw EngineError(
         .invalidValue,
-        "\(operationField.path) must be one of push, pop, present, dismiss, got \"\(name)\"")
+        "\(operationField.path) must be one of \(TransitionOperation.listing), got \"\(name)\"")
     }
-    let container = try root.required("container").size()
+    let containerField = try root.required("container")
+    let container = try containerField.size()
+    try ContextBounds.check(container, containerField.path)
     let from = try Self.screen(try root.required("from"))
     let to = try Self.screen(try root.required("to"))
     var seen = Set<String>()
@@ -133,6 +138,17 @@ extension TransitionContext {
     }
     var hints = json.objectValue ?? [:]
     for key in Self.knownKeys { hints[key] = nil }
+    if let durationField = try root.optional("duration") {
+      let duration = try durationField.number()
+      guard duration > ContextBounds.duration.lowerBound,
+        duration <= ContextBounds.duration.upperBound
+      else {
+        throw EngineError(
+          .outOfRange,
+          "\(durationField.path) must be in (0, \(JSONValue.format(ContextBounds.duration.upperBound))]"
+            + " seconds, got \(JSONValue.format(duration))")
+      }
+    }
     self.init(
       operation: operation, container: container, from: from, to: to, selected: selected,
       match: match, hints: hints)
@@ -145,13 +161,16 @@ extension TransitionContext {
       try element.allowOnly(["id", "frame", "background", "content", "role"])
       let id = try element.required("id").string()
       guard !id.isEmpty else { throw EngineError(.empty, "\(element.path).id must not be empty") }
+      let frameField = try element.required("frame")
+      let frame = try frameField.rect()
+      try ContextBounds.check(frame, frameField.path)
       let role = try element.optional("role")?.string()
       if role?.isEmpty == true {
         throw EngineError(.empty, "\(element.path).role must not be empty")
       }
       layers.append(
         ContextLayer(
-          id: id, frame: try element.required("frame").rect(),
+          id: id, frame: frame,
           background: try element.optional("background")?.color(),
           content: try element.optional("content")?.value, role: role))
     }

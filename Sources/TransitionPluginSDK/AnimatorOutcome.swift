@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 /// What an animator made of one context's JSON bytes: the three answers of `make_timeline`.
@@ -24,8 +25,10 @@ extension Animator {
   public func outcome(forContextJSON contextJSON: some Collection<UInt8>) -> AnimatorOutcome {
     let context: TransitionContext
     let duration: Double
-    do {
-      context = try TransitionContext(json: try JSONValue(parsing: contextJSON))
+    do throws(EngineError) {
+      let json: JSONValue
+      do { json = try JSONValue(parsing: contextJSON) } catch { throw EngineError(error) }
+      context = try TransitionContext(json: json)
       duration = try Self.requestedDuration(in: context) ?? defaultDuration(for: context.operation)
     } catch {
       return .failed("\(name): \(error.message)")

@@ -1,6 +1,7 @@
 import CTransitionPlugin
 import Synchronization
 import TransitionKit
+import TransitionPluginABI
 
 #if canImport(Glibc)
   import Glibc
@@ -78,14 +79,7 @@ public enum PluginExport {
 
   /// The ABI's operation bits for `operations`.
   static func operationMask(_ operations: Set<TransitionOperation>) -> UInt32 {
-    operations.reduce(0) { mask, operation in
-      switch operation {
-      case .push: mask | UInt32(TRANSITIOND_OPERATION_PUSH)
-      case .pop: mask | UInt32(TRANSITIOND_OPERATION_POP)
-      case .present: mask | UInt32(TRANSITIOND_OPERATION_PRESENT)
-      case .dismiss: mask | UInt32(TRANSITIOND_OPERATION_DISMISS)
-      }
-    }
+    OperationMask.mask(operations)
   }
 
   /// A NUL-terminated copy of `text` that is never freed.

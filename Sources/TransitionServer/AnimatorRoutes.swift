@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 /// Which animator serves each operation; admins switch entries at run time with `route`.

@@ -1,4 +1,5 @@
 import PluginHost
+import TransitionJSON
 import TransitionKit
 
 /// Where the core gets animators and their timelines: the one interface between the server

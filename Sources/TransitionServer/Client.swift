@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
@@ -80,12 +81,12 @@ final class Client: CustomStringConvertible {
   }
 
   /// Sends the success reply for a request with `id`.
-  func reply(id: JSONValue?, _ fields: [String: JSONValue] = [:]) {
+  func reply(id: RequestID?, _ fields: [String: JSONValue] = [:]) {
     send(WireMessage.success(id: id, fields))
   }
 
   /// Sends the error reply for a request with `id`.
-  func fail(id: JSONValue?, _ error: WireError) {
+  func fail(id: RequestID?, _ error: WireError) {
     send(WireMessage.failure(id: id, error))
   }
 

@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
@@ -80,9 +81,6 @@ struct BeginRequest: Equatable {
   /// The session id the client chose; nil for one the server picks.
   var session: String?
 
-  /// The longest session id a client may choose, in bytes.
-  static let maximumSessionIDLength = 128
-
   init(_ request: Request) throws(WireError) {
     let contextValue: JSONValue
     do {
@@ -102,15 +100,8 @@ struct BeginRequest: Equatable {
     }
     interactive = try request.optionalBool("interactive") ?? false
     session = try request.optionalString("session")
-    if let session {
-      guard !session.isEmpty, session.utf8.count <= Self.maximumSessionIDLength, session != "*",
-        !session.unicodeScalars.contains(where: { $0.value < 0x20 })
-      else {
-        throw WireError(
-          .badRequest,
-          "session must be 1 to \(Self.maximumSessionIDLength) bytes without control "
-            + "characters, and not \"*\"")
-      }
+    if let session, let problem = SessionID.problem(with: session) {
+      throw WireError(.badRequest, problem)
     }
     animator = try request.optionalString("animator")
   }
@@ -140,7 +131,7 @@ struct SubscribeRequest: Equatable {
     let target = try request.requiredString("session")
     session = target == "*" ? nil : target
     fps = try request.optionalNumber("fps") ?? defaultFps
-    guard ServerConfig.fpsRange.contains(fps) else {
+    guard FrameRate.range.contains(fps) else {
       throw WireError(.badRequest, "fps must be in [1, 240], got \(JSONValue.format(fps))")
     }
     let clockName = try request.optionalString("clock") ?? Subscription.Clock.wall.rawValue

@@ -1,5 +1,7 @@
 import Foundation
+import TransitionJSON
 import TransitionKit
+import TransitionWire
 
 /// The daemon's configuration (`config/transitiond.json`, documented in docs/config.md).
 ///
@@ -37,7 +39,7 @@ public struct ServerConfig: Equatable, Sendable {
   ]
 
   /// The lowest and highest frame rate a subscription may ask for.
-  public static let fpsRange: ClosedRange<Double> = 1...240
+  public static let fpsRange: ClosedRange<Double> = FrameRate.range
 
   public init() {}
 

@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
@@ -5,7 +6,7 @@ import TransitionWire
 /// session ops).
 extension ServerCore {
   func route(
-    _ operation: TransitionOperation, to animatorName: String, id: JSONValue?, from client: Client
+    _ operation: TransitionOperation, to animatorName: String, id: RequestID?, from client: Client
   ) throws(WireError) {
     try requireServes(try loadedAnimator(named: animatorName), operation)
     routes.set(operation, to: animatorName)
@@ -13,7 +14,7 @@ extension ServerCore {
     client.reply(id: id, ["routes": routes.json])
   }
 
-  func reload(id: JSONValue?, from client: Client) throws(WireError) {
+  func reload(id: RequestID?, from client: Client) throws(WireError) {
     logger.info("reload requested by \(client)")
     guard let reloadHandler else {
       throw WireError(.reloadFailed, "this server cannot reload its configuration")

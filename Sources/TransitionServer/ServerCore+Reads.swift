@@ -1,11 +1,12 @@
 import Glibc
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
 /// The read ops, open to every client: `hello`, `animators`, `sessions`, `stats` (`routes`
 /// is one line in the handler table).
 extension ServerCore {
-  func hello(id: JSONValue?, from client: Client) {
+  func hello(id: RequestID?, from client: Client) {
     client.reply(
       id: id,
       [
@@ -15,7 +16,7 @@ extension ServerCore {
       ])
   }
 
-  func listAnimators(id: JSONValue?, from client: Client) {
+  func listAnimators(id: RequestID?, from client: Client) {
     let list: [JSONValue] = animators.animators.map { animator in
       .object([
         "name": .string(animator.name),
@@ -31,7 +32,7 @@ extension ServerCore {
     client.reply(id: id, members)
   }
 
-  func listSessions(id: JSONValue?, from client: Client) {
+  func listSessions(id: RequestID?, from client: Client) {
     let now = clock.now
     let list: [JSONValue] = sessions.all.map { session in
       .object([
@@ -45,7 +46,7 @@ extension ServerCore {
     client.reply(id: id, ["sessions": .array(list)])
   }
 
-  func reportStats(id: JSONValue?, from client: Client) {
+  func reportStats(id: RequestID?, from client: Client) {
     let subscriptions = clients.values.reduce(0) { $0 + $1.subscriptions.count }
     client.reply(
       id: id,

@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
@@ -6,7 +7,7 @@ extension ServerCore {
   /// Checks `request` against the quotas, the limits and the routes, asks the animator for
   /// the timeline, and replies once it answers (at once for in-process plugins). The client's
   /// later requests wait for that reply; the session counts against the quotas from now on.
-  func begin(_ request: BeginRequest, id: JSONValue?, from client: Client) throws(WireError) {
+  func begin(_ request: BeginRequest, id: RequestID?, from client: Client) throws(WireError) {
     let limits = config.limits
     let uid = client.identity?.uid
     if let refusal = sessionQuota.refusal(client: client.id, uid: uid, limits: limits) {
@@ -57,7 +58,7 @@ extension ServerCore {
   /// - Returns: True when the session started.
   private func answerBegin(
     _ request: BeginRequest, _ result: Result<TimelineRequest.Made, WireError>,
-    id: JSONValue?, from client: Client
+    id: RequestID?, from client: Client
   ) -> Bool {
     do throws(WireError) {
       let made = try result.get()
@@ -152,7 +153,7 @@ extension ServerCore {
   /// Applies `control` to the session; the reply goes out before the frame showing the change
   /// and any `complete` it causes.
   func control(
-    _ control: SessionControl, session id: String, id requestID: JSONValue?, from client: Client
+    _ control: SessionControl, session id: String, id requestID: RequestID?, from client: Client
   )
     throws(WireError)
   {
@@ -180,7 +181,7 @@ extension ServerCore {
   }
 
   /// The admin `end`: replies, then cancels the session at once.
-  func end(_ id: String, id requestID: JSONValue?, from client: Client) throws(WireError) {
+  func end(_ id: String, id requestID: RequestID?, from client: Client) throws(WireError) {
     let session = try existingSession(id)
     client.reply(id: requestID, ["session": .string(session.id)])
     logger.info("session \(session.id) ended by \(client)")

@@ -1,9 +1,10 @@
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
 /// `subscribe` and `unsubscribe`.
 extension ServerCore {
-  func subscribe(_ request: SubscribeRequest, id: JSONValue?, from client: Client)
+  func subscribe(_ request: SubscribeRequest, id: RequestID?, from client: Client)
     throws(WireError)
   {
     let limit = config.limits.maxSubscriptionsPerClient
@@ -43,7 +44,7 @@ extension ServerCore {
     if request.clock == .virtual { client.pumpVirtual() }
   }
 
-  func unsubscribe(_ id: Int, id requestID: JSONValue?, from client: Client) throws(WireError) {
+  func unsubscribe(_ id: Int, id requestID: RequestID?, from client: Client) throws(WireError) {
     guard let subscription = client.subscription(id: id) else {
       throw WireError(
         .unknownSubscription, "no subscription \(id) on this connection (it may have ended)")

@@ -1,5 +1,6 @@
 import Glibc
 import PluginHost
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
@@ -216,7 +217,7 @@ public final class ServerCore {
   }
 
   /// The handler table: each command to its one handler.
-  private func run(_ command: Command, id: JSONValue?, from client: Client) throws(WireError) {
+  private func run(_ command: Command, id: RequestID?, from client: Client) throws(WireError) {
     switch command {
     case .hello: hello(id: id, from: client)
     case .animators: listAnimators(id: id, from: client)

@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 /// The server's counters, as the `stats` op reports them.

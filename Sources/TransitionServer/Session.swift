@@ -1,4 +1,5 @@
 import TransitionKit
+import TransitionWire
 
 /// One running transition: its context, the timeline its animator made, the clock that drives
 /// it, its frame renderer and the wall-clock streams that carry it to subscribers.
@@ -65,7 +66,7 @@ final class Session {
     self.interactive = interactive
     self.clockSource = clock
     self.frameClocks = frameClocks
-    self.renderer = FrameRenderer(timeline: timeline)
+    self.renderer = FrameRenderer(session: id, timeline: timeline)
     self.ownerPeerID = owner.id
     self.ownerUID = owner.identity?.uid
     let now = clock.now
@@ -97,7 +98,7 @@ final class Session {
 
   /// The `frame` line at `progress`, `t` seconds into the session, numbered `seq`.
   func render(seq: Int, progress: Double, t: Double) -> [UInt8] {
-    renderer.render(session: id, seq: seq, progress: progress, t: t)
+    renderer.render(seq: seq, progress: progress, time: t)
   }
 
   /// Starts the completion timer; call once, after the session is in the table.

@@ -1,3 +1,5 @@
+import TransitionWire
+
 /// An interactive control op on a session, as the engine's `TransitionClock` defines it.
 enum SessionControl: Equatable, Sendable {
   case update(progress: Double)

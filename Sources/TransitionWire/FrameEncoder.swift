@@ -1,14 +1,24 @@
+import TransitionJSON
 import TransitionKit
 
 /// Writes `frame` events as one line of JSON each, straight into a reused buffer.
 ///
-/// The layer fields follow docs/architecture.md's frame contract and docs/protocol.md: `anchor` is left
+/// The layer fields follow docs/protocol.md's `frame` event: `anchor` is left
 /// out when it is [0.5, 0.5], `transform` when it is the identity, `alpha` when it is 1,
 /// `hidden` when false; `background` and `content` appear only when the layer has them.
-/// An encoder serves one timeline: it keeps each layer's encoded `content` by layer index.
+/// Every number is written as a number, never `null`, NaN or an infinity
+/// (`ByteSink.appendFiniteNumber`).
+/// It keeps each layer's encoded `content` by layer index, reused only while the layer's content
+/// is the same value, so one encoder may serve frames of any timelines.
 public struct FrameEncoder {
+  /// A layer's `content` and its JSON text.
+  private struct EncodedContent {
+    var content: JSONValue
+    var bytes: [UInt8]
+  }
+
   private var sink = ByteSink(capacity: 16 * 1024)
-  private var contentBytes: [[UInt8]?] = []
+  private var encodedContent: [EncodedContent?] = []
 
   public init() {}
 
@@ -21,12 +31,12 @@ public struct FrameEncoder {
     sink.append(",\"seq\":")
     sink.appendInteger(Int64(seq))
     sink.append(",\"t\":")
-    sink.appendNumber(frame.t)
+    sink.appendFiniteNumber(frame.t)
     sink.append(",\"progress\":")
-    sink.appendNumber(frame.progress)
+    sink.appendFiniteNumber(frame.progress)
     sink.append(",\"layers\":[")
-    if contentBytes.count != frame.layers.count {
-      contentBytes = Array(repeating: nil, count: frame.layers.count)
+    if encodedContent.count != frame.layers.count {
+      encodedContent = Array(repeating: nil, count: frame.layers.count)
     }
     for index in frame.layers.indices {
       if index > 0 { sink.append(UInt8(ascii: ",")) }
@@ -40,19 +50,19 @@ public struct FrameEncoder {
     sink.append("{\"id\":")
     sink.appendString(layer.id)
     sink.append(",\"frame\":[")
-    sink.appendNumber(layer.frame.x)
+    sink.appendFiniteNumber(layer.frame.x)
     sink.append(UInt8(ascii: ","))
-    sink.appendNumber(layer.frame.y)
+    sink.appendFiniteNumber(layer.frame.y)
     sink.append(UInt8(ascii: ","))
-    sink.appendNumber(layer.frame.width)
+    sink.appendFiniteNumber(layer.frame.width)
     sink.append(UInt8(ascii: ","))
-    sink.appendNumber(layer.frame.height)
+    sink.appendFiniteNumber(layer.frame.height)
     sink.append(UInt8(ascii: "]"))
     if layer.anchor != .center {
       sink.append(",\"anchor\":[")
-      sink.appendNumber(layer.anchor.x)
+      sink.appendFiniteNumber(layer.anchor.x)
       sink.append(UInt8(ascii: ","))
-      sink.appendNumber(layer.anchor.y)
+      sink.appendFiniteNumber(layer.anchor.y)
       sink.append(UInt8(ascii: "]"))
     }
     if layer.transform != .identity {
@@ -69,34 +79,34 @@ public struct FrameEncoder {
     }
     if layer.alpha != 1 {
       sink.append(",\"alpha\":")
-      sink.appendNumber(layer.alpha)
+      sink.appendFiniteNumber(layer.alpha)
     }
     if layer.hidden { sink.append(",\"hidden\":true") }
     sink.append(",\"z\":")
-    sink.appendNumber(layer.z)
+    sink.appendFiniteNumber(layer.z)
     if let background = layer.background {
       sink.append(",\"background\":")
       sink.appendColor(background)
     }
     if let content = layer.content {
-      if contentBytes[index] == nil {
+      if encodedContent[index]?.content != content {
         var contentSink = ByteSink(capacity: 64)
         contentSink.appendJSON(content)
-        contentBytes[index] = contentSink.bytes
+        encodedContent[index] = EncodedContent(content: content, bytes: contentSink.bytes)
       }
       sink.append(",\"content\":")
-      sink.append(contentsOf: contentBytes[index] ?? [])
+      sink.append(contentsOf: encodedContent[index]?.bytes ?? [])
     }
     sink.append(UInt8(ascii: "}"))
   }
 
   private mutating func appendRow(_ a: Double, _ b: Double, _ c: Double, _ d: Double) {
-    sink.appendNumber(a)
+    sink.appendFiniteNumber(a)
     sink.append(UInt8(ascii: ","))
-    sink.appendNumber(b)
+    sink.appendFiniteNumber(b)
     sink.append(UInt8(ascii: ","))
-    sink.appendNumber(c)
+    sink.appendFiniteNumber(c)
     sink.append(UInt8(ascii: ","))
-    sink.appendNumber(d)
+    sink.appendFiniteNumber(d)
   }
 }

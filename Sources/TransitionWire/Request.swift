@@ -1,9 +1,10 @@
+import TransitionJSON
 import TransitionKit
 
 /// One request line, parsed: its `op`, its `id` (echoed in the reply) and its members.
 public struct Request: Sendable {
   public let op: String
-  public let id: JSONValue?
+  public let id: RequestID?
   /// The whole request object, for reading the op's fields with path-naming errors.
   public let body: JSONField
 
@@ -13,18 +14,19 @@ public struct Request: Sendable {
   ///   companion `partialID` so the reply can still echo it.
   public init(line: some Collection<UInt8>) throws(RequestError) {
     let value: JSONValue
+    let idText: [UInt8]?
     do {
-      value = try JSONValue(parsing: line)
+      (value, idText) = try JSONValue.parsing(line, keepingTextOf: "id")
     } catch {
       throw RequestError(id: nil, WireError(.invalidJSON, error.message))
     }
     guard case .object(let members) = value else {
       throw RequestError(id: nil, WireError(.badRequest, "a request must be a JSON object"))
     }
-    let id = members["id"]
-    if let id, id.arrayValue != nil || id.objectValue != nil {
+    if let idValue = members["id"], idValue.arrayValue != nil || idValue.objectValue != nil {
       throw RequestError(id: nil, WireError(.badRequest, "id must be a number, string or null"))
     }
+    let id = members["id"].map { RequestID(value: $0, text: idText ?? RequestID($0).text) }
     guard let op = members["op"]?.stringValue else {
       throw RequestError(id: id, WireError(.badRequest, "op is required and must be a string"))
     }
@@ -36,10 +38,10 @@ public struct Request: Sendable {
 
 /// A request that could not be parsed, with the `id` to echo when it was readable.
 public struct RequestError: Error, Sendable {
-  public let id: JSONValue?
+  public let id: RequestID?
   public let error: WireError
 
-  public init(id: JSONValue?, _ error: WireError) {
+  public init(id: RequestID?, _ error: WireError) {
     self.id = id
     self.error = error
   }

@@ -1,23 +1,45 @@
+import TransitionJSON
 import TransitionKit
 
 /// The non-frame lines of the protocol: replies and events (docs/protocol.md).
 public enum WireMessage {
   /// `{"id":…,"ok":true,…fields}\n`; `id` is left out when the request had none.
-  public static func success(id: JSONValue?, _ fields: [String: JSONValue] = [:]) -> [UInt8] {
+  /// The id is written exactly as the request spelled it.
+  public static func success(id: RequestID?, _ fields: [String: JSONValue] = [:]) -> [UInt8] {
     var members = fields
     members["ok"] = .bool(true)
-    if let id { members["id"] = id }
-    return line(.object(members))
+    return line(members, id: id)
   }
 
   /// `{"id":…,"ok":false,"error":{"code":…,"message":…}}\n`.
-  public static func failure(id: JSONValue?, _ error: WireError) -> [UInt8] {
-    var members: [String: JSONValue] = [
+  public static func failure(id: RequestID?, _ error: WireError) -> [UInt8] {
+    let members: [String: JSONValue] = [
       "ok": .bool(false),
       "error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)]),
     ]
-    if let id { members["id"] = id }
-    return line(.object(members))
+    return line(members, id: id)
+  }
+
+  /// An object of `members` plus `id` (as its exact text), keys sorted, as one line.
+  private static func line(_ members: [String: JSONValue], id: RequestID?) -> [UInt8] {
+    guard let id else { return line(.object(members)) }
+    var keys = members.keys.filter { $0 != "id" }
+    keys.append("id")
+    keys.sort()
+    var sink = ByteSink(capacity: 256)
+    sink.append(UInt8(ascii: "{"))
+    for (index, key) in keys.enumerated() {
+      if index > 0 { sink.append(UInt8(ascii: ",")) }
+      sink.appendString(key)
+      sink.append(UInt8(ascii: ":"))
+      if key == "id" {
+        sink.append(contentsOf: id.text)
+      } else {
+        sink.appendJSON(members[key] ?? .null)
+      }
+    }
+    sink.append("}\n")
+    return sink.bytes
   }
 
   /// `{"event":"complete","session":…,"finished":…}\n`.

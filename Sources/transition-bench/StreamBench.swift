@@ -1,4 +1,5 @@
 import Foundation
+import UnixIO
 
 /// End-to-end streaming through a real `transitiond`: frames per second a subscriber reads
 /// with `clock: "virtual"` (as fast as it reads), from `begin` to `complete`.
@@ -104,30 +105,13 @@ final class LineSocket: @unchecked Sendable {
   private var pending: [UInt8] = []
 
   init(path: String) throws {
-    descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard descriptor >= 0, connected == 0 else { throw BenchError("cannot connect to \(path)") }
+    descriptor = try UnixSocket.connect(path: path)
   }
 
   deinit { close(descriptor) }
 
   func send(_ line: String) throws {
-    let bytes = Array((line + "\n").utf8)
-    var sent = 0
-    while sent < bytes.count {
-      let count = bytes[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      guard count > 0 else { throw BenchError("write failed") }
-      sent += count
-    }
+    try writeAll(Array((line + "\n").utf8), to: descriptor, isSocket: true)
   }
 
   /// Sends a request and returns the first line after it that carries `"ok"`.

@@ -1,4 +1,5 @@
 import Foundation
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
@@ -8,16 +9,19 @@ import TransitionWire
 /// not decide the figure; compared measurements run side by side in the same process.
 
 let usage = """
-  usage: transition-bench [evaluate|encode|stream|begin|all] [--runs N] [--frames N] [--layers N]
-                        [--begins N]
+  usage: transition-bench [evaluate|encode|decode|stream|begin|all] [--runs N] [--frames N]
+                          [--layers N] [--begins N]
 
   evaluate  layer states per second evaluating an album-flip-like timeline (one core)
-  encode    frame events per second: FrameEncoder vs Foundation's JSONEncoder, same frames
+  encode    frame events per second: FrameEncoder vs Foundation's JSONEncoder, same frames,
+            and FrameRenderer (evaluate + encode: one stream tick's work)
+  decode    frame events per second parsed as a client parses them: JSONValue (TransitionClient)
+            vs Foundation's JSONSerialization, same lines
   stream    frames per second read from a real transitiond (started from this directory on a
             temporary socket) with the virtual clock: one reader, then four at once
   begin     begin latency through a real transitiond (started likewise): N album-flip begins
             one after another over one connection, median and p99 of the round trip
-  all       all four (default)
+  all       all five (default)
 
   options:
     --runs N     repetitions; the median is reported (default 7)
@@ -42,7 +46,7 @@ while let argument = arguments.popFirst() {
     return value
   }
   switch argument {
-  case "evaluate", "encode", "stream", "begin", "all": mode = argument
+  case "evaluate", "encode", "decode", "stream", "begin", "all": mode = argument
   case "--runs": runs = number()
   case "--frames": frames = number()
   case "--layers": layerCount = max(number(), 3)
@@ -122,6 +126,47 @@ if mode == "encode" || mode == "all" {
     "encode    JSONEncoder  \(format(foundationRate)) frames/s, \(format(Double(foundationBytes) / foundationSeconds / 1e6)) MB/s"
   )
   print("encode    ratio        \(format(handRate / foundationRate))x")
+  var renderer = FrameRenderer(session: "s1", evaluator: evaluator)
+  var renderedBytes = 0
+  let renderSeconds = median {
+    renderedBytes = 0
+    for index in 0..<frames {
+      let progress = Double(index) / Double(frames - 1)
+      renderedBytes += renderer.render(seq: index, progress: progress).count
+    }
+  }
+  print(
+    "encode    FrameRenderer \(format(Double(frames) / renderSeconds)) frames/s evaluated and encoded, \(format(Double(renderedBytes) / renderSeconds / 1e6)) MB/s"
+  )
+}
+
+if mode == "decode" || mode == "all" {
+  var encoder = FrameEncoder()
+  let lines = (0..<64).map { index in
+    Array(
+      encoder.encode(
+        session: "s1", seq: index, frame: evaluator.frame(progress: Double(index) / 63)
+      ).dropLast())
+  }
+  let decodeFrames = max(frames / 4, 100)
+  var members = 0
+  let typedSeconds = median {
+    for index in 0..<decodeFrames {
+      members += (try? JSONValue(parsing: lines[index % 64]))?.objectValue?.count ?? 0
+    }
+  }
+  let foundationSeconds = median {
+    for index in 0..<decodeFrames {
+      let object = try? JSONSerialization.jsonObject(with: Data(lines[index % 64]))
+      members += (object as? [String: Any])?.count ?? 0
+    }
+  }
+  print(
+    "decode    JSONValue         \(format(Double(decodeFrames) / typedSeconds)) frames/s (\(lines[0].count) bytes a frame)"
+  )
+  print(
+    "decode    JSONSerialization \(format(Double(decodeFrames) / foundationSeconds)) frames/s (checksum \(members))"
+  )
 }
 
 if mode == "stream" || mode == "all" {

@@ -30,15 +30,10 @@ enum AnimatorsCommand: Command {
     -> Int32
   {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
-    let reply = try context.withClient { client throws(ClientError) in
-      try client.request(["op": "animators"])
-    }
-    if arguments.has("json") {
-      try context.output.line(JSONOutput.payload(of: reply))
-      return ExitCode.success
-    }
-    let list: AnimatorList
-    do { list = try AnimatorList(reply) } catch { throw CommandFailure(error) }
+    guard
+      let list = try context.query(
+        .animators, json: arguments.has("json"), decode: AnimatorList.init)
+    else { return ExitCode.success }
     if arguments.has("quiet") {
       for animator in list.animators { try context.output.line(animator.name) }
       return ExitCode.success

@@ -1,4 +1,6 @@
 import TransitionClient
+import TransitionJSON
+import TransitionWire
 
 /// What every verb needs besides its arguments: where the daemon is and where output goes.
 struct CommandContext {
@@ -29,5 +31,22 @@ struct CommandContext {
     } catch {
       throw CommandFailure(error)
     }
+  }
+
+  /// The body of every read command: sends `op` with `fields` and, with `--json`, prints the
+  /// reply's payload (plus `extra` members) and returns nil; otherwise returns the reply decoded
+  /// by `decode` for the command to print as text.
+  ///
+  /// - Throws: the ``CommandFailure`` of a client error, a refusal or a malformed reply.
+  func query<Decoded>(
+    _ op: Op, _ fields: [String: JSONValue] = [:], json: Bool,
+    adding extra: [String: JSONValue] = [:], decode: (Reply) throws(ClientError) -> Decoded
+  ) throws(CommandFailure) -> Decoded? {
+    let reply = try withClient { client throws(ClientError) in try client.request(op, fields) }
+    if json {
+      try output.line(JSONOutput.payload(of: reply, adding: extra))
+      return nil
+    }
+    do { return try decode(reply) } catch { throw CommandFailure(error) }
   }
 }

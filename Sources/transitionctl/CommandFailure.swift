@@ -1,4 +1,5 @@
 import TransitionClient
+import TransitionWire
 
 /// Why a command stopped early: the exit status and the one line printed on stderr.
 struct CommandFailure: Error {
@@ -28,7 +29,7 @@ struct CommandFailure: Error {
       self.init(
         ExitCode.unavailable,
         "cannot connect to \(error.path ?? "the socket"): is transitiond running?")
-    case .protocolError where error.daemonCode == "forbidden":
+    case .protocolError where error.daemonCode == WireError.Code.forbidden.rawValue:
       self.init(ExitCode.permissionDenied, "forbidden: \(error.message)")
     case .protocolError:
       self.init(ExitCode.daemonError, error.description)

@@ -1,4 +1,6 @@
 import TransitionClient
+import TransitionJSON
+import TransitionWire
 
 /// `transitionctl drive SESSION ACTION`: interactive control of a running session.
 enum DriveCommand: Command {
@@ -37,15 +39,11 @@ enum DriveCommand: Command {
   {
     let session = try arguments.positionals(minimum: 1, maximum: 1, names: "SESSION", verb: name)[0]
     let action = try parseAction(arguments)
-    let reply = try context.withClient { client throws(ClientError) in
-      try client.request(action.request(session: session))
-    }
-    if arguments.has("json") {
-      try context.output.line(JSONOutput.payload(of: reply))
-      return ExitCode.success
-    }
-    let result: ControlResult
-    do { result = try ControlResult(reply) } catch { throw CommandFailure(error) }
+    guard
+      let result = try context.query(
+        action.op, action.fields(session: session), json: arguments.has("json"),
+        decode: ControlResult.init)
+    else { return ExitCode.success }
     try context.output.line(
       "\(result.session): \(result.state), progress \(NumberText.fixed(result.progress, digits: 3))"
     )
@@ -74,7 +72,7 @@ enum DriveCommand: Command {
           ? "'drive' needs one action: --progress, --seek, --finish, --cancel, --pause, --resume or --reverse"
           : "'drive' takes exactly one action", verb: name)
     }
-    if velocity != nil && action.op != "finish" && action.op != "cancel" {
+    if velocity != nil && action.op != .finish && action.op != .cancel {
       throw .usage("--velocity goes with --finish or --cancel", verb: name)
     }
     return action

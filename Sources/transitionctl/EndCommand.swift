@@ -1,4 +1,5 @@
 import TransitionClient
+import TransitionJSON
 
 /// `transitionctl end SESSION`: cancels a session at once (admin).
 enum EndCommand: Command {
@@ -22,14 +23,9 @@ enum EndCommand: Command {
     -> Int32
   {
     let session = try arguments.positionals(minimum: 1, maximum: 1, names: "SESSION", verb: name)[0]
-    let reply = try context.withClient { client throws(ClientError) in
-      try client.request(["op": "end", "session": session])
-    }
-    if arguments.has("json") {
-      try context.output.line(JSONOutput.payload(of: reply))
-    } else {
-      try context.output.line("ended \(session)")
-    }
+    let ended = try context.query(
+      .end, ["session": .string(session)], json: arguments.has("json"), decode: { _ in true })
+    if ended == true { try context.output.line("ended \(session)") }
     return ExitCode.success
   }
 }

@@ -1,22 +1,12 @@
-import Foundation
 import TransitionClient
+import TransitionJSON
 
 /// Formats values as JSON for `--json`: pretty-printed with sorted keys, so output is stable
 /// for diffs and readable by `jq`.
 enum JSONOutput {
-  /// The reply's payload (the reply without `ok` and `id`) as JSON text.
-  static func payload(of reply: Reply) -> String {
-    encode(reply.payload)
-  }
-
-  /// `value` as pretty-printed JSON text (`null` if it cannot be encoded).
-  static func encode(_ value: Any) -> String {
-    guard JSONSerialization.isValidJSONObject(value),
-      let data = try? JSONSerialization.data(
-        withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-    else {
-      return "null"
-    }
-    return String(decoding: data, as: UTF8.self)
+  /// The reply's payload (the reply without `ok` and `id`) as JSON text, with `extra` members
+  /// added.
+  static func payload(of reply: Reply, adding extra: [String: JSONValue] = [:]) -> String {
+    JSONValue.object(reply.payload.merging(extra) { _, added in added }).prettyPrinted
   }
 }

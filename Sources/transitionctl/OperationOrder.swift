@@ -1,7 +1,9 @@
+import TransitionKit
+
 /// The order in which operations are listed: the four UIKit operations first, in the order a
 /// user meets them, then any others alphabetically.
 enum OperationOrder {
-  static let known = ["push", "pop", "present", "dismiss"]
+  static let known = TransitionOperation.allCases.map(\.rawValue)
 
   /// `operations` sorted in listing order.
   static func sorted<S: Sequence>(_ operations: S) -> [String] where S.Element == String {

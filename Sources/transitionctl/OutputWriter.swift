@@ -1,4 +1,5 @@
 import Glibc
+import UnixIO
 
 /// Writes text to a file descriptor (standard output, or a file opened for `--out`).
 ///
@@ -47,25 +48,18 @@ final class OutputWriter: Sendable {
   /// Writes `text` as is.
   /// - Throws: ``ExitCode/ioError``, or a silent success exit when the reader has gone (EPIPE).
   func write(_ text: String) throws(CommandFailure) {
-    var text = text
-    let failure: Int32? = text.withUTF8 { bytes -> Int32? in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += written
-      }
-      return nil
+    let failure: SystemError
+    do {
+      try writeAll(Array(text.utf8), to: descriptor, isSocket: false)
+      return
+    } catch {
+      failure = error
     }
-    guard let failure else { return }
-    if failure == EPIPE {
+    if failure.errno == EPIPE {
       // The reader went away (`transitionctl watch | head`): stop quietly, like `cat`.
       throw CommandFailure(ExitCode.success, "")
     }
     throw CommandFailure(
-      ExitCode.ioError, "cannot write to \(name): \(String(cString: strerror(failure)))")
+      ExitCode.ioError, "cannot write to \(name): \(failure.reason)")
   }
 }

@@ -1,4 +1,5 @@
 import TransitionClient
+import TransitionWire
 
 /// `transitionctl play SCENE.json`: begins a session from a scene file and streams its frames.
 enum PlayCommand: Command {
@@ -41,7 +42,7 @@ enum PlayCommand: Command {
   {
     let path = try arguments.positionals(
       minimum: 1, maximum: 1, names: "a SCENE.json file", verb: name)[0]
-    let fps = try arguments.number("fps", in: 1...1000, verb: name)
+    let fps = try arguments.number("fps", in: FrameRate.range, verb: name)
     let duration = try arguments.number("duration", in: 0.001...3600, verb: name)
     let scene = try SceneFile(path: path)
     let interactive = arguments.has("interactive") ? true : scene.interactive
@@ -58,7 +59,7 @@ enum PlayCommand: Command {
         context: scene.context, animator: arguments.value("animator") ?? scene.animator,
         duration: duration ?? scene.duration, interactive: interactive,
         session: arguments.value("session"))
-    } catch  where error.daemonCode == "invalid_context" {
+    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
       throw CommandFailure(ExitCode.dataError, "\(path): \(error.description)")
     } catch {
       throw CommandFailure(error)

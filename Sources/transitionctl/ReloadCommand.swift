@@ -27,15 +27,11 @@ enum ReloadCommand: Command {
     -> Int32
   {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
-    let reply = try context.withClient { client throws(ClientError) in
-      try client.request(["op": "reload"])
-    }
-    if arguments.has("json") {
-      try context.output.line(JSONOutput.payload(of: reply))
-      return ExitCode.success
-    }
-    let count: Int
-    do { count = try reply.object.int("animators") } catch { throw CommandFailure(error) }
+    guard
+      let count = try context.query(
+        .reload, json: arguments.has("json"),
+        decode: { reply throws(ClientError) in try reply.object.int("animators") })
+    else { return ExitCode.success }
     try context.output.line("reloaded: \(count) animator\(count == 1 ? "" : "s")")
     return ExitCode.success
   }

@@ -1,4 +1,6 @@
 import TransitionClient
+import TransitionJSON
+import TransitionWire
 
 /// `transitionctl routes`: which animator serves each operation.
 enum RoutesCommand: Command {
@@ -26,28 +28,21 @@ enum RoutesCommand: Command {
     -> Int32
   {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
-    let reply = try context.withClient { client throws(ClientError) in
-      try client.request(["op": "routes"])
-    }
-    try printRoutes(reply, json: arguments.has("json"), to: context.output)
+    try printRoutes(.routes, json: arguments.has("json"), context)
     return ExitCode.success
   }
 
-  /// Prints the `routes` field of `reply` as a table, or the whole payload as JSON.
-  static func printRoutes(_ reply: Reply, json: Bool, to output: OutputWriter)
-    throws(CommandFailure)
-  {
-    if json {
-      try output.line(JSONOutput.payload(of: reply))
-      return
-    }
-    guard let routes = reply.payload["routes"] as? [String: Any] else {
-      throw CommandFailure(ExitCode.protocolError, "unexpected answer from transitiond: no routes")
-    }
+  /// Sends `op` (`routes` or `route`) with `fields` and prints the `routes` of its reply as a
+  /// table, or the whole payload as JSON.
+  static func printRoutes(
+    _ op: Op, _ fields: [String: JSONValue] = [:], json: Bool, _ context: CommandContext
+  ) throws(CommandFailure) {
+    guard let routes = try context.query(op, fields, json: json, decode: RouteTable.decode)
+    else { return }
     var table = TableFormatter(["OPERATION", "ANIMATOR"])
     for operation in OperationOrder.sorted(routes.keys) {
-      table.add([operation, routes[operation] as? String ?? "-"])
+      table.add([operation, routes[operation] ?? "-"])
     }
-    for line in table.render() { try output.line(line) }
+    for line in table.render() { try context.output.line(line) }
   }
 }

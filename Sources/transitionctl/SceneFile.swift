@@ -1,8 +1,10 @@
 import Foundation
 import TransitionClient
+import TransitionJSON
+import TransitionKit
 
-/// A scene file: a transition context (as in docs/protocol.md, "begin") that may also name
-/// the `animator`, `duration` and `interactive` to begin it with.
+/// A scene file: a transition context (docs/protocol.md, `begin`) that may also name the `animator`,
+/// `duration` and `interactive` to begin it with.
 ///
 /// Loading checks the JSON and the context's outline (`operation`, `container`, `from`, `to`
 /// with their `layers`); the daemon checks the rest and names any bad field.
@@ -12,7 +14,7 @@ struct SceneFile {
   /// The context's operation (`push`, `pop`, `present`, `dismiss`).
   let operation: String
   /// The context to send, without the `animator`, `duration` and `interactive` keys.
-  let context: [String: Any]
+  let context: [String: JSONValue]
   /// The animator the scene asks for.
   let animator: String?
   /// The duration in seconds the scene asks for.
@@ -37,14 +39,14 @@ struct SceneFile {
       let reason = FileManager.default.fileExists(atPath: path) ? "cannot read it" : "no such file"
       throw CommandFailure(ExitCode.noInput, "\(path): \(reason)")
     }
-    let decoded: Any
+    let decoded: JSONValue
     do {
-      decoded = try JSONSerialization.jsonObject(with: data)
+      decoded = try JSONValue(parsing: data)
     } catch {
       throw CommandFailure(
-        ExitCode.dataError, "\(path): invalid JSON: \(Self.describe(error as NSError, in: data))")
+        ExitCode.dataError, "\(path): invalid JSON: \(Self.describe(error, in: data))")
     }
-    guard var fields = decoded as? [String: Any] else {
+    guard case .object(var fields) = decoded else {
       throw CommandFailure(ExitCode.dataError, "\(path): a scene must be a JSON object")
     }
     let object = JSONObject(fields, context: "scene")
@@ -52,26 +54,26 @@ struct SceneFile {
       CommandFailure(ExitCode.dataError, "\(path): \(message)")
     }
 
-    guard let operation = object["operation"] as? String, !operation.isEmpty else {
-      throw invalid("\"operation\" must be a string: push, pop, present or dismiss")
+    guard let operation = object["operation"]?.stringValue, !operation.isEmpty else {
+      throw invalid("\"operation\" must be a string: \(TransitionOperation.listing)")
     }
     self.operation = operation
-    guard let container = object["container"] as? [Any], container.count == 2,
-      container.allSatisfy({ (JSONObject.number($0) ?? 0) > 0 })
+    guard let container = object["container"]?.arrayValue, container.count == 2,
+      container.allSatisfy({ ($0.numberValue ?? 0) > 0 })
     else {
       throw invalid("\"container\" must be [width, height] with positive numbers")
     }
     for screen in ["from", "to"] {
-      guard let screenObject = object[screen] as? [String: Any] else {
+      guard let screenObject = object[screen]?.objectValue else {
         throw invalid("\"\(screen)\" must be an object with \"layers\"")
       }
-      guard screenObject["layers"] is [Any] else {
+      guard screenObject["layers"]?.arrayValue != nil else {
         throw invalid("\"\(screen).layers\" must be an array of layers")
       }
     }
 
     if let value = object["animator"] {
-      guard let name = value as? String, !name.isEmpty else {
+      guard let name = value.stringValue, !name.isEmpty else {
         throw invalid("\"animator\" must be an animator's name")
       }
       animator = name
@@ -79,7 +81,7 @@ struct SceneFile {
       animator = nil
     }
     if let value = object["duration"] {
-      guard let seconds = JSONObject.number(value), seconds > 0, seconds.isFinite else {
+      guard let seconds = value.numberValue, seconds > 0, seconds.isFinite else {
         throw invalid("\"duration\" must be a positive number of seconds")
       }
       duration = seconds
@@ -87,7 +89,7 @@ struct SceneFile {
       duration = nil
     }
     if let value = object["interactive"] {
-      guard let flag = JSONObject.boolean(value) else {
+      guard let flag = value.boolValue else {
         throw invalid("\"interactive\" must be true or false")
       }
       interactive = flag
@@ -98,17 +100,11 @@ struct SceneFile {
     context = fields
   }
 
-  /// The parser's complaint, with the character offset it names turned into line and column.
-  private static func describe(_ error: NSError, in data: Data) -> String {
-    let detail = error.userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
-    guard let range = detail.range(of: "character "),
-      let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
-    else {
-      return detail.hasSuffix(".") ? String(detail.dropLast()) : detail
-    }
+  /// The parser's complaint, with the byte offset it names turned into line and column.
+  private static func describe(_ error: JSONSyntaxError, in data: Data) -> String {
     var line = 1
     var column = 1
-    for byte in data.prefix(offset) {
+    for byte in data.prefix(error.offset) {
       if byte == UInt8(ascii: "\n") {
         line += 1
         column = 1
@@ -116,8 +112,6 @@ struct SceneFile {
         column += 1
       }
     }
-    let problem = detail[..<range.lowerBound].replacingOccurrences(of: " around ", with: "")
-    return
-      "\(problem.isEmpty ? "unexpected input" : problem.lowercased()) at line \(line), column \(column)"
+    return "\(error.reason) at line \(line), column \(column)"
   }
 }

@@ -26,15 +26,10 @@ enum SessionsCommand: Command {
     -> Int32
   {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
-    let reply = try context.withClient { client throws(ClientError) in
-      try client.request(["op": "sessions"])
-    }
-    if arguments.has("json") {
-      try context.output.line(JSONOutput.payload(of: reply))
-      return ExitCode.success
-    }
-    let sessions: [SessionInfo]
-    do { sessions = try SessionInfo.list(reply) } catch { throw CommandFailure(error) }
+    guard
+      let sessions = try context.query(
+        .sessions, json: arguments.has("json"), decode: SessionInfo.list)
+    else { return ExitCode.success }
     if arguments.has("quiet") {
       for session in sessions { try context.output.line(session.session) }
       return ExitCode.success

@@ -25,15 +25,10 @@ enum StatsCommand: Command {
     -> Int32
   {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
-    let reply = try context.withClient { client throws(ClientError) in
-      try client.request(["op": "stats"])
-    }
-    if arguments.has("json") {
-      try context.output.line(JSONOutput.payload(of: reply))
-      return ExitCode.success
-    }
-    let stats: Stats
-    do { stats = try Stats(reply) } catch { throw CommandFailure(error) }
+    guard
+      let stats = try context.query(
+        .stats, json: arguments.has("json"), decode: Stats.init)
+    else { return ExitCode.success }
     var table = TableFormatter(["COUNTER", "VALUE"])
     table.add(["uptime", NumberText.compact(stats.uptime, digits: 1) + " s"])
     for name in stats.counters.keys.sorted() where name != "uptime" {

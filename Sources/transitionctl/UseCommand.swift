@@ -1,4 +1,6 @@
 import TransitionClient
+import TransitionJSON
+import TransitionWire
 
 /// `transitionctl use OPERATION ANIMATOR`: switches a route (admin).
 enum UseCommand: Command {
@@ -27,10 +29,9 @@ enum UseCommand: Command {
   {
     let positionals = try arguments.positionals(
       minimum: 2, maximum: 2, names: "OPERATION and ANIMATOR", verb: name)
-    let reply = try context.withClient { client throws(ClientError) in
-      try client.request(["op": "route", "operation": positionals[0], "animator": positionals[1]])
-    }
-    try RoutesCommand.printRoutes(reply, json: arguments.has("json"), to: context.output)
+    try RoutesCommand.printRoutes(
+      .route, ["operation": .string(positionals[0]), "animator": .string(positionals[1])],
+      json: arguments.has("json"), context)
     return ExitCode.success
   }
 }

@@ -27,17 +27,11 @@ enum VersionCommand: Command {
     -> Int32
   {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
-    let reply = try context.withClient { client throws(ClientError) in
-      try client.request(["op": "hello"])
-    }
-    if arguments.has("json") {
-      var payload = reply.payload
-      payload["client"] = clientVersion
-      try context.output.line(JSONOutput.encode(payload))
-      return ExitCode.success
-    }
-    let info: ServerInfo
-    do { info = try ServerInfo(reply) } catch { throw CommandFailure(error) }
+    guard
+      let info = try context.query(
+        .hello, json: arguments.has("json"), adding: ["client": .string(clientVersion)],
+        decode: ServerInfo.init)
+    else { return ExitCode.success }
     try context.output.line("transitionctl \(clientVersion)")
     try context.output.line(
       "\(info.server) \(info.version) (protocol \(info.protocolVersion), pid \(info.pid)) at \(context.socketPath)"

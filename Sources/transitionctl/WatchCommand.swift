@@ -1,5 +1,6 @@
 import Glibc
 import TransitionClient
+import TransitionWire
 
 /// `transitionctl watch [SESSION|*]`: subscribes and prints frames as NDJSON, or a live view.
 enum WatchCommand: Command {
@@ -39,7 +40,7 @@ enum WatchCommand: Command {
   {
     let target =
       try arguments.positionals(minimum: 0, maximum: 1, names: "SESSION", verb: name).first ?? "*"
-    let fps = try arguments.number("fps", in: 1...1000, verb: name)
+    let fps = try arguments.number("fps", in: FrameRate.range, verb: name)
     let count = try arguments.number("count", in: 1...1_000_000, verb: name).map { Int($0) }
     if arguments.has("pretty") && arguments.has("no-pretty") {
       throw .usage("--pretty and --no-pretty exclude each other", verb: name)

@@ -1,4 +1,5 @@
 import PluginHost
+import TransitionJSON
 import TransitionKit
 import TransitionServer
 

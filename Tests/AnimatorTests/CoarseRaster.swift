@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 /// What a renderer would draw, computed from layer geometry and opacity alone: the container

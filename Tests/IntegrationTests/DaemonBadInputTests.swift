@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// Malformed requests, bad contexts and limits: each gets an error reply and (except an
 /// over-long line) the connection stays usable.
@@ -48,10 +49,8 @@ import TransitionClient
       context["container"] = "NONFINITE"
       field = "number out of range"
     }
-    var line = String(
-      decoding: try JSONSerialization.data(withJSONObject: ["op": "begin", "context": context]),
-      as: UTF8.self)
-    // JSONSerialization cannot write 1e999 (which parses as infinity): splice it in as text.
+    var line = JSONValue.object(["op": "begin", "context": .object(context)]).serialized
+    // JSON cannot carry 1e999 (which parses as infinity): splice it in as text.
     line = line.replacingOccurrences(of: #""NONFINITE""#, with: "[1e999,10]")
     try client.sendLine(line)
     let reply = try client.nextReply(timeout: .seconds(20))
@@ -64,7 +63,7 @@ import TransitionClient
     let client = try daemon.client()
     var context = DaemonScenes.plainPush()
     context["to"] = ["layers": [["id": "list", "frame": [0, 0, 10, 10]]]]
-    let reply = try client.rawReply(["op": "begin", "context": context])
+    let reply = try client.rawReply(["op": "begin", "context": .object(context)])
     #expect(reply.errorCode == "invalid_context")
     #expect(reply.errorMessage?.contains("context.to.layers[0].id") == true)
   }
@@ -74,7 +73,7 @@ import TransitionClient
     let client = try daemon.client()
     var context = DaemonScenes.plainPush()
     context["from"] = ["layers": [["id": "list", "frame": [0, 0, -5, 10]]]]
-    let reply = try client.rawReply(["op": "begin", "context": context])
+    let reply = try client.rawReply(["op": "begin", "context": .object(context)])
     #expect(reply.errorCode == "invalid_context")
     #expect(reply.errorMessage?.contains("context.from.layers[0].frame") == true)
   }
@@ -83,14 +82,18 @@ import TransitionClient
     let daemon = try DaemonProcess()
     let client = try daemon.client()
     #expect(
-      try client.errorCode(["op": "begin", "context": DaemonScenes.plainPush(), "animator": "nope"])
+      try client.errorCode([
+        "op": "begin", "context": .object(DaemonScenes.plainPush()), "animator": "nope",
+      ])
         == "unknown_animator")
     #expect(
       try client.errorCode([
-        "op": "begin", "context": DaemonScenes.plainPush(), "animator": "crossfade",
+        "op": "begin", "context": .object(DaemonScenes.plainPush()), "animator": "crossfade",
       ]) == "unsupported_operation")
     #expect(
-      try client.errorCode(["op": "begin", "context": DaemonScenes.plainPush(), "duration": -1])
+      try client.errorCode([
+        "op": "begin", "context": .object(DaemonScenes.plainPush()), "duration": -1,
+      ])
         == "bad_request")
     #expect(try client.sessions().isEmpty)
   }
@@ -116,12 +119,14 @@ import TransitionClient
     let one = try client.begin(context: DaemonScenes.plainPush(), interactive: true).session
     _ = try client.begin(context: DaemonScenes.plainPush(), interactive: true)
     #expect(
-      try client.errorCode(["op": "begin", "context": DaemonScenes.plainPush()])
+      try client.errorCode(["op": "begin", "context": .object(DaemonScenes.plainPush())])
         == "limit_exceeded")
     try client.end(session: one)
     var big = DaemonScenes.plainPush()
-    big["to"] = ["layers": (1...3).map { ["id": "l\($0)", "frame": [0, 0, 1, 1]] }]
-    let layers = try client.rawReply(["op": "begin", "context": big])
+    big["to"] = [
+      "layers": .array((1...3).map { ["id": .string("l\($0)"), "frame": [0, 0, 1, 1]] })
+    ]
+    let layers = try client.rawReply(["op": "begin", "context": .object(big)])
     #expect(layers.errorCode == "limit_exceeded")
     #expect(layers.errorMessage?.contains("maxLayersPerContext") == true)
     _ = try client.subscribe(session: "*")

@@ -80,13 +80,15 @@ import TransitionClient
     let first = try daemon.client()
     _ = try first.begin(context: DaemonScenes.plainPush(), duration: 600)
     _ = try first.begin(context: DaemonScenes.plainPush(), duration: 600)
-    let perClient = try first.rawReply(["op": "begin", "context": DaemonScenes.plainPush()])
+    let perClient = try first.rawReply([
+      "op": "begin", "context": .object(DaemonScenes.plainPush()),
+    ])
     #expect(perClient.errorCode == "limit_exceeded")
     #expect(perClient.errorMessage?.contains("(limits.maxSessionsPerClient)") == true)
 
     let second = try daemon.client()
     _ = try second.begin(context: DaemonScenes.plainPush(), duration: 600)
-    let perUser = try second.rawReply(["op": "begin", "context": DaemonScenes.plainPush()])
+    let perUser = try second.rawReply(["op": "begin", "context": .object(DaemonScenes.plainPush())])
     #expect(perUser.errorCode == "limit_exceeded")
     #expect(perUser.errorMessage?.contains("(limits.maxSessionsPerUser)") == true)
 
@@ -94,7 +96,9 @@ import TransitionClient
     // and still count against its uid.
     first.close()
     let third = try daemon.client()
-    let stillCounted = try third.rawReply(["op": "begin", "context": DaemonScenes.plainPush()])
+    let stillCounted = try third.rawReply([
+      "op": "begin", "context": .object(DaemonScenes.plainPush()),
+    ])
     #expect(stillCounted.errorMessage?.contains("(limits.maxSessionsPerUser)") == true)
     #expect(try third.sessions().count == 3)
     // Once one ends, the user may begin another.
@@ -110,7 +114,7 @@ import TransitionClient
     let owner = try daemon.client()
     let session = try owner.begin(context: DaemonScenes.plainPush(), interactive: true).session
     #expect(
-      try watcher.rawReply(["op": "begin", "context": DaemonScenes.plainPush()]).errorCode
+      try watcher.rawReply(["op": "begin", "context": .object(DaemonScenes.plainPush())]).errorCode
         == "limit_exceeded")
     owner.close()
     // Nobody is left to drive it: it is cancelled, and the user's slot is free again.
@@ -125,7 +129,7 @@ import TransitionClient
     let daemon = try DaemonProcess(config: #"{"limits": {"maxSessionSeconds": 60}}"#)
     let client = try daemon.client()
     let long = try client.rawReply([
-      "op": "begin", "context": DaemonScenes.plainPush(), "duration": 61,
+      "op": "begin", "context": .object(DaemonScenes.plainPush()), "duration": 61,
     ])
     #expect(long.errorCode == "limit_exceeded")
     #expect(long.errorMessage?.contains("(limits.maxSessionSeconds)") == true)
@@ -134,7 +138,9 @@ import TransitionClient
     let defaults = try DaemonProcess()
     let other = try defaults.client()
     #expect(
-      try other.rawReply(["op": "begin", "context": DaemonScenes.plainPush(), "duration": 3601])
-        .errorMessage?.contains("(limits.maxSessionSeconds)") == true)
+      try other.rawReply([
+        "op": "begin", "context": .object(DaemonScenes.plainPush()), "duration": 3601,
+      ])
+      .errorMessage?.contains("(limits.maxSessionSeconds)") == true)
   }
 }

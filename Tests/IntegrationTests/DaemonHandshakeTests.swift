@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// `hello`, `animators`, `routes`, `route` and `stats` against the real daemon.
 @Suite struct DaemonHandshakeTests {

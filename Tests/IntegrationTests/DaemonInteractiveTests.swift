@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// Interactive control: `update`, `pause`, `resume`, `reverse`, `seek`, `finish`, `cancel`,
 /// `end`, and what happens when the driving client leaves.
@@ -83,16 +84,17 @@ import TransitionClient
     let client = try daemon.client()
     let running = try client.begin(context: DaemonScenes.plainPush(), duration: 5).session
     #expect(
-      try client.errorCode(["op": "update", "session": running, "progress": 0.5])
+      try client.errorCode(["op": "update", "session": .string(running), "progress": 0.5])
         == "invalid_state")
     let interactive = try client.begin(context: DaemonScenes.plainPush(), interactive: true)
       .session
-    #expect(try client.errorCode(["op": "pause", "session": interactive]) == "invalid_state")
     #expect(
-      try client.errorCode(["op": "update", "session": interactive, "progress": 1.5])
+      try client.errorCode(["op": "pause", "session": .string(interactive)]) == "invalid_state")
+    #expect(
+      try client.errorCode(["op": "update", "session": .string(interactive), "progress": 1.5])
         == "bad_request")
     #expect(
-      try client.errorCode(["op": "update", "session": interactive]) == "bad_request")
+      try client.errorCode(["op": "update", "session": .string(interactive)]) == "bad_request")
     #expect(try client.errorCode(["op": "finish", "session": "nope"]) == "unknown_session")
   }
 

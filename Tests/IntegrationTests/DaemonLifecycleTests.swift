@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TransitionClient
+import UnixIO
 
 /// Start-up, the socket lock, reload, signals and systemd notifications.
 @Suite struct DaemonLifecycleTests {
@@ -113,19 +114,8 @@ import TransitionClient
     let directory = try DaemonHarness.makeTemporaryDirectory()
     // A socket file left behind by a process that died without removing it.
     let path = directory + "/d.sock"
-    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-      for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let descriptor = try UnixSocket.bind(path: path)
     close(descriptor)
-    #expect(bound == 0)
     #expect(FileManager.default.fileExists(atPath: path))
     let daemon = try DaemonProcess(directory: directory)
     #expect(try daemon.client().hello().server == "transitiond")
@@ -203,21 +193,7 @@ import TransitionClient
 
     init(directory: String) throws {
       path = directory + "/notify.sock"
-      descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-      var address = sockaddr_un()
-      address.sun_family = sa_family_t(AF_UNIX)
-      withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-        for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-      }
-      let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      guard bound == 0 else {
-        close(descriptor)
-        throw DaemonHarnessError("cannot bind \(path)")
-      }
+      descriptor = try UnixSocket.bind(path: path, type: Int32(SOCK_DGRAM.rawValue))
       var timeout = timeval(tv_sec: 20, tv_usec: 0)
       setsockopt(
         descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

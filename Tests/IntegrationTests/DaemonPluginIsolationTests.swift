@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// Plugins that crash, hang, flood or tamper with their process, each against the real daemon
 /// while another client streams at 60 fps: the daemon stays up, the stream keeps its cadence,
@@ -38,16 +39,17 @@ import TransitionClient
     let client = try daemon.client()
     let started = Date()
     let reply = try client.rawReply([
-      "op": "begin", "context": DaemonScenes.plainPush(), "animator": FaultyPlugin.animatorName,
+      "op": "begin", "context": .object(DaemonScenes.plainPush()),
+      "animator": .string(FaultyPlugin.animatorName),
     ])
     let elapsed = Date().timeIntervalSince(started)
     usleep(500_000)
     let frames = recorder.stop()
 
     #expect(reply.ok, "\(reply.line)")
-    #expect(reply.fields["animator"] as? String == "default-slide")
-    #expect(reply.fields["fallback"] as? Bool == true)
-    #expect(reply.fields["fallbackReason"] as? String == reason, "\(reply.line)")
+    #expect(reply.fields["animator"]?.stringValue == "default-slide")
+    #expect(reply.fields["fallback"]?.boolValue == true)
+    #expect(reply.fields["fallbackReason"]?.stringValue == reason, "\(reply.line)")
     #expect(elapsed < Self.callTimeout + Self.margin, "answered after \(elapsed) s")
     #expect(daemon.process.isRunning)
     // The healthy stream: every frame arrived (seq never skipped), past the fault, and the
@@ -75,24 +77,26 @@ import TransitionClient
       config: #"{"limits": {"pluginQuarantineStrikes": 2, "pluginRestartBackoffMs": 10}}"#,
       arguments: ["--plugin-path", directory])
     let client = try daemon.client()
-    let begin: [String: Any] = [
-      "op": "begin", "context": DaemonScenes.plainPush(), "animator": FaultyPlugin.animatorName,
+    let begin: [String: JSONValue] = [
+      "op": "begin", "context": .object(DaemonScenes.plainPush()),
+      "animator": .string(FaultyPlugin.animatorName),
     ]
-    #expect(try client.rawReply(begin).fields["fallbackReason"] as? String == "crashed")
+    #expect(try client.rawReply(begin).fields["fallbackReason"]?.stringValue == "crashed")
     try Self.expectHostBack(daemon)
-    #expect(try client.rawReply(begin).fields["fallbackReason"] as? String == "crashed")
+    #expect(try client.rawReply(begin).fields["fallbackReason"]?.stringValue == "crashed")
     try Self.expectHostBack(daemon)
     // Quarantined: answered by the fallback without reaching the host.
     let quarantined = try client.rawReply(begin)
-    #expect(quarantined.fields["fallbackReason"] as? String == "quarantined", "\(quarantined.line)")
+    #expect(
+      quarantined.fields["fallbackReason"]?.stringValue == "quarantined", "\(quarantined.line)")
     #expect(daemon.log.contains("quarantined after 2 faults"), "\(daemon.log)")
     let listing = try client.rawReply(["op": "animators"])
-    let faulty = (listing.fields["animators"] as? [[String: Any]])?.first {
-      $0["name"] as? String == FaultyPlugin.animatorName
+    let faulty = listing.fields["animators"]?.arrayValue?.first {
+      $0["name"]?.stringValue == FaultyPlugin.animatorName
     }
-    #expect(faulty?["quarantined"] as? Bool == true)
-    let libraries = (listing.fields["quarantined"] as? [[String: Any]])?.compactMap {
-      $0["path"] as? String
+    #expect(faulty?["quarantined"]?.boolValue == true)
+    let libraries = listing.fields["quarantined"]?.arrayValue?.compactMap {
+      $0["path"]?.stringValue
     }
     #expect(libraries == [directory + "/libFaulty.so"])
     let table = try DaemonHarness.runProgram(
@@ -101,7 +105,7 @@ import TransitionClient
     // reload lifts the quarantine: the plugin is called (and crashes) again.
     _ = try client.rawReply(["op": "reload"])
     try Self.expectHostBack(daemon)
-    #expect(try client.rawReply(begin).fields["fallbackReason"] as? String == "crashed")
+    #expect(try client.rawReply(begin).fields["fallbackReason"]?.stringValue == "crashed")
   }
 
   @Test(arguments: [FaultyPlugin.crashInEntry, .crashInConstructor])
@@ -111,14 +115,12 @@ import TransitionClient
     let daemon = try DaemonProcess(arguments: ["--plugin-path", directory])
     let client = try daemon.client()
     let listing = try client.rawReply(["op": "animators"])
-    let names = (listing.fields["animators"] as? [[String: Any]])?.compactMap {
-      $0["name"] as? String
-    }
+    let names = listing.fields["animators"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
     #expect(names?.contains("album-flip") == true)
     #expect(names?.contains(FaultyPlugin.animatorName) == false)
-    let quarantined = listing.fields["quarantined"] as? [[String: Any]]
-    #expect(quarantined?.first?["path"] as? String == directory + "/libFaulty.so")
-    #expect((quarantined?.first?["reason"] as? String)?.contains("while loading") == true)
+    let quarantined = listing.fields["quarantined"]?.arrayValue
+    #expect(quarantined?.first?["path"]?.stringValue == directory + "/libFaulty.so")
+    #expect(quarantined?.first?["reason"]?.stringValue?.contains("while loading") == true)
     try Self.expectHostBack(daemon)
   }
 
@@ -128,9 +130,10 @@ import TransitionClient
     let daemon = try DaemonProcess(arguments: ["--plugin-path", directory])
     let client = try daemon.client()
     let reply = try client.rawReply([
-      "op": "begin", "context": DaemonScenes.plainPush(), "animator": FaultyPlugin.animatorName,
+      "op": "begin", "context": .object(DaemonScenes.plainPush()),
+      "animator": .string(FaultyPlugin.animatorName),
     ])
-    #expect(reply.fields["fallbackReason"] as? String == "declined")
+    #expect(reply.fields["fallbackReason"]?.stringValue == "declined")
     let host = try #require(try Self.hostPID(client))
     daemon.send(SIGHUP)
     #expect(DaemonHarness.waitUntil { daemon.log.contains("SIGHUP: reloading") })
@@ -197,9 +200,7 @@ import TransitionClient
 
   static func hostPID(_ client: DaemonClient) throws -> pid_t? {
     let listing = try client.rawReply(["op": "animators"])
-    return ((listing.fields["pluginHost"] as? [String: Any])?["pid"] as? Double).map {
-      pid_t($0)
-    }
+    return listing.fields["pluginHost"]?["pid"]?.numberValue.map { pid_t($0) }
   }
 
   /// Waits until a hosted animator answers a `begin` itself: the host was restarted.
@@ -207,9 +208,9 @@ import TransitionClient
     let client = try daemon.client()
     let back = try DaemonHarness.waitUntil(seconds: 20) {
       let reply = try client.rawReply([
-        "op": "begin", "context": DaemonScenes.present(), "animator": "crossfade",
+        "op": "begin", "context": .object(DaemonScenes.present()), "animator": "crossfade",
       ])
-      return reply.ok && reply.fields["fallback"] as? Bool == false
+      return reply.ok && reply.fields["fallback"]?.boolValue == false
     }
     #expect(back, "the plugin host did not come back: \(daemon.log)")
   }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import UnixIO
 
 /// Runs every example of docs/protocol.md against the real daemon.
 ///
@@ -93,21 +94,7 @@ final class DaemonLineSocket {
   private var buffer: [UInt8] = []
 
   init(path: String) throws {
-    descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard connected == 0 else {
-      close(descriptor)
-      throw DaemonHarnessError("cannot connect to \(path)")
-    }
+    descriptor = try UnixSocket.connect(path: path)
     var timeout = timeval(tv_sec: 20, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
   }
@@ -121,15 +108,7 @@ final class DaemonLineSocket {
 
   /// Sends `text` exactly as given (no `\n` added): half a line, for example.
   func sendRaw(_ text: String) throws {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes {
-        Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-      }
-      guard written > 0 else { throw DaemonHarnessError("write failed") }
-      offset += written
-    }
+    try writeAll(Array(text.utf8), to: descriptor, isSocket: true)
   }
 
   /// The next line when one has arrived, without waiting; nil when none has.

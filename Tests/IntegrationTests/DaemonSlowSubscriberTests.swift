@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// A subscriber that does not read: its frames are coalesced past the soft limit, and it is
 /// disconnected when it stays over the soft limit too long; other clients never stall.

@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// `begin` and `subscribe` with both clocks, fan-out and `*`.
 @Suite struct DaemonStreamingTests {
   @Test func beginUsesTheRoutedAnimator() throws {
     let daemon = try DaemonProcess()
     let client = try daemon.client()
-    let reply = try client.request(["op": "begin", "context": DaemonScenes.albumPush()]).object
+    let reply = try client.request(["op": "begin", "context": .object(DaemonScenes.albumPush())])
+      .object
     #expect(try reply.string("session") == "s1")
     #expect(try reply.string("animator") == "album-flip")
     #expect(try reply.bool("fallback") == false)
@@ -36,7 +38,9 @@ import TransitionClient
     #expect(sessions.first?.animator == "crossfade")
     #expect(sessions.first?.operation == "present")
     #expect(
-      try client.errorCode(["op": "begin", "context": DaemonScenes.present(), "session": "fade-1"])
+      try client.errorCode([
+        "op": "begin", "context": .object(DaemonScenes.present()), "session": "fade-1",
+      ])
         == "bad_request")
   }
 
@@ -174,7 +178,7 @@ import TransitionClient
     try client.unsubscribe(subscription: subscription)
     #expect(try client.sessions().first?.subscribers == 0)
     #expect(
-      try client.errorCode(["op": "unsubscribe", "subscription": subscription])
+      try client.errorCode(["op": "unsubscribe", "subscription": .number(Double(subscription))])
         == "unknown_subscription")
   }
 }

@@ -58,9 +58,9 @@ import TransitionClient
     let client = try daemon.client()
     #expect(try client.animators().animators.contains { $0.name == "quitter" })
     let reply = try client.rawReply([
-      "op": "begin", "animator": "quitter", "context": DaemonScenes.plainPush(),
+      "op": "begin", "animator": "quitter", "context": .object(DaemonScenes.plainPush()),
     ])
-    #expect(reply.fields["fallbackReason"] as? String == "crashed", "\(reply.line)")
+    #expect(reply.fields["fallbackReason"]?.stringValue == "crashed", "\(reply.line)")
     #expect(daemon.process.isRunning)
     #expect(
       DaemonHarness.waitUntil { daemon.log.contains("exited with status 0") }, "\(daemon.log)")

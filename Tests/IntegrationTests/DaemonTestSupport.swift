@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// Helpers for the daemon's integration tests.
 enum DaemonHarness {
@@ -198,7 +199,7 @@ final class DaemonProcess {
 /// Transition contexts the tests begin sessions with.
 enum DaemonScenes {
   /// A push context album-flip accepts: `cover` is the tapped album.
-  static func albumPush() -> [String: Any] {
+  static func albumPush() -> [String: JSONValue] {
     [
       "operation": "push", "container": [390, 844], "selected": "cover",
       "from": [
@@ -222,7 +223,7 @@ enum DaemonScenes {
   }
 
   /// A push context without a selected layer: album-flip declines it.
-  static func plainPush() -> [String: Any] {
+  static func plainPush() -> [String: JSONValue] {
     [
       "operation": "push", "container": [390, 844],
       "from": ["layers": [["id": "list", "frame": [0, 0, 390, 844]]]],
@@ -231,7 +232,7 @@ enum DaemonScenes {
   }
 
   /// A present context crossfade and zoom-present accept.
-  static func present() -> [String: Any] {
+  static func present() -> [String: JSONValue] {
     [
       "operation": "present", "container": [390, 844], "selected": "cell",
       "from": [
@@ -244,13 +245,13 @@ enum DaemonScenes {
 
 extension DaemonClient {
   /// Sends `request` and returns the reply, whether `ok` or not.
-  func rawReply(_ request: [String: Any]) throws -> Reply {
+  func rawReply(_ request: [String: JSONValue]) throws -> Reply {
     let id = try send(request)
     return try reply(to: id, timeout: .seconds(20))
   }
 
   /// The error code of the reply to `request` (nil when it succeeded).
-  func errorCode(_ request: [String: Any]) throws -> String? {
+  func errorCode(_ request: [String: JSONValue]) throws -> String? {
     try rawReply(request).errorCode
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TransitionClient
+import TransitionJSON
 
 /// A healthy client streaming a long session at 60 fps on the wall clock, recording each
 /// frame's `seq` and `t` on a background thread while a test makes a plugin misbehave.
@@ -17,10 +18,10 @@ final class FrameRecorder: @unchecked Sendable {
   init(daemon: DaemonProcess) throws {
     client = try daemon.client()
     let reply = try client.rawReply([
-      "op": "begin", "context": DaemonScenes.plainPush(), "animator": "default-slide",
+      "op": "begin", "context": .object(DaemonScenes.plainPush()), "animator": "default-slide",
       "duration": 60,
     ])
-    guard let session = reply.fields["session"] as? String else {
+    guard let session = reply.fields["session"]?.stringValue else {
       throw DaemonHarnessError("the streaming begin failed: \(reply.line)")
     }
     _ = try client.subscribe(session: session, fps: Self.fps, clock: .wall)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// The admin verbs against the real daemon: `use`, `reload`, `end`, and their refusal for
 /// another user.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 import TransitionWire
 
 /// The client library that `transitionctl` is built on, against the real daemon: replies by
@@ -33,11 +34,11 @@ struct TransitionctlClientLibraryTests {
     // Ask for the last one first: the others are kept for their callers.
     let sessionsReply = try client.reply(to: third, timeout: .seconds(10))
     #expect(sessionsReply.id == third)
-    #expect(sessionsReply.fields["sessions"] is [Any])
+    #expect(sessionsReply.fields["sessions"]?.arrayValue != nil)
     let helloReply = try client.reply(to: second, timeout: .seconds(10))
-    #expect(helloReply.fields["server"] as? String == "transitiond")
+    #expect(helloReply.fields["server"]?.stringValue == "transitiond")
     let routesReply = try client.reply(to: first, timeout: .seconds(10))
-    #expect(routesReply.fields["routes"] is [String: Any])
+    #expect(routesReply.fields["routes"]?.objectValue != nil)
   }
 
   @Test("a refused request throws protocolError with the daemon's code")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 #if canImport(Glibc)
   import Glibc
@@ -272,7 +273,7 @@ struct TransitionctlScene {
   /// The scene file.
   let url: URL
   /// The transition context: the file without the keys only `play` reads.
-  let context: [String: Any]
+  let context: [String: JSONValue]
   /// The animator the scene names.
   let animator: String?
   /// The scene's operation.
@@ -286,13 +287,12 @@ struct TransitionctlScene {
   /// Reads the scene at `url`.
   init(url: URL) throws {
     self.url = url
-    guard
-      var fields = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+    guard case .object(var fields) = try JSONValue(parsing: Array(try Data(contentsOf: url)))
     else {
       throw TransitionctlHarnessError("\(url.path) is not a JSON object")
     }
-    animator = fields["animator"] as? String
-    operation = fields["operation"] as? String
+    animator = fields["animator"]?.stringValue
+    operation = fields["operation"]?.stringValue
     for key in ["animator", "duration", "interactive", "description"] {
       fields.removeValue(forKey: key)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// `play --interactive`, `drive` and `watch` against the real daemon.
 @Suite("transitionctl drive and watch", .serialized)

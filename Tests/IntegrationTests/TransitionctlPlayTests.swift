@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// `transitionctl play` against the real daemon: every example scene, the virtual clock's
 /// frame sequence, `--out`, and the error paths.
@@ -23,17 +24,17 @@ struct TransitionctlPlayTests {
       // The file name is <animator>-<operation>, or <animator>-<form>-<operation>.
       #expect(name.hasPrefix("\(scene.animator ?? "?")-"), "\(name)")
       #expect(name.hasSuffix("-\(scene.operation ?? "?")"), "\(name)")
-      #expect(scene.context["container"] as? [Int] == [390, 844])
+      #expect(scene.context["container"] == [390, 844])
       let layers = ["from", "to"].flatMap { screen in
-        ((scene.context[screen] as? [String: Any])?["layers"] as? [[String: Any]] ?? [])
+        scene.context[screen]?["layers"]?.arrayValue ?? []
       }
-      let ids = layers.compactMap { $0["id"] as? String }
+      let ids = layers.compactMap { $0["id"]?.stringValue }
       #expect(ids.count == layers.count)
       #expect(Set(ids).count == ids.count, "\(name): layer ids must be unique")
-      if let selected = scene.context["selected"] as? String {
+      if let selected = scene.context["selected"]?.stringValue {
         #expect(ids.contains(selected), "\(name): selected \(selected) is no layer")
       }
-      if let match = scene.context["match"] as? String {
+      if let match = scene.context["match"]?.stringValue {
         #expect(ids.contains(match), "\(name): match \(match) is no layer")
       }
     }

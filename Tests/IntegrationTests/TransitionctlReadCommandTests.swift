@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 
 /// The read verbs against the real daemon: `version`, `animators`, `routes`, `sessions`,
 /// `stats`, with `--json` parsed and the human tables checked.

@@ -34,9 +34,9 @@ struct ViewerAlbumFlipTests {
   /// The frame [x, y, w, h] of the layer `id` of the scene's screens.
   static func sceneFrame(_ scene: TransitionctlScene, _ id: String) throws -> [Double] {
     for side in ["from", "to"] {
-      let layers = (scene.context[side] as? [String: Any])?["layers"] as? [[String: Any]] ?? []
-      if let layer = layers.first(where: { $0["id"] as? String == id }),
-        let frame = layer["frame"] as? [Double]
+      let layers = scene.context[side]?["layers"]?.arrayValue ?? []
+      if let layer = layers.first(where: { $0["id"]?.stringValue == id }),
+        let frame = layer["frame"]?.arrayValue?.compactMap(\.numberValue)
       {
         return frame
       }
@@ -50,7 +50,7 @@ struct ViewerAlbumFlipTests {
   func coverTurnsAboutItsLeftEdge(name: String) throws {
     let (recording, measured, scene) = try Self.measured(name)
     defer { try? FileManager.default.removeItem(atPath: recording) }
-    let selected = try #require(scene.context["selected"] as? String)
+    let selected = try #require(scene.context["selected"]?.stringValue)
     let frame = try Self.sceneFrame(scene, selected)
     let (left, top, width, height) = (frame[0], frame[1], frame[2], frame[3])
 
@@ -116,8 +116,10 @@ struct ViewerAlbumFlipTests {
     let (recording, measured, scene) = try Self.measured("album-flip-push")
     defer { try? FileManager.default.removeItem(atPath: recording) }
     let last = try #require(measured.frames.last)
-    let photos = ((scene.context["to"] as? [String: Any])?["layers"] as? [[String: Any]] ?? [])
-      .compactMap { $0["id"] as? String }.filter { $0.hasPrefix("photo-") && !$0.contains("grid") }
+    let photos = (scene.context["to"]?["layers"]?.arrayValue ?? [])
+      .compactMap { $0["id"]?.stringValue }.filter {
+        $0.hasPrefix("photo-") && !$0.contains("grid")
+      }
     try #require(photos.count == 15)
     for id in photos {
       let frame = try Self.sceneFrame(scene, id)

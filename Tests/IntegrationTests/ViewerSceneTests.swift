@@ -94,9 +94,11 @@ struct ViewerSceneTests {
   }
 
   static func container(_ scene: TransitionctlScene) throws -> (width: Int, height: Int) {
-    guard let size = scene.context["container"] as? [Int], size.count == 2 else {
+    guard let size = scene.context["container"]?.arrayValue?.compactMap(\.numberValue),
+      size.count == 2, size.allSatisfy({ $0 == $0.rounded() })
+    else {
       throw DaemonHarnessError("\(scene.url.path) has no integer container")
     }
-    return (size[0], size[1])
+    return (Int(size[0]), Int(size[1]))
   }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import LibeventLoop
+import UnixIO
 
 /// A blocking AF_UNIX stream client for tests: the other end of a ``Connection``.
 ///
@@ -10,22 +11,7 @@ final class BlockingUnixClient {
 
   /// Connects to the socket at `path`.
   init(connectingTo path: String) throws {
-    descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else { throw SystemError(errno: errno, function: "socket") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    if result != 0 {
-      let code = errno
-      close()
-      throw SystemError(errno: code, function: "connect", path: path)
-    }
+    descriptor = try UnixSocket.connect(path: path)
   }
 
   /// Wraps one end of a socket pair.
@@ -37,17 +23,7 @@ final class BlockingUnixClient {
 
   /// Writes all of `bytes`.
   func write(_ bytes: [UInt8]) throws {
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes {
-        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw SystemError(errno: errno, function: "send")
-      }
-      offset += written
-    }
+    try writeAll(bytes, to: descriptor, isSocket: true)
   }
 
   /// Writes the UTF-8 bytes of `text`.

@@ -1,6 +1,7 @@
 import Glibc
 import LibeventLoop
 import Testing
+import UnixIO
 
 @Suite struct EventLoopTests {
   @Test func runReturnsAfterStopFromCallback() throws {

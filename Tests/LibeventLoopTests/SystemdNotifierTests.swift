@@ -1,25 +1,16 @@
 import Glibc
 import LibeventLoop
 import Testing
+import UnixIO
 
 /// A datagram socket standing in for systemd's notification socket.
 private final class NotificationReceiver {
   let descriptor: Int32
 
-  /// Binds at `name`: a path, or an abstract name when it starts with NUL.
-  init(name: [UInt8]) throws {
-    descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
-    let isAbstract = name.first == 0
-    let length = 2 + name.count + (isAbstract ? 0 : 1)
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(length))
-      }
-    }
-    guard result == 0 else { throw SystemError(errno: errno, function: "bind") }
+  /// Binds at `name`: a path, or an abstract name written `@name`.
+  init(name: String) throws {
+    descriptor = try UnixSocket.bind(
+      path: name, type: Int32(SOCK_DGRAM.rawValue), allowAbstract: true)
   }
 
   deinit { close(descriptor) }
@@ -45,7 +36,7 @@ private final class NotificationReceiver {
   @Test func sendsOneDatagramPerNotification() throws {
     let directory = try TemporaryDirectory()
     let path = directory.file("notify")
-    let receiver = try NotificationReceiver(name: Array(path.utf8))
+    let receiver = try NotificationReceiver(name: path)
     let notifier = SystemdNotifier(socketPath: path)
     #expect(notifier.isEnabled)
 
@@ -70,7 +61,7 @@ private final class NotificationReceiver {
 
   @Test func atSignMeansTheAbstractNamespace() throws {
     let name = "evl-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let receiver = try NotificationReceiver(name: [0] + Array(name.utf8))
+    let receiver = try NotificationReceiver(name: "@" + name)
     try SystemdNotifier(socketPath: "@" + name).notifyReady()
     #expect(receiver.receive() == "READY=1")
   }

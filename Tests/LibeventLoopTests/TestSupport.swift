@@ -1,6 +1,7 @@
 import Foundation
 import LibeventLoop
 import Testing
+import UnixIO
 
 /// A fresh directory under /tmp (short, for AF_UNIX paths), removed with its contents on
 /// deinit.

@@ -1,6 +1,7 @@
 import Glibc
 import LibeventLoop
 import Testing
+import UnixIO
 
 @Suite struct UnixListenerTests {
   @Test func acceptsOnASocketFileWithTheDefaultMode() throws {

@@ -68,11 +68,11 @@ import TransitionKit
     #expect(try Self.json(bytes) == Self.json(expected))
   }
 
-  @Test func screenBackgroundsBecomeContainerLayersAndSharedIdsStayUnique() throws {
+  @Test func screenBackgroundsBecomeContainerLayersNamedAfterTheAnimator() throws {
     let context = """
       {"operation":"dismiss","container":[320,480],
        "from":{"background":"#000000ff","layers":[{"id":"card","frame":[10,10,100,100]}]},
-       "to":{"background":"#ffffffff","layers":[{"id":"card","frame":[0,0,320,480]}]}}
+       "to":{"background":"#ffffffff","layers":[{"id":"list","frame":[0,0,320,480]}]}}
       """
     let fadeOut =
       #"[{"property":"alpha","keyframes":[{"start":0,"duration":1,"value":0,"curve":"linear"}]}]"#
@@ -80,12 +80,12 @@ import TransitionKit
       #"[{"property":"alpha","keyframes":[{"start":0,"duration":1,"value":1,"curve":"linear"}]}]"#
     let expected = """
       {"duration":0.3,"curve":"easeInEaseOut","layers":[
-        {"id":"crossfade:from-background","frame":[0,0,320,480],"alpha":1,"z":0,
+        {"id":"crossfade.from-background","frame":[0,0,320,480],"alpha":1,"z":0,
          "background":"#000000ff","tracks":\(fadeOut)},
         {"id":"card","frame":[10,10,100,100],"alpha":1,"z":1,"tracks":\(fadeOut)},
-        {"id":"crossfade:to-background","frame":[0,0,320,480],"alpha":0,"z":2,
+        {"id":"crossfade.to-background","frame":[0,0,320,480],"alpha":0,"z":2,
          "background":"#ffffffff","tracks":\(fadeIn)},
-        {"id":"card#to","frame":[0,0,320,480],"alpha":0,"z":3,"tracks":\(fadeIn)}
+        {"id":"list","frame":[0,0,320,480],"alpha":0,"z":3,"tracks":\(fadeIn)}
       ]}
       """
     guard case .timeline(let bytes) = timeline(context) else {
@@ -177,7 +177,7 @@ import TransitionKit
     let decoded = try #require(try timeline(context).decodedTimeline())
     #expect(decoded.duration == 0.3)
     #expect(decoded.curve == .easeInEaseOut)
-    #expect(decoded.layers.map(\.id) == ["crossfade:from-background", "a", "b"])
+    #expect(decoded.layers.map(\.id) == ["crossfade.from-background", "a", "b"])
     #expect(decoded.layers.map { $0.tracks.count } == [1, 1, 1])
   }
 }

@@ -1,6 +1,7 @@
 import PluginHost
 import PluginIsolation
 import Testing
+import TransitionJSON
 import TransitionKit
 
 /// The JSON payloads of scans and the host's command line: what the daemon sends survives the

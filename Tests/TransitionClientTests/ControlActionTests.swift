@@ -10,18 +10,20 @@ import Testing
       .finish(velocity: nil), .cancel(velocity: nil),
     ]
     #expect(
-      actions.map(\.op) == ["update", "seek", "pause", "resume", "reverse", "finish", "cancel"])
+      actions.map(\.op.rawValue) == [
+        "update", "seek", "pause", "resume", "reverse", "finish", "cancel",
+      ])
   }
 
   @Test func progressAndVelocityAreSentOnlyWhenGiven() {
     let update = ControlAction.update(progress: 0.25).request(session: "s1")
-    #expect(update["op"] as? String == "update")
-    #expect(update["session"] as? String == "s1")
-    #expect(update["progress"] as? Double == 0.25)
+    #expect(update["op"]?.stringValue == "update")
+    #expect(update["session"]?.stringValue == "s1")
+    #expect(update["progress"]?.numberValue == 0.25)
     #expect(update["velocity"] == nil)
 
     let finish = ControlAction.finish(velocity: 2).request(session: "s2")
-    #expect(finish["velocity"] as? Double == 2)
+    #expect(finish["velocity"]?.numberValue == 2)
     #expect(finish["progress"] == nil)
 
     let cancel = ControlAction.cancel(velocity: nil).request(session: "s3")

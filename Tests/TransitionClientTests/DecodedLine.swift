@@ -1,11 +1,11 @@
-import Foundation
 import Testing
+import TransitionJSON
 
 @testable import TransitionClient
 
-/// The fields of one protocol line, decoded by `JSONSerialization` as the client decodes them.
-func decodedFields(_ line: String) throws -> [String: Any] {
-  try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+/// The members of one protocol line, parsed as the client parses them.
+func decodedFields(_ line: String) throws -> [String: JSONValue] {
+  try #require(try JSONValue(parsing: line).objectValue)
 }
 
 /// The event that `line` decodes to.

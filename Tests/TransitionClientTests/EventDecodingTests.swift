@@ -17,7 +17,7 @@ import Testing
     #expect(frame.t == 0.05)
     #expect(frame.progress == 0.125)
     #expect(frame.layers.count == 2)
-    #expect(frame.layers[0]["id"] as? String == "a")
+    #expect(frame.layers[0]["id"]?.stringValue == "a")
     #expect(frame.line == line)
     #expect(try decodedEvent(line).line == line)
     #expect(try decodedEvent(line).session == "s1")
@@ -65,7 +65,7 @@ import Testing
       return
     }
     #expect(name == "hint")
-    #expect(fields["text"] as? String == "hello")
+    #expect(fields["text"]?.stringValue == "hello")
     #expect(kept == line)
     #expect(event.session == "s9")
   }

@@ -1,5 +1,5 @@
-import Foundation
 import Testing
+import TransitionJSON
 
 @testable import TransitionClient
 
@@ -39,8 +39,8 @@ import Testing
     #expect(malformedMessage { () throws(ClientError) in _ = try object.bool("zero") } != nil)
     #expect(try object.bool("f") == false)
     #expect(try object.int("zero") == 0)
-    #expect(JSONObject.number(object["t"]) == nil)
-    #expect(JSONObject.boolean(object["one"]) == nil)
+    #expect(object["t"]?.numberValue == nil)
+    #expect(object["one"]?.boolValue == nil)
   }
 
   @Test func nullIsAbsent() throws {

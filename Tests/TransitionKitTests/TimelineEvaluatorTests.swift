@@ -203,9 +203,9 @@ import TransitionKit
     #expect(evaluator.frame(progress: -1).progress == 0)
   }
 
-  @Test func freeFunctionEvaluatesAtSeconds() throws {
+  @Test func aFrameAtSecondsIsTheFrameAtSecondsOverTheDuration() throws {
     let timeline = try richTimeline()
-    let frame = evaluate(timeline, at: 0.2)
+    let frame = TimelineEvaluator(timeline).frame(progress: 0.2 / timeline.duration, time: 0.2)
     #expect(frame.t == 0.2)
     #expect(frame.progress == 0.5)
     #expect(frame.layers == TimelineEvaluator(timeline).frame(progress: 0.5).layers)

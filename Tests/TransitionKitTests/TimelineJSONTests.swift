@@ -1,4 +1,5 @@
 import Testing
+import TransitionJSON
 import TransitionKit
 
 /// The timeline's JSON form: every property, mode and curve survives encode → decode, and
@@ -304,7 +305,8 @@ import TransitionKit
       PropertyTrack(.scaleY, keyframes: [key(0, 1, .number(0.5), 3)]),
       PropertyTrack(.translationX, keyframes: [key(0, 1, .number(1e-7), 4)]),
       PropertyTrack(.translationY, keyframes: [key(0, 1, .number(-123.456), 5)]),
-      PropertyTrack(.translationZ, keyframes: [key(0, 1, .number(1e21), 6)]),
+      PropertyTrack(
+        .translationZ, keyframes: [key(0, 1, .number(Timeline.maximumValueMagnitude), 6)]),
       PropertyTrack(.perspective, keyframes: [key(0, 1, .number(-0.002), 7)]),
     ]
     let second: [PropertyTrack] = [

@@ -262,7 +262,7 @@ import TransitionKit
     #expect(evaluator.frame(progress: .nan).progress == 0)
     #expect(evaluator.frame(progress: -.infinity).progress == 0)
     #expect(evaluator.frame(progress: .infinity).progress == 1)
-    #expect(evaluate(valid, at: .nan).layers.count == 1)
+    #expect(TimelineEvaluator(valid).frame(progress: .nan).layers.count == 1)
   }
 
   // MARK: - Helpers

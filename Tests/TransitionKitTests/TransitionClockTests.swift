@@ -335,11 +335,12 @@ import TransitionKit
     #expect(clock.progress(at: 0.5) == 0.5)
   }
 
-  @Test func releaseVelocityTooLargeForTheSpringChangesNothing() throws {
-    // 1e308 per second over the remaining 0.5 overflows the spring's normalised velocity.
+  @Test func releaseVelocityBeyondTheBoundChangesNothing() throws {
+    // 1e308 per second (which would overflow the spring's normalised velocity) is far beyond
+    // maximumReleaseVelocity.
     var clock = try TransitionClock(duration: 1, interactive: true, at: 0)
     try clock.update(progress: 0.5, at: 0)
-    #expect(caughtEngineError { try clock.finish(velocity: 1e308, at: 1) }?.code == .nonFinite)
+    #expect(caughtEngineError { try clock.finish(velocity: 1e308, at: 1) }?.code == .outOfRange)
     #expect(clock.state == .interactive)
     #expect(clock.progress(at: 1) == 0.5)
     try clock.finish(at: 1)

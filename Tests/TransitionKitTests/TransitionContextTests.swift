@@ -1,4 +1,5 @@
 import Testing
+import TransitionJSON
 import TransitionKit
 
 /// Decoding a transition context: a valid one keeps every field, and every bad input is

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransitionJSON
 import TransitionKit
 
 @testable import TransitionServer

@@ -1,6 +1,7 @@
 import Foundation
 import PluginHost
 import Testing
+import TransitionJSON
 import TransitionKit
 
 @testable import TransitionServer

@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 
 @testable import TransitionServer

@@ -1,5 +1,6 @@
 import PluginHost
 import Testing
+import TransitionJSON
 import TransitionKit
 
 @testable import TransitionServer

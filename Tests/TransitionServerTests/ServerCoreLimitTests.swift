@@ -1,4 +1,5 @@
 import Testing
+import TransitionJSON
 import TransitionKit
 
 @testable import TransitionServer

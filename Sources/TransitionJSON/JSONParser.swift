@@ -6,21 +6,25 @@ struct JSONParser {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   private var depth = 0
+  /// The top-level member whose text `keptRange` records, if any.
+  var keptMember: String?
+  /// Where the value of the last top-level `keptMember` lies in the bytes.
+  private(set) var keptRange: Range<Int>?
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
   }
 
   /// One value, surrounded by nothing but whitespace.
-  mutating func parseDocument() throws(EngineError) -> JSONValue {
+  mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
     let value = try parseValue()
     skipWhitespace()
     guard index == bytes.count else { throw failure("unexpected data after the JSON value") }
     return value
   }
 
-  private func failure(_ message: String) -> EngineError {
-    EngineError(.invalidValue, "not valid JSON: \(message) at byte \(index)")
+  private func failure(_ reason: String) -> JSONSyntaxError {
+    JSONSyntaxError(reason: reason, offset: index)
   }
 
   private mutating func skipWhitespace() {
@@ -32,7 +36,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseValue() throws(EngineError) -> JSONValue {
+  private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
     skipWhitespace()
     guard index < bytes.count else { throw failure("unexpected end of input") }
     switch bytes[index] {
@@ -47,7 +51,8 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseLiteral(_ word: StaticString, _ value: JSONValue) throws(EngineError)
+  private mutating func parseLiteral(_ word: StaticString, _ value: JSONValue)
+    throws(JSONSyntaxError)
     -> JSONValue
   {
     let count = word.utf8CodeUnitCount
@@ -59,14 +64,14 @@ struct JSONParser {
     return value
   }
 
-  private mutating func enter() throws(EngineError) {
+  private mutating func enter() throws(JSONSyntaxError) {
     depth += 1
     guard depth <= Self.maximumDepth else {
       throw failure("nesting deeper than \(Self.maximumDepth)")
     }
   }
 
-  private mutating func parseObject() throws(EngineError) -> JSONValue {
+  private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
     try enter()
     index += 1
     var members: [String: JSONValue] = [:]
@@ -87,7 +92,10 @@ struct JSONParser {
         throw failure("expected ':'")
       }
       index += 1
+      skipWhitespace()
+      let valueStart = index
       members[key] = try parseValue()
+      if depth == 1, let keptMember, key == keptMember { keptRange = valueStart..<index }
       skipWhitespace()
       guard index < bytes.count else { throw failure("unexpected end of input") }
       if bytes[index] == UInt8(ascii: ",") {
@@ -102,7 +110,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseArray() throws(EngineError) -> JSONValue {
+  private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
     try enter()
     index += 1
     var elements: [JSONValue] = []
@@ -128,7 +136,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseNumber() throws(EngineError) -> Double {
+  private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
     let start = index
     if bytes[index] == UInt8(ascii: "-") { index += 1 }
     let integerStart = index
@@ -151,6 +159,12 @@ struct JSONParser {
       }
       guard digits() > 0 else { throw failure("malformed number") }
     }
+    // Whole numbers of up to 15 digits are exact in a Double: no text round trip needed.
+    if index - integerStart == integerDigits, integerDigits <= 15 {
+      var magnitude = 0
+      for offset in integerStart..<index { magnitude = magnitude * 10 + Int(bytes[offset] &- 48) }
+      return start == integerStart ? Double(magnitude) : -Double(magnitude)
+    }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
       throw failure("number out of range")
@@ -168,8 +182,26 @@ struct JSONParser {
     return index - start
   }
 
-  private mutating func parseString() throws(EngineError) -> String {
+  private mutating func parseString() throws(JSONSyntaxError) -> String {
     index += 1
+    // Fast path: a string without escapes or control characters is one UTF-8 run.
+    var end = index
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+      bytes[end] >= 0x20
+    {
+      end += 1
+    }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      guard
+        let string = String(
+          validating: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+      else {
+        index = end
+        throw failure("invalid UTF-8 in string")
+      }
+      index = end + 1
+      return string
+    }
     var scalars = String.UnicodeScalarView()
     var runStart = index
     func flushRun(_ end: Int) -> Bool {
@@ -215,7 +247,7 @@ struct JSONParser {
     throw failure("unterminated string")
   }
 
-  private mutating func parseUnicodeEscape() throws(EngineError) -> Unicode.Scalar {
+  private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
     let first = try hex4()
     if (0xD800..<0xDC00).contains(first) {
       guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
@@ -232,7 +264,7 @@ struct JSONParser {
     return scalar
   }
 
-  private mutating func hex4() throws(EngineError) -> UInt32 {
+  private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
     guard index + 4 <= bytes.count else { throw failure("unexpected end of input") }
     var value: UInt32 = 0
     for _ in 0..<4 {

@@ -1,5 +1,5 @@
 /// Appends JSON text to a byte buffer without intermediate strings: the one JSON writer of the
-/// project (`JSONValue.serialized`, replies, frame events).
+/// project (`JSONValue.serialized`, requests, replies, frame events).
 ///
 /// Numbers use Swift's shortest round-trip formatting (so a renderer reads back the engine's
 /// exact bits), integers without a fraction; nothing here allocates once `bytes` has capacity.
@@ -49,6 +49,15 @@ public struct ByteSink: TextOutputStream {
     }
   }
 
+  /// Appends a JSON number that is never `null`: NaN as 0, ±infinity as ±`greatestFiniteMagnitude`,
+  /// finite values as `appendNumber` writes them. For frames, whose numbers must always read
+  /// back as numbers; the engine's bounds keep them finite, this is the last line of defence.
+  public mutating func appendFiniteNumber(_ value: Double) {
+    if value.isFinite { return appendNumber(value) }
+    if value.isNaN { return append(UInt8(ascii: "0")) }
+    appendNumber(value > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
+  }
+
   public mutating func appendInteger(_ value: Int64) {
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
@@ -93,19 +102,8 @@ public struct ByteSink: TextOutputStream {
 
   private static let hex = Array("0123456789abcdef".utf8)
 
-  /// Appends a colour as the JSON string `"#rrggbbaa"`, as `Color.hex` spells it.
-  public mutating func appendColor(_ color: Color) {
-    let (red, green, blue, alpha) = color.bytes
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: "#"))
-    appendHexByte(red)
-    appendHexByte(green)
-    appendHexByte(blue)
-    appendHexByte(alpha)
-    bytes.append(UInt8(ascii: "\""))
-  }
-
-  private mutating func appendHexByte(_ byte: UInt8) {
+  /// Appends `byte` as two lowercase hexadecimal digits.
+  public mutating func appendHexByte(_ byte: UInt8) {
     bytes.append(Self.hex[Int(byte >> 4)])
     bytes.append(Self.hex[Int(byte & 15)])
   }

@@ -1,5 +1,5 @@
-/// A JSON value: layer `content` passed through to renderers untouched, and the form in which
-/// contexts and timelines cross the plugin boundary.
+/// A JSON value (RFC 8259), the one typed form of JSON in the project: requests and replies,
+/// config files, layer `content`, and contexts and timelines crossing the plugin boundary.
 public enum JSONValue: Equatable, Hashable, Sendable {
   case null
   case bool(Bool)
@@ -9,17 +9,32 @@ public enum JSONValue: Equatable, Hashable, Sendable {
   case object([String: JSONValue])
 
   /// Parses UTF-8 JSON text (RFC 8259), nesting at most `JSONParser.maximumDepth` deep.
-  /// - Throws: `EngineError.invalidValue` naming the byte offset of the first problem.
-  public init(parsing bytes: some Collection<UInt8>) throws(EngineError) {
+  /// - Throws: `JSONSyntaxError` naming the byte offset of the first problem.
+  public init(parsing bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
     let array = Array(bytes)
-    self = try array.withUnsafeBufferPointer { buffer throws(EngineError) in
+    self = try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
       var parser = JSONParser(buffer)
       return try parser.parseDocument()
     }
   }
 
+  /// Parses UTF-8 JSON text and returns, beside the value, the exact text of the top-level
+  /// object member `key` (the last one when it is repeated, as the value keeps it); nil when the
+  /// document is not an object or has no such member.
+  public static func parsing(
+    _ bytes: some Collection<UInt8>, keepingTextOf key: String
+  ) throws(JSONSyntaxError) -> (value: JSONValue, memberText: [UInt8]?) {
+    let array = Array(bytes)
+    return try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+      var parser = JSONParser(buffer)
+      parser.keptMember = key
+      let value = try parser.parseDocument()
+      return (value, parser.keptRange.map { Array(buffer[$0]) })
+    }
+  }
+
   /// Parses JSON text.
-  public init(parsing text: String) throws(EngineError) {
+  public init(parsing text: String) throws(JSONSyntaxError) {
     try self.init(parsing: Array(text.utf8))
   }
 

@@ -2,8 +2,9 @@ import Glibc
 
 /// A failed system or libevent call: the C function's name and the `errno` it left.
 ///
-/// Every raw system call in this module goes through ``retryingInterrupts(_:path:_:)``, which
-/// retries `EINTR` and throws this error for any other failure.
+/// Raw system calls go through ``retryingInterrupts(_:path:_:)``, which retries `EINTR` and
+/// throws this error for any other failure: the one error of the project's system calls (the
+/// event loop, the client, tests).
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The `errno` value reported by the failing call.
   public let errno: Int32
@@ -24,11 +25,13 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     self.path = path
   }
 
+  /// The system's sentence for ``errno`` (`No such file or directory`).
+  public var reason: String { String(cString: strerror(errno)) }
+
   /// `function path: message (errno N)`, for example `bind /run/x.sock: Address already in use (errno 98)`.
   public var description: String {
-    let message = String(cString: strerror(errno))
     let subject = path.map { "\(function) \($0)" } ?? function
-    return "\(subject): \(message) (errno \(errno))"
+    return "\(subject): \(reason) (errno \(errno))"
   }
 }
 
@@ -41,7 +44,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 /// - Returns: The call's result when it is not -1.
 /// - Throws: ``SystemError`` carrying `errno` when the call fails with anything but `EINTR`.
 @discardableResult
-func retryingInterrupts<Result: FixedWidthInteger & SignedInteger>(
+public func retryingInterrupts<Result: FixedWidthInteger & SignedInteger>(
   _ function: String, path: String? = nil, _ call: () -> Result
 ) throws(SystemError) -> Result {
   while true {
