@@ -12,12 +12,12 @@ import TransitionJSON
   /// The call deadline of these tests: longer than the default 250 ms so that a stall of the
   /// daemon's loop on the host (the design failure) stands well clear of the scheduling
   /// delays of a loaded machine.
-  static let callTimeout = 1.0
+  static let callTimeout = 2.0
   /// What the tests allow beyond a deadline for a loaded machine: far below the fixtures'
   /// 30-second sleep and endless loop.
   static let margin = 2.0
   static let config =
-    #"{"limits": {"maxTimelineBytes": 1048576, "pluginCallTimeoutMs": 1000}}"#
+    #"{"limits": {"maxTimelineBytes": 1048576, "pluginCallTimeoutMs": 2000}}"#
 
   static let runtimeFaults: [(FaultyPlugin, String)] = [
     (.segfault, "crashed"), (.abort, "crashed"), (.exitZero, "crashed"),
