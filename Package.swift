@@ -70,13 +70,15 @@ let package = Package(
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
     // Executables.
-    // The daemon: config, signals, systemd, the Unix listener, and the adapters that turn a
-    // socket into a `Peer` and libevent's timers into a `ServerClock`.
+    // The daemon: config, signals, systemd, the Unix listener, the HTTP viewer listener, and
+    // the adapters that turn a socket or an event stream into a `Peer` and libevent's timers
+    // into a `ServerClock`.
     .executableTarget(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginHost", "UnixIO", "PluginIsolation", "CProcessControl", "DefaultSlideAnimator",
+        "PluginHost", "UnixIO", "TransitionViewer", "PluginIsolation", "CProcessControl",
+        "DefaultSlideAnimator",
       ]),
     .executableTarget(
       name: "transitionctl",

@@ -9,12 +9,16 @@
 #include <sys/socket.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include <event2/event.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/listener.h>
 #include <event2/util.h>
+#include <event2/http.h>
 
 // libevent spells several entry points as function-like macros, which Swift cannot import.
 // Each wrapper below is the macro of the same name, prefixed `clibevent_`.
@@ -75,6 +79,37 @@ static inline int clibevent_get_peer_credentials(
     int fd, struct clibevent_peer_credentials *credentials) {
   socklen_t length = (socklen_t)sizeof(*credentials);
   return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, credentials, &length);
+}
+
+/// The loopback addresses the HTTP listener may bind, parsed: `inet_pton` into a socket
+/// address of the right family. Returns the address length, or 0 when `host` is not a
+/// numeric IPv4 or IPv6 address.
+static inline socklen_t clibevent_inet_address(
+    const char *host, unsigned short port, struct sockaddr_storage *storage) {
+  memset(storage, 0, sizeof(*storage));
+  struct sockaddr_in *v4 = (struct sockaddr_in *)storage;
+  if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(port);
+    return (socklen_t)sizeof(*v4);
+  }
+  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)storage;
+  if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(port);
+    return (socklen_t)sizeof(*v6);
+  }
+  return 0;
+}
+
+/// The port of a bound AF_INET or AF_INET6 socket, or 0.
+static inline unsigned short clibevent_bound_port(int fd) {
+  struct sockaddr_storage storage;
+  socklen_t length = (socklen_t)sizeof(storage);
+  if (getsockname(fd, (struct sockaddr *)&storage, &length) != 0) return 0;
+  if (storage.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&storage)->sin_port);
+  if (storage.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&storage)->sin6_port);
+  return 0;
 }
 
 #endif

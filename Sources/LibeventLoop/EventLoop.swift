@@ -99,8 +99,9 @@ public final class EventLoop {
   /// The current time on the monotonic clock (`CLOCK_MONOTONIC`), in seconds, without a loop.
   public static func monotonicNow() -> Double { MonotonicClock.seconds() }
 
-  /// The next connection id: 1, 2, 3, … in order of creation on this loop.
-  func makeConnectionID() -> UInt64 {
+  /// The next connection id: 1, 2, 3, … in order of creation on this loop (Unix connections
+  /// and HTTP event streams share the sequence, so peer ids never collide).
+  public func makeConnectionID() -> UInt64 {
     lastConnectionID += 1
     return lastConnectionID
   }

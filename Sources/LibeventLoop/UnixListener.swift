@@ -71,6 +71,29 @@ public final class UnixListener {
       if bound { unlink(path) }
       throw error
     }
+    try accept(on: descriptor, removingOnFailure: true)
+  }
+
+  /// Accepts on `descriptor`, a socket already bound and listening that someone else created
+  /// (systemd's socket activation, ``SystemdListenFDs``): it is made non-blocking and
+  /// close-on-exec, and ``close()`` closes it but never touches the socket file at `path`.
+  ///
+  /// - Parameter path: The socket's path, for log lines and errors.
+  /// - Throws: ``SystemError`` when libevent cannot watch it.
+  public init(
+    loop: EventLoop, adoptingListeningSocket descriptor: Int32, path: String,
+    onAccept: @escaping (Connection) -> Void
+  ) throws {
+    self.loop = loop
+    self.path = path
+    self.onAccept = onAccept
+    let flags = fcntl(descriptor, F_GETFL)
+    _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    try accept(on: descriptor, removingOnFailure: false)
+  }
+
+  private func accept(on descriptor: Int32, removingOnFailure: Bool) throws {
     // Backlog 0: the socket is already listening.
     guard
       let listener = evconnlistener_new(
@@ -87,7 +110,7 @@ public final class UnixListener {
         UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC), 0, descriptor)
     else {
       Glibc.close(descriptor)
-      unlink(path)
+      if removingOnFailure { unlink(path) }
       throw SystemError(errno: ENOMEM, function: "evconnlistener_new", path: path)
     }
     self.listener = listener

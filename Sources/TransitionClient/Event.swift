@@ -95,6 +95,15 @@ public struct BeginEvent: Sendable {
   public let operation: String
   /// The transition's duration in seconds.
   public let duration: Double
+  /// The container's `[w, h]`: the size of the stage the frames are drawn in; nil from a
+  /// daemon that does not send it.
+  public let container: [Double]?
+  /// This subscription's clock (`wall` or `virtual`), when the daemon says.
+  public let clock: String?
+  /// This subscription's frame rate, when the daemon says.
+  public let fps: Double?
+  /// Whether the session began waiting for interaction, when the daemon says.
+  public let interactive: Bool?
   /// The line exactly as received, without its `\n`.
   public let line: String
 
@@ -103,6 +112,11 @@ public struct BeginEvent: Sendable {
     animator = try object.string("animator")
     operation = try object.string("operation")
     duration = try object.double("duration")
+    let size = object["container"]?.arrayValue?.compactMap(\.numberValue)
+    container = size?.count == 2 ? size : nil
+    clock = object["clock"]?.stringValue
+    fps = object["fps"]?.numberValue
+    interactive = object["interactive"]?.boolValue
     self.line = line
   }
 }

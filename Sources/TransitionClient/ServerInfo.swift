@@ -8,6 +8,8 @@ public struct ServerInfo: Equatable, Sendable {
   public let protocolVersion: Int
   /// The daemon's process id.
   public let pid: Int
+  /// The URL of the daemon's viewer page, with its token, when its HTTP listener is on.
+  public let viewer: String?
 
   /// Reads the fields of a `hello` reply.
   /// - Throws: ``ClientError/Code/malformed`` when a field is missing or mistyped.
@@ -17,5 +19,6 @@ public struct ServerInfo: Equatable, Sendable {
     version = try object.string("version")
     protocolVersion = try object.int("protocol")
     pid = try object.int("pid")
+    viewer = object["viewer"]?.stringValue
   }
 }

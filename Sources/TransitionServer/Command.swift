@@ -127,6 +127,12 @@ struct SubscribeRequest: Equatable {
   var fps: Double
   var clock: Subscription.Clock
 
+  init(session: String?, fps: Double, clock: Subscription.Clock) {
+    self.session = session
+    self.fps = fps
+    self.clock = clock
+  }
+
   init(_ request: Request, defaultFps: Double) throws(WireError) {
     let target = try request.requiredString("session")
     session = target == "*" ? nil : target

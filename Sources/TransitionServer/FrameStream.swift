@@ -18,6 +18,9 @@ final class FrameStream {
   private(set) var subscribers: [Subscription] = []
   private let frameClocks: FrameClocks
   private var seq = 0
+  /// The last frame rendered and the monotonic time it shows, for subscribers that join in
+  /// that same instant (every `*` subscriber of a session that has just begun).
+  private var lastFrame: (time: Double, bytes: [UInt8])?
 
   init(session: Session, fps: Double, frameClocks: FrameClocks) {
     self.session = session
@@ -25,11 +28,19 @@ final class FrameStream {
     self.frameClocks = frameClocks
   }
 
-  /// Adds a subscriber. The first one, or one joining a session that stands still, gets a
-  /// frame at once (and so do the others); otherwise it joins at the next tick.
+  /// Adds a subscriber. One joining a moving session in the instant of the last frame gets
+  /// that frame (so every subscriber of a session that has just begun sees its first frame,
+  /// seq 0); otherwise the
+  /// first one, or one joining a session that stands still, gets a frame at once (and so do
+  /// the others), and any other joins at the next tick.
   func attach(_ subscription: Subscription, at now: Double) {
     let isFirst = subscribers.isEmpty
     subscribers.append(subscription)
+    if !isFirst, session.isMoving, let lastFrame, lastFrame.time == now {
+      subscription.client?.sendFrame(
+        lastFrame.bytes, subscription: subscription, session: session.id)
+      return
+    }
     if isFirst || !session.isMoving { sessionChanged(at: now) }
   }
 
@@ -54,6 +65,7 @@ final class FrameStream {
     let bytes = session.render(
       seq: seq, progress: session.progress(at: now), t: now - session.startTime)
     seq += 1
+    lastFrame = (now, bytes)
     for subscription in subscribers {
       subscription.client?.sendFrame(bytes, subscription: subscription, session: session.id)
     }

@@ -18,7 +18,7 @@ public struct PeerIdentity: Equatable, Hashable, Sendable {
 /// What the server core sees of one client, and all it may do with it: queue lines, close it,
 /// and read who it is (docs/architecture.md, "The peer contract").
 ///
-/// A transport (the daemon's Unix connections today, an HTTP event stream later) adapts its
+/// A transport (the daemon's Unix connections, its HTTP event streams) adapts its
 /// connection to a peer and reports to the core what happens to it:
 /// ``ServerCore/receive(line:from:)`` for each request line,
 /// ``ServerCore/peerDrained(_:)`` when queued output fell low,

@@ -32,6 +32,8 @@ public struct ServerConfig: Equatable, Sendable {
   public var pluginUser = "nobody"
   /// The limits.
   public var limits = ServerLimits()
+  /// The HTTP listener for the viewer; off by default.
+  public var http = HTTPSettings()
 
   /// The built-in routes: push and pop to `album-flip`, present and dismiss to `zoom-present`.
   public static let defaultRoutes: [TransitionOperation: String] = [
@@ -45,7 +47,10 @@ public struct ServerConfig: Equatable, Sendable {
 
   private static let topLevelKeys: Set<String> = [
     "socket", "socketMode", "pluginPaths", "allowInsecurePlugins", "routes", "defaultFps",
-    "logLevel", "adminGroup", "pluginUser", "limits",
+    "logLevel", "adminGroup", "pluginUser", "limits", "http",
+  ]
+  private static let httpKeys: Set<String> = [
+    "listen", "maxConnections", "maxHeaderBytes", "timeoutSeconds",
   ]
   private static let limitKeys: Set<String> = [
     "maxLineBytes", "maxClients", "maxClientsPerUser", "partialLineSeconds", "maxSessions",
@@ -126,6 +131,53 @@ public struct ServerConfig: Equatable, Sendable {
       }
     }
     if let field = try root.optional("limits") { limits = try Self.limits(field) }
+    if let field = try root.optional("http") { http = try Self.http(field) }
+  }
+
+  private static func http(_ field: JSONField) throws(EngineError) -> HTTPSettings {
+    guard field.value.objectValue != nil else {
+      throw EngineError(.invalidValue, "\(field.path) must be an object")
+    }
+    try field.allowOnly(httpKeys)
+    var http = HTTPSettings()
+    if let member = try field.optional("listen") {
+      let text = try member.string()
+      if !text.isEmpty {
+        guard let address = HTTPListenAddress(text) else {
+          throw EngineError(
+            .invalidValue,
+            "\(member.path) must be a loopback address and port such as \"127.0.0.1:7878\" "
+              + "or \"[::1]:7878\" (the viewer is for this machine only), got \"\(text)\"")
+        }
+        http.listen = address
+      }
+    }
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(EngineError) -> Int? {
+      guard let member = try field.optional(key) else { return nil }
+      let number = try member.number()
+      guard number == number.rounded(), number >= Double(range.lowerBound),
+        number <= Double(range.upperBound)
+      else {
+        throw EngineError(
+          .outOfRange,
+          "\(member.path) must be an integer in [\(range.lowerBound), \(range.upperBound)], "
+            + "got \(number)")
+      }
+      return Int(number)
+    }
+    if let value = try integer("maxConnections", in: 1...4096) { http.maxConnections = value }
+    if let value = try integer("maxHeaderBytes", in: 1024...1_048_576) {
+      http.maxHeaderBytes = value
+    }
+    if let member = try field.optional("timeoutSeconds") {
+      let seconds = try member.number()
+      guard seconds >= 1, seconds <= 86_400 else {
+        throw EngineError(
+          .outOfRange, "\(member.path) must be a number of seconds in [1, 86400], got \(seconds)")
+      }
+      http.timeoutSeconds = seconds
+    }
+    return http
   }
 
   /// A mode written as an octal string such as `"0600"` or `"660"`.

@@ -7,13 +7,13 @@ import TransitionWire
 /// is one line in the handler table).
 extension ServerCore {
   func hello(id: RequestID?, from client: Client) {
-    client.reply(
-      id: id,
-      [
-        "server": .string("transitiond"), "version": .string(Self.version),
-        "protocol": .number(Double(Self.protocolVersion)), "pid": .number(Double(getpid())),
-        "admin": .bool(adminPolicy.isAdmin(client.identity)),
-      ])
+    var fields: [String: JSONValue] = [
+      "server": .string("transitiond"), "version": .string(Self.version),
+      "protocol": .number(Double(Self.protocolVersion)), "pid": .number(Double(getpid())),
+      "admin": .bool(adminPolicy.isAdmin(client.identity)),
+    ]
+    if let viewerURL { fields["viewer"] = .string(viewerURL) }
+    client.reply(id: id, fields)
   }
 
   func listAnimators(id: RequestID?, from client: Client) {

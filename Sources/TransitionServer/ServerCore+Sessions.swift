@@ -110,24 +110,30 @@ extension ServerCore {
     sessions.insert(session)
     stats.sessionsByAnimator[session.animatorName, default: 0] += 1
     session.start()
-    let event = beginEvent(for: session)
     let now = clock.now
     for subscription in sessions.everySessionSubscriptions {
       guard let client = subscription.client else { continue }
-      client.send(event)
+      client.send(beginEvent(for: session, subscription: subscription))
       guard client.isOpen else { continue }
       subscription.follow(session, at: now)
       if subscription.clock == .virtual { client.pumpVirtual() }
     }
   }
 
-  /// The `begin` event announcing `session` to `*` subscribers.
-  func beginEvent(for session: Session) -> [UInt8] {
+  /// The `begin` event that opens `session`'s stream for `subscription`: everything a
+  /// renderer needs to draw the session (docs/protocol.md, "begin" under Events). Every
+  /// subscriber gets it before the session's first frame.
+  func beginEvent(for session: Session, subscription: Subscription) -> [UInt8] {
     WireMessage.event(
       "begin",
       [
-        "session": .string(session.id), "animator": .string(session.animatorName),
+        "session": .string(session.id),
+        "container": .array([
+          .number(session.context.container.width), .number(session.context.container.height),
+        ]),
+        "animator": .string(session.animatorName),
         "operation": .string(session.operation.rawValue), "duration": .number(session.duration),
+        "clock": .string(subscription.clock.rawValue), "fps": .number(subscription.fps),
         "interactive": .bool(session.interactive),
       ])
   }

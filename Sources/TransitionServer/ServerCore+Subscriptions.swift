@@ -7,6 +7,38 @@ extension ServerCore {
   func subscribe(_ request: SubscribeRequest, id: RequestID?, from client: Client)
     throws(WireError)
   {
+    let subscription = try makeSubscription(request, for: client)
+    client.reply(
+      id: id,
+      [
+        "subscription": .number(Double(subscription.id)), "session": .string(request.target),
+        "fps": .number(request.fps), "clock": .string(request.clock.rawValue),
+      ])
+    startFollowing(subscription, of: client)
+  }
+
+  /// Subscribes `peer`, a connected peer that sends no request lines (the daemon's HTTP event
+  /// streams), to `session` (nil for every session) on the wall clock at `fps`: the same as a
+  /// `subscribe` request, limits included, but without its reply, so the peer receives only
+  /// events. It is the only thing such a peer can ask for.
+  ///
+  /// - Throws: `bad_request` for an fps out of range, `unknown_session`, `limit_exceeded`, or
+  ///   `bad_request` when the peer is not connected.
+  public func subscribeEventStream(_ peer: Peer, session: String?, fps: Double) throws(WireError) {
+    guard let client = clients[peer.id] else {
+      throw WireError(.badRequest, "peer \(peer.id) is not connected")
+    }
+    guard ServerConfig.fpsRange.contains(fps) else {
+      throw WireError(.badRequest, "fps must be in [1, 240], got \(JSONValue.format(fps))")
+    }
+    let request = SubscribeRequest(session: session, fps: fps, clock: .wall)
+    startFollowing(try makeSubscription(request, for: client), of: client)
+  }
+
+  /// Checks the subscription limit and the session, and adds the subscription to `client`.
+  private func makeSubscription(_ request: SubscribeRequest, for client: Client)
+    throws(WireError) -> Subscription
+  {
     let limit = config.limits.maxSubscriptionsPerClient
     guard client.subscriptions.count < limit else {
       throw WireError(
@@ -19,29 +51,32 @@ extension ServerCore {
       id: makeSubscriptionID(), target: session.map { .session($0.id) } ?? .every,
       fps: request.fps, clock: request.clock, client: client)
     client.add(subscription)
-    client.reply(
-      id: id,
-      [
-        "subscription": .number(Double(subscription.id)), "session": .string(request.target),
-        "fps": .number(request.fps), "clock": .string(request.clock.rawValue),
-      ])
+    return subscription
+  }
+
+  /// Sends the `begin` event of each session `subscription` follows, then its frames.
+  private func startFollowing(_ subscription: Subscription, of client: Client) {
     // Sending the reply may have closed a client far over its limits.
     guard client.isOpen else { return }
+    let target: String
+    if case .session(let name) = subscription.target { target = name } else { target = "*" }
     logger.debug(
-      "\(client) subscribed to \(request.target) at \(request.fps) fps (\(request.clock.rawValue))"
+      "\(client) subscribed to \(target) at \(subscription.fps) fps (\(subscription.clock.rawValue))"
     )
     let now = clock.now
-    if let session {
+    if case .session(let name) = subscription.target, let session = sessions[name] {
+      client.send(beginEvent(for: session, subscription: subscription))
+      guard client.isOpen else { return }
       subscription.follow(session, at: now)
-    } else {
+    } else if subscription.target == .every {
       sessions.addEverySessionSubscription(subscription)
       for running in sessions.all {
-        client.send(beginEvent(for: running))
+        client.send(beginEvent(for: running, subscription: subscription))
         guard client.isOpen else { return }
         subscription.follow(running, at: now)
       }
     }
-    if request.clock == .virtual { client.pumpVirtual() }
+    if subscription.clock == .virtual { client.pumpVirtual() }
   }
 
   func unsubscribe(_ id: Int, id requestID: RequestID?, from client: Client) throws(WireError) {

@@ -4,7 +4,7 @@ import TransitionWire
 /// `transitionctl play SCENE.json`: begins a session from a scene file and streams its frames.
 enum PlayCommand: Command {
   static let name = "play"
-  static let summary = "Begin a session from a scene file and stream its frames as NDJSON."
+  static let summary = "Begin a session from a scene file and record its frames as NDJSON."
   static let usage = """
     play SCENE.json [--animator NAME] [--duration S] [--fps N]
                          [--virtual] [--interactive] [--session ID] [--out FILE]
@@ -12,9 +12,11 @@ enum PlayCommand: Command {
   static let details = """
     Reads SCENE.json (a transition context: operation, container, from and to screens with
     their layers, selected; see config/scenes/), begins a session with it, subscribes to the
-    session and writes every frame, one JSON object a line exactly as the daemon sent it, to
-    standard output or FILE until the session completes. A scene may carry "animator",
-    "duration" and "interactive"; the options below override them.
+    session and writes a recording to standard output or FILE: the session's begin event
+    (container, animator, clock, fps), every frame and the complete event, one JSON object a
+    line exactly as the daemon sent them. The recording replays with no daemon (the viewer
+    page opens it, docs/viewer.md). A scene may carry "animator", "duration" and
+    "interactive"; the options below override them.
 
     options:
       --animator NAME   use this animator instead of the operation's route
@@ -25,7 +27,7 @@ enum PlayCommand: Command {
       --interactive     begin the session interactive: it waits for 'transitionctl drive';
                         its id is printed on standard error
       --session ID      name the session ID instead of the daemon's sN
-      --out FILE        write the frames to FILE instead of standard output
+      --out FILE        write the recording to FILE instead of standard output
 
     exit status:
       0 the session finished, 3 it was cancelled, 1 the daemon refused it,
@@ -78,7 +80,8 @@ enum PlayCommand: Command {
       clock: arguments.has("virtual") ? .virtual : nil, to: output)
   }
 
-  /// Subscribes to `session` and writes its frames until it completes.
+  /// Subscribes to `session` and writes its recording (its `begin` event, every frame, its
+  /// `complete` event, exactly as received) until it completes.
   ///
   /// - Returns: ``ExitCode/success`` when it finished, ``ExitCode/cancelled`` when cancelled.
   /// - Throws: ``ExitCode/unavailable`` when the daemon stops or goes away first.
@@ -90,9 +93,12 @@ enum PlayCommand: Command {
       _ = try client.subscribe(session: session, fps: fps, clock: clock)
       while true {
         switch try client.nextEvent(timeout: nil) {
+        case .begin(let begin) where begin.session == session:
+          try output.line(begin.line)
         case .frame(let frame) where frame.session == session:
           try output.line(frame.line)
         case .complete(let complete) where complete.session == session:
+          try output.line(complete.line)
           return complete.finished ? ExitCode.success : ExitCode.cancelled
         case .stopping:
           throw CommandFailure(ExitCode.unavailable, "transitiond is stopping")

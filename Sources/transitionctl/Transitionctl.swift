@@ -10,7 +10,8 @@ enum Transitionctl {
   static var commands: [any Command.Type] {
     [
       AnimatorsCommand.self, RoutesCommand.self, UseCommand.self, PlayCommand.self,
-      WatchCommand.self, DriveCommand.self, SessionsCommand.self, StatsCommand.self,
+      WatchCommand.self, ViewCommand.self, DriveCommand.self, SessionsCommand.self,
+      StatsCommand.self,
       ReloadCommand.self, EndCommand.self, VersionCommand.self, CompletionCommand.self,
       HelpCommand.self,
     ]

@@ -6,16 +6,21 @@ import TransitionWire
 enum WatchCommand: Command {
   static let name = "watch"
   static let summary = "Watch sessions' frames as NDJSON, or as a live view on a terminal."
-  static let usage = "watch [SESSION|*] [--fps N] [--virtual] [--pretty | --no-pretty] [--count N]"
+  static let usage =
+    "watch [SESSION|*] [--fps N] [--virtual] [--pretty | --no-pretty] [--count N] [--out FILE]"
   static let details = """
     Subscribes to SESSION, or to every session with '*' (the default, quote it for the shell),
     and prints each event the daemon sends (frame, begin, complete) as one JSON line exactly as
     received. Watching one session ends when it completes; watching '*' runs until interrupted,
-    until the daemon stops, or until --count sessions have completed.
+    until the daemon stops, or until --count sessions have completed. With --out FILE the
+    events go to FILE (a recording that replays with no daemon: each session's begin event,
+    its frames and its complete event, exactly as received), and standard output keeps the
+    live view on a terminal.
 
     On a terminal the default is --pretty: one live line per session with its animator, a
-    progress bar, session time, frames received and frames dropped (coalesced by the daemon
-    because this reader was slow).
+    progress bar, the position in the transition ('at P/D s': progress x duration of the
+    duration, also for an interactive session driven long after it began), frames received
+    and frames dropped (coalesced by the daemon because this reader was slow).
 
     options:
       --fps N        frames per second (default: the daemon's, 60)
@@ -23,6 +28,7 @@ enum WatchCommand: Command {
       --pretty       the live view, even when standard output is not a terminal
       --no-pretty    NDJSON, even on a terminal
       --count N      stop after N sessions have completed
+      --out FILE     write the events to FILE instead of standard output
 
     exit status:
       0 done (for one SESSION: it finished), 3 the watched SESSION was cancelled,
@@ -33,7 +39,7 @@ enum WatchCommand: Command {
       transitionctl watch s4 --no-pretty | jq -c '.progress'
     """
   static let flags: Set<String> = ["pretty", "no-pretty", "virtual"]
-  static let options: Set<String> = ["fps", "count"]
+  static let options: Set<String> = ["fps", "count", "out"]
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
     -> Int32
@@ -45,8 +51,13 @@ enum WatchCommand: Command {
     if arguments.has("pretty") && arguments.has("no-pretty") {
       throw .usage("--pretty and --no-pretty exclude each other", verb: name)
     }
+    let recording = try arguments.value("out").map { path throws(CommandFailure) in
+      try OutputWriter(creatingFileAt: path)
+    }
     let pretty =
       arguments.has("pretty") || (!arguments.has("no-pretty") && context.output.isTerminal)
+    // Where the events go as received: FILE, else standard output unless it shows the view.
+    let events = recording ?? (pretty ? nil : context.output)
     let client = try context.connect()
     defer { client.close() }
     var view = WatchView()
@@ -69,17 +80,17 @@ enum WatchCommand: Command {
         switch event {
         case .frame(let frame):
           view.record(frame)
-          if !pretty { try context.output.line(frame.line) }
+          try events?.line(frame.line)
         case .begin(let begin):
           view.describe(
             session: begin.session, animator: begin.animator, operation: begin.operation,
             duration: begin.duration)
           forceDraw = true
-          if !pretty { try context.output.line(begin.line) }
+          try events?.line(begin.line)
         case .complete(let complete):
           view.complete(session: complete.session, finished: complete.finished)
           forceDraw = true
-          if !pretty { try context.output.line(complete.line) }
+          try events?.line(complete.line)
           completed += 1
           if complete.session == target {
             outcome = complete.finished ? ExitCode.success : ExitCode.cancelled
@@ -90,7 +101,7 @@ enum WatchCommand: Command {
           if pretty { try context.output.write(view.redraw()) }
           throw CommandFailure(ExitCode.unavailable, "transitiond is stopping")
         case .other(_, _, let line):
-          if !pretty { try context.output.line(line) }
+          try events?.line(line)
         }
         if pretty {
           let now = ContinuousClock.now

@@ -2,9 +2,14 @@ import TransitionClient
 
 /// The live `watch --pretty` view: one line per session, redrawn in place with ANSI escapes.
 ///
-/// Each line shows the session, its animator and operation, a progress bar, session time,
-/// frames received and frames dropped (gaps in `seq`, coalesced by the daemon for a slow
-/// reader), and the state once the session completes.
+/// Each line shows the session, its animator and operation, a progress bar, the position in
+/// the transition, frames received and frames dropped (gaps in `seq`, coalesced by the daemon
+/// for a slow reader), and the state once the session completes.
+///
+/// The position is `at P/D s`: progress × duration out of the duration, i.e. the point of the
+/// transition the frame shows. It is not the frame's `t` (seconds since `begin` on the
+/// daemon's clock, which keeps counting while an interactive session waits or a session is
+/// paused); `t N s` is shown only while the duration is not known yet.
 struct WatchView {
   /// What the view knows about one session.
   struct Row {
@@ -80,7 +85,7 @@ struct WatchView {
       String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
     let percent = String(Int((clamped * 100).rounded()))
     let time =
-      row.duration.map { "t \(NumberText.fixed(row.t))/\(NumberText.fixed($0)) s" }
+      row.duration.map { "at \(NumberText.fixed(clamped * $0))/\(NumberText.fixed($0)) s" }
       ?? "t \(NumberText.fixed(row.t)) s"
     let name = "\(row.animator) \(row.operation)".trimmingSuffix(" ")
     return

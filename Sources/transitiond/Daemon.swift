@@ -5,6 +5,7 @@ import PluginHost
 import PluginIsolation
 import TransitionKit
 import TransitionServer
+import TransitionViewer
 import TransitionWire
 
 /// The transitiond daemon: the ``ServerCore`` on one libevent loop, with what connects it to
@@ -44,6 +45,7 @@ final class Daemon {
   private var isStopping = false
   private var lock: SocketLock?
   private var listener: UnixListener?
+  private var viewer: ViewerListener?
   private var signals: SignalWatcher?
   private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
@@ -93,6 +95,16 @@ final class Daemon {
   /// - Throws: ``StartupError`` when another instance holds the socket, no animator plugin
   ///   loads, or the socket cannot be bound.
   func run() throws(StartupError) {
+    let activated: Int32?
+    do {
+      activated = try SystemdListenFDs.take(environment: ProcessInfo.processInfo.environment)
+    } catch {
+      throw StartupError(exitStatus: StartupError.configStatus, error.description)
+    }
+    if let activated {
+      try serve(adopting: activated)
+      return
+    }
     do {
       lock = try SocketLock(socketPath: socketPath)
     } catch let error as UnixSocketError {
@@ -108,7 +120,16 @@ final class Daemon {
       lock?.release()
       lock = nil
     }
-    supervisor.onScanned = { [unowned self] report in self.scanned(report) }
+    try serve(adopting: nil)
+  }
+
+  /// Starts the plugin host and runs the loop; the host's first scan then starts listening
+  /// (on `activated`, the socket systemd passed, or on a socket of its own at
+  /// ``socketPath``), and the loop runs until a stop.
+  private func serve(adopting activated: Int32?) throws(StartupError) {
+    logger.info(
+      options.configPath.map { "config: \($0)" } ?? "config: none found, built-in defaults")
+    supervisor.onScanned = { [unowned self] report in self.scanned(report, adopting: activated) }
     supervisor.onFailureBeforeFirstScan = { [unowned self] reason in
       guard self.supervisor.policy.consecutiveFailures >= Self.startAttempts else { return }
       self.failStartup(
@@ -128,16 +149,17 @@ final class Daemon {
     supervisor.stop()
     signals?.cancel()
     watchdogTimer?.cancel()
+    viewer?.close()
+    viewer = nil
     if let startupFailure { throw startupFailure }
     logger.info("stopped")
   }
 
   /// A scan of the plugin host completed: logs it, and the first one starts serving.
-  private func scanned(_ report: ScanReport) {
+  private func scanned(_ report: ScanReport, adopting activated: Int32?) {
     logPluginReport(report.diagnostics)
     guard !isServing else { return }
-    let loaded = supervisor.catalog
-    guard !loaded.isEmpty else {
+    guard !supervisor.catalog.isEmpty else {
       let searched = supervisor.settings.registry.searchPath.entries.joined(separator: ", ")
       failStartup(
         StartupError(
@@ -146,11 +168,22 @@ final class Daemon {
       return
     }
     warnAboutRoutes()
+    let listeningPath =
+      activated.map { SystemdListenFDs.boundPath(of: $0) ?? "fd \($0)" } ?? socketPath
     do {
-      listener = try UnixListener(
-        loop: loop, path: socketPath, mode: mode_t(config.socketMode)
-      ) { [unowned self] connection in
-        self.accept(connection)
+      if let activated {
+        // systemd owns the socket file: it is neither bound, chmod'ed nor removed here.
+        listener = try UnixListener(
+          loop: loop, adoptingListeningSocket: activated, path: listeningPath
+        ) { [unowned self] connection in
+          self.accept(connection)
+        }
+      } else {
+        listener = try UnixListener(
+          loop: loop, path: socketPath, mode: mode_t(config.socketMode)
+        ) { [unowned self] connection in
+          self.accept(connection)
+        }
       }
       // A parent may have left signals blocked (posix_spawn inherits the mask); the daemon
       // must see SIGINT, SIGTERM and SIGHUP.
@@ -165,18 +198,27 @@ final class Daemon {
       listener = nil
       failStartup(
         StartupError(
-          exitStatus: StartupError.systemStatus, "cannot listen on \(socketPath): \(error)"))
+          exitStatus: StartupError.systemStatus, "cannot listen on \(listeningPath): \(error)"))
       return
     }
-    isServing = true
     listener?.onAcceptError = { [unowned self] error in
       self.logger.warn("accepting a client failed: \(error)")
     }
+    do {
+      try startViewer()
+    } catch {
+      listener?.close()
+      listener = nil
+      failStartup(error)
+      return
+    }
+    isServing = true
     notify { try $0.notifyReady() }
     startWatchdog()
     let animators = self.animators.animators
     logger.info(
-      "listening on \(socketPath) (pid \(getpid()), \(animators.count) animators: "
+      "listening on \(listeningPath)\(activated == nil ? "" : " (socket activation)") (pid "
+        + "\(getpid()), \(animators.count) animators: "
         + animators.map(\.name).joined(separator: ", ") + ")")
   }
 
@@ -189,6 +231,29 @@ final class Daemon {
   }
 
   // MARK: Connections
+
+  /// Starts the HTTP viewer listener when `http.listen` is set, and logs its URL.
+  ///
+  /// - Throws: ``StartupError`` when the address cannot be bound.
+  private func startViewer() throws(StartupError) {
+    guard let address = config.http.listen else { return }
+    let pageDirectory = ViewerPage.directory(
+      executableDirectory: InstalledLayout.running.executableDirectory)
+    do {
+      let viewer = try ViewerListener(
+        address: address, settings: config.http, pageDirectory: pageDirectory, loop: loop,
+        core: core, logger: logger)
+      self.viewer = viewer
+      core.viewerURL = viewer.url
+      logger.info("viewer: \(viewer.url)")
+      if pageDirectory == nil {
+        logger.warn("the viewer page was not found; /events works, the page's files get 404")
+      }
+    } catch {
+      throw StartupError(
+        exitStatus: StartupError.systemStatus, "cannot listen on http.listen \(address): \(error)")
+    }
+  }
 
   private func accept(_ connection: Connection) {
     let peer = UnixPeer(connection: connection, core: core, limits: config.limits) {
@@ -232,6 +297,10 @@ final class Daemon {
       logger.warn("socket and socketMode changes take effect at the next start")
       newConfig.socket = config.socket
       newConfig.socketMode = config.socketMode
+    }
+    if newConfig.http != config.http {
+      logger.warn("http changes take effect at the next start")
+      newConfig.http = config.http
     }
     config = newConfig
     core.apply(config: newConfig, adminPolicy: adminPolicy)

@@ -27,8 +27,8 @@ struct PluginHostSettings {
     self.executable = executable
     // The daemon's uid is trusted to own plugins, not the host's (docs/security.md).
     registry = PluginRegistry.Configuration(
-      searchPath: PluginSearchPath(configured: config.pluginPaths.map(Self.absolute)),
-      allowInsecurePlugins: config.allowInsecurePlugins, trustedUID: geteuid())
+      searchPath: Self.searchPath(config), allowInsecurePlugins: config.allowInsecurePlugins,
+      trustedUID: geteuid())
     user = geteuid() == 0 ? try PluginUser.resolve(named: config.pluginUser, file: file) : nil
     let limits = config.limits
     memoryBytes = limits.pluginMemoryBytes
@@ -60,6 +60,21 @@ struct PluginHostSettings {
       environment[key] = nil
     }
     return environment
+  }
+
+  /// The plugin search path: the config's (or `--plugin-path`) entries, then
+  /// `TRANSITIOND_PLUGIN_PATH`, then the installed layout's `<prefix>/lib/transitiond/plugins`
+  /// when it exists, then the executable's own directory (a `swift build`).
+  private static func searchPath(_ config: ServerConfig) -> PluginSearchPath {
+    var searchPath = PluginSearchPath(configured: config.pluginPaths.map(absolute))
+    let installed = InstalledLayout.running.pluginDirectory
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: installed, isDirectory: &isDirectory),
+      isDirectory.boolValue, !searchPath.entries.contains(installed)
+    {
+      searchPath.fromEnvironment.append(installed)
+    }
+    return searchPath
   }
 
   /// A search path entry made absolute against the daemon's working directory (the host

@@ -25,7 +25,9 @@ case .help:
   print(usageText, terminator: "")
 case .version:
   print("transitiond \(ServerCore.version) (protocol \(ServerCore.protocolVersion))")
-case .run(let options):
+case .run(var options):
+  // No --config: the installed layout's config, then /etc's, else the built-in defaults.
+  if options.configPath == nil { options.configPath = InstalledLayout.running.defaultConfig() }
   do {
     let daemon = try Daemon(options: options)
     UnexpectedExit.arm()

@@ -171,6 +171,11 @@ import TransitionJSON
     let client = try daemon.client()
     let session = try client.begin(context: DaemonScenes.plainPush(), interactive: true).session
     let subscription = try client.subscribe(session: session, fps: 30)
+    guard case .begin(let begin) = try client.event() else {
+      Issue.record("expected the begin event first")
+      return
+    }
+    #expect(begin.session == session)
     guard case .frame = try client.event() else {
       Issue.record("expected a frame")
       return

@@ -76,7 +76,7 @@ enum DaemonHarness {
   }
 
   /// Whether `error` is `ETXTBSY` from starting a program.
-  private static func isTextFileBusy(_ error: Error) -> Bool {
+  static func isTextFileBusy(_ error: Error) -> Bool {
     let error = error as NSError
     if error.domain == NSPOSIXErrorDomain, error.code == Int(ETXTBSY) { return true }
     guard let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError else { return false }
@@ -108,11 +108,13 @@ final class DaemonProcess {
   ///   - arguments: More command-line arguments.
   ///   - environment: Extra environment variables.
   ///   - directory: A directory to use instead of a fresh one.
+  ///   - pluginPath: The `--plugin-path` to pass; nil passes none.
   ///   - waitForSocket: Whether to wait until the socket accepts a connection.
   init(
     config: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
     directory: String? = nil, socketName: String = "d.sock",
     binary: String = DaemonHarness.product("transitiond"),
+    pluginPath: String? = DaemonHarness.productsDirectory,
     waitForSocket: Bool = true
   ) throws {
     self.directory = try directory ?? DaemonHarness.makeTemporaryDirectory()
@@ -127,7 +129,7 @@ final class DaemonProcess {
     }
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
     process.executableURL = URL(fileURLWithPath: binary)
-    var allArguments = ["--socket", socketPath, "--plugin-path", DaemonHarness.productsDirectory]
+    var allArguments = ["--socket", socketPath] + (pluginPath.map { ["--plugin-path", $0] } ?? [])
     if let configPath { allArguments += ["--config", configPath] }
     process.arguments = allArguments + arguments
     var variables = ProcessInfo.processInfo.environment

@@ -299,3 +299,30 @@ struct TransitionctlScene {
     context = fields
   }
 }
+
+/// A recording as `transitionctl play` writes it: exactly one `begin` event first, then only
+/// frames, then exactly one `complete` event.
+struct TransitionctlRecording {
+  let begin: [String: Any]
+  let frames: [[String: Any]]
+  let complete: [String: Any]
+
+  /// Splits `lines`; throws unless they have that shape.
+  init(_ lines: [[String: Any]]) throws {
+    guard let first = lines.first, first["event"] as? String == "begin" else {
+      throw TransitionctlHarnessError(
+        "a recording starts with the begin event: \(lines.first ?? [:])")
+    }
+    guard lines.count >= 2, let last = lines.last, last["event"] as? String == "complete" else {
+      throw TransitionctlHarnessError(
+        "a recording ends with the complete event: \(lines.last ?? [:])")
+    }
+    let frames = Array(lines.dropFirst().dropLast())
+    guard frames.allSatisfy({ $0["event"] as? String == "frame" }) else {
+      throw TransitionctlHarnessError("between begin and complete a recording holds only frames")
+    }
+    begin = first
+    self.frames = frames
+    complete = last
+  }
+}

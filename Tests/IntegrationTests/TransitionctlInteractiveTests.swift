@@ -38,7 +38,10 @@ struct TransitionctlInteractiveTests {
     let result = try play.wait()
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("session drag"))
-    let frames = try result.lines()
+    let recording = try TransitionctlRecording(result.lines())
+    #expect(recording.begin["interactive"] as? Bool == true)
+    #expect(recording.complete["finished"] as? Bool == true)
+    let frames = recording.frames
     #expect(frames.allSatisfy { $0["session"] as? String == "drag" })
     #expect(frames.last?["progress"] as? Double == 1)
   }
@@ -57,8 +60,9 @@ struct TransitionctlInteractiveTests {
     #expect(cancel.status == 0, "\(cancel.stderr)")
     let result = try play.wait()
     #expect(result.status == 3)
-    let frames = try result.lines()
-    #expect(frames.last?["progress"] as? Double == 0)
+    let recording = try TransitionctlRecording(result.lines())
+    #expect(recording.complete["finished"] as? Bool == false)
+    #expect(recording.frames.last?["progress"] as? Double == 0)
   }
 
   @Test("drive: pause, resume, reverse, seek answer with the session's state")
@@ -109,7 +113,9 @@ struct TransitionctlInteractiveTests {
     #expect(update.stderr.hasPrefix("transitionctl: invalid_state: "))
   }
 
-  @Test("watch SESSION prints frames and the completion as NDJSON, exit 0 when finished")
+  @Test(
+    "watch SESSION prints the begin event, frames and the completion as NDJSON, exit 0 when finished"
+  )
   func watchSession() throws {
     let daemon = try TransitionctlDaemon()
     defer { daemon.stop() }
@@ -133,7 +139,14 @@ struct TransitionctlInteractiveTests {
     #expect(last["event"] as? String == "complete")
     #expect(last["session"] as? String == "watched")
     #expect(last["finished"] as? Bool == true)
-    let frames = events.dropLast()
+    // The begin event first (with the container and the stream's clock and rate), then frames.
+    let begin = try #require(events.first)
+    #expect(begin["event"] as? String == "begin")
+    #expect(begin["session"] as? String == "watched")
+    #expect(begin["container"] as? [Double] == [390, 844])
+    #expect(begin["clock"] as? String == "wall")
+    #expect(begin["interactive"] as? Bool == true)
+    let frames = events.dropFirst().dropLast()
     #expect(!frames.isEmpty)
     #expect(frames.allSatisfy { $0["event"] as? String == "frame" })
     #expect(frames.last?["progress"] as? Double == 1)
@@ -167,6 +180,41 @@ struct TransitionctlInteractiveTests {
     #expect(firstOutcome?["finished"] as? Bool == false)
   }
 
+  @Test("watch --out writes each session's begin event, frames and complete event to a file")
+  func watchOut() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let out = directory.file("watched.ndjson")
+    let client = try daemon.client()
+    defer { client.close() }
+    let context = try TransitionctlScene(named: "default-slide-present").context
+    _ = try client.begin(context: context, interactive: true, session: "recorded")
+    let watch = try TransitionctlRun(
+      ["watch", "recorded", "--no-pretty", "--fps", "30", "--out", out],
+      socket: daemon.socketPath)
+    try daemon.waitForSessions("the watcher's subscription") { sessions in
+      sessions.contains { $0.session == "recorded" && $0.subscribers >= 1 }
+    }
+    _ = try client.control(session: "recorded", action: .update(progress: 0.5))
+    _ = try client.control(session: "recorded", action: .finish(velocity: 5))
+    let result = try watch.wait()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map {
+      line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    let recording = try TransitionctlRecording(lines)
+    #expect(recording.begin["session"] as? String == "recorded")
+    #expect(recording.begin["container"] as? [Double] == [390, 844])
+    #expect(recording.begin["fps"] as? Double == 30)
+    #expect(recording.frames.contains { $0["progress"] as? Double == 0.5 })
+    #expect(recording.frames.last?["progress"] as? Double == 1)
+    #expect(recording.complete["finished"] as? Bool == true)
+  }
+
   @Test("watch --pretty draws one live line per session")
   func watchPretty() throws {
     let daemon = try TransitionctlDaemon()
@@ -179,6 +227,14 @@ struct TransitionctlInteractiveTests {
     try daemon.waitForSessions("the watcher's subscription") { sessions in
       sessions.contains { $0.session == "shown" && $0.subscribers >= 1 }
     }
+    // Let the session wait longer than its duration before it is driven: the line shows the
+    // position in the transition (progress × duration), not the time since begin.
+    let duration = try #require(try client.sessions().first { $0.session == "shown" }).duration
+    while let waited = try client.sessions().first(where: { $0.session == "shown" })?.t,
+      waited < duration * 2
+    {
+      usleep(50_000)
+    }
     _ = try client.control(session: "shown", action: .finish(velocity: 5))
     let result = try watch.wait()
     #expect(result.status == 0, "\(result.stderr)")
@@ -189,6 +245,8 @@ struct TransitionctlInteractiveTests {
     #expect(lastLine.hasPrefix("shown "))
     #expect(lastLine.contains("album-flip pop"))
     #expect(lastLine.contains("100%"))
+    let total = String(format: "%.2f", duration)
+    #expect(lastLine.contains("at \(total)/\(total) s"), "\(lastLine)")
     #expect(lastLine.contains("finished"))
     #expect(lastLine.contains("dropped "))
   }

@@ -6,8 +6,8 @@ import Testing
 @Suite("transitionctl without a daemon")
 struct TransitionctlOfflineTests {
   static let verbs = [
-    "animators", "routes", "use", "play", "watch", "drive", "sessions", "stats", "reload", "end",
-    "version", "completion", "help",
+    "animators", "routes", "use", "play", "watch", "view", "drive", "sessions", "stats", "reload",
+    "end", "version", "completion", "help",
   ]
 
   @Test("--help on every verb prints its usage and an example, exit 0", arguments: verbs)

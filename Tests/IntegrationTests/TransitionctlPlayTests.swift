@@ -54,9 +54,13 @@ struct TransitionctlPlayTests {
     let result = try TransitionctlRun.run(
       ["play", scene.url.path, "--virtual", "--fps", "20"], socket: daemon.socketPath)
     #expect(result.status == 0, "\(name): \(result.stderr)")
-    let frames = try result.lines()
+    let recording = try TransitionctlRecording(result.lines())
+    #expect(recording.begin["animator"] as? String == scene.animator)
+    #expect(recording.begin["operation"] as? String == scene.operation)
+    #expect(recording.begin["container"] as? [Double] == [390, 844])
+    #expect(recording.complete["finished"] as? Bool == true)
+    let frames = recording.frames
     #expect(frames.count >= 2)
-    #expect(frames.allSatisfy { $0["event"] as? String == "frame" })
     #expect((frames.last?["progress"] as? Double) == 1)
   }
 
@@ -71,7 +75,11 @@ struct TransitionctlPlayTests {
       ["play", scene, "--virtual", "--fps", "30", "--duration", "0.5"], socket: daemon.socketPath)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.isEmpty)
-    let frames = try result.lines()
+    let recording = try TransitionctlRecording(result.lines())
+    #expect(recording.begin["clock"] as? String == "virtual")
+    #expect(recording.begin["fps"] as? Double == fps)
+    #expect(recording.begin["duration"] as? Double == duration)
+    let frames = recording.frames
     // 0.5 s at 30 fps: t = 0, 1/30, …, 15/30.
     #expect(frames.count == Int(duration * fps) + 1)
     let sessions = Set(frames.compactMap { $0["session"] as? String })
@@ -87,7 +95,7 @@ struct TransitionctlPlayTests {
     #expect(frames.last?["progress"] as? Double == 1)
   }
 
-  @Test("play --out writes the frames to a file and nothing to stdout")
+  @Test("play --out writes a self-describing recording to a file and nothing to stdout")
   func outFile() throws {
     let daemon = try TransitionctlDaemon()
     defer { daemon.stop() }
@@ -101,12 +109,22 @@ struct TransitionctlPlayTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.isEmpty)
     let written = try String(contentsOfFile: out, encoding: .utf8)
-    let lines = written.split(separator: "\n")
-    #expect(lines.count >= 2)
-    for line in lines {
-      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-      #expect(object?["event"] as? String == "frame")
+    let lines = try written.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
+    // The begin event (all a renderer needs), every frame, the complete event: nothing else.
+    let recording = try TransitionctlRecording(lines)
+    #expect(recording.begin["container"] as? [Double] == [390, 844])
+    #expect(recording.begin["animator"] as? String == "zoom-present")
+    #expect(recording.begin["operation"] as? String == "present")
+    #expect(recording.begin["clock"] as? String == "virtual")
+    #expect(recording.begin["fps"] as? Double == 10)
+    #expect(recording.begin["interactive"] as? Bool == false)
+    #expect(recording.frames.count >= 2)
+    #expect(recording.frames.map { $0["seq"] as? Int } == Array(0..<recording.frames.count))
+    #expect(recording.complete["finished"] as? Bool == true)
+    let session = recording.begin["session"] as? String
+    #expect(lines.allSatisfy { $0["session"] as? String == session })
   }
 
   @Test("play on the wall clock runs to the end and exits 0")
@@ -117,7 +135,10 @@ struct TransitionctlPlayTests {
     let result = try TransitionctlRun.run(
       ["play", scene, "--duration", "0.2", "--fps", "30"], socket: daemon.socketPath)
     #expect(result.status == 0, "\(result.stderr)")
-    let frames = try result.lines()
+    let recording = try TransitionctlRecording(result.lines())
+    #expect(recording.begin["clock"] as? String == "wall")
+    #expect(recording.complete["finished"] as? Bool == true)
+    let frames = recording.frames
     #expect(!frames.isEmpty)
     let seqs = frames.compactMap { $0["seq"] as? Int }
     #expect(seqs == seqs.sorted())

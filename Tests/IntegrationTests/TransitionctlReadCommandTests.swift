@@ -138,7 +138,8 @@ struct TransitionctlReadCommandTests {
     #expect((connections["current"] as? Int ?? 0) >= 1)
     #expect((connections["total"] as? Int ?? 0) >= 3)
     let frames = try #require(stats["frames"] as? [String: Any])
-    #expect((frames["sent"] as? Int ?? 0) >= play.stdout.split(separator: "\n").count)
+    let played = try TransitionctlRecording(play.lines()).frames.count
+    #expect((frames["sent"] as? Int ?? 0) >= played)
 
     let human = try TransitionctlRun.run(["stats"], socket: daemon.socketPath)
     #expect(human.status == 0)

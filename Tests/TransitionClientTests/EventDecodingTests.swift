@@ -45,6 +45,22 @@ import Testing
     #expect(begin.animator == "album-flip")
     #expect(begin.operation == "push")
     #expect(begin.duration == 0.6)
+    #expect(begin.container == nil)
+    #expect(begin.clock == nil)
+  }
+
+  @Test func beginEventReadsWhatDrawingNeeds() throws {
+    let line =
+      #"{"event":"begin","session":"s4","container":[390,844],"animator":"zoom-present","operation":"present","duration":0.5,"clock":"wall","fps":30,"interactive":true}"#
+    guard case .begin(let begin) = try decodedEvent(line) else {
+      Issue.record("not a begin")
+      return
+    }
+    #expect(begin.container == [390, 844])
+    #expect(begin.clock == "wall")
+    #expect(begin.fps == 30)
+    #expect(begin.interactive == true)
+    #expect(begin.line == line)
   }
 
   @Test func stoppingEventHasNoSession() throws {

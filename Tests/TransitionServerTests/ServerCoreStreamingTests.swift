@@ -13,10 +13,19 @@ import TransitionKit
     let id = harness.beginCrossfade(from: peer)
     let subscribed = harness.send(
       #"{"id":2,"op":"subscribe","session":"\#(id)","fps":10}"#, from: peer)
-    #expect(subscribed.map(\.event) == [nil, "frame"])
+    #expect(subscribed.map(\.event) == [nil, "begin", "frame"])
     #expect(subscribed[0]["subscription"] == .number(1))
-    #expect(subscribed[1]["seq"] == .number(0))
-    #expect(subscribed[1]["progress"] == .number(0))
+    // Every subscriber's stream opens with the session's begin event: what drawing needs.
+    #expect(
+      subscribed[1]
+        == .object([
+          "event": .string("begin"), "session": .string(id),
+          "container": .array([.number(100), .number(200)]), "animator": .string("crossfade"),
+          "operation": .string("present"), "duration": .number(0.5), "clock": .string("wall"),
+          "fps": .number(10), "interactive": .bool(false),
+        ]))
+    #expect(subscribed[2]["seq"] == .number(0))
+    #expect(subscribed[2]["progress"] == .number(0))
     harness.clock.advance(by: 0.25)
     let ticks = peer.readLines()
     #expect(ticks.map { $0["seq"] } == [.number(1), .number(2)])
@@ -107,6 +116,24 @@ import TransitionKit
     #expect(peer.readLines().isEmpty)
   }
 
+  @Test func everyStarSubscriberOfANewSessionGetsItsBeginEventAndFirstFrame() {
+    let harness = CoreHarness()
+    let starter = harness.connect()
+    let watchers = [harness.connect(), harness.connect(), harness.connect()]
+    for watcher in watchers {
+      _ = harness.send(#"{"op":"subscribe","session":"*","fps":10}"#, from: watcher)
+    }
+    let id = harness.beginCrossfade(from: starter)
+    let received = watchers.map { $0.readLines() }
+    for lines in received {
+      #expect(lines.map(\.event) == ["begin", "frame"])
+      #expect(lines.first?["session"] == .string(id))
+      #expect(lines.last?["seq"] == .number(0))
+    }
+    // One frame, rendered once: the same line for all.
+    #expect(received.allSatisfy { $0.last == received[0].last })
+  }
+
   @Test func everySessionSubscribersGetABeginEventThenTheFrames() {
     let harness = CoreHarness()
     let starter = harness.connect()
@@ -116,6 +143,9 @@ import TransitionKit
     #expect(subscribed.map(\.event) == [nil, "begin", "frame"])
     #expect(subscribed[1]["session"] == .string(running))
     #expect(subscribed[1]["interactive"] == .bool(false))
+    #expect(subscribed[1]["container"] == .array([.number(100), .number(200)]))
+    #expect(subscribed[1]["clock"] == .string("wall"))
+    #expect(subscribed[1]["fps"] == .number(10))
     let later = harness.beginCrossfade(from: starter, extra: #","interactive":true"#)
     let announced = watcher.readLines()
     #expect(announced.map(\.event) == ["begin", "frame"])
@@ -136,9 +166,12 @@ import TransitionKit
     let id = harness.beginCrossfade(from: peer)
     let lines = harness.send(
       #"{"op":"subscribe","session":"\#(id)","fps":4,"clock":"virtual"}"#, from: peer)
-    #expect(lines.map(\.event) == [nil, "frame", "frame", "frame", "complete"])
-    #expect(lines[1...3].map { $0["t"] } == [.number(0), .number(0.25), .number(0.5)])
-    #expect(lines[1...3].map { $0["progress"] } == [.number(0), .number(0.5), .number(1)])
+    #expect(lines.map(\.event) == [nil, "begin", "frame", "frame", "frame", "complete"])
+    #expect(lines[1]["clock"] == .string("virtual"))
+    #expect(lines[1]["fps"] == .number(4))
+    #expect(lines[1]["container"] == .array([.number(100), .number(200)]))
+    #expect(lines[2...4].map { $0["t"] } == [.number(0), .number(0.25), .number(0.5)])
+    #expect(lines[2...4].map { $0["progress"] } == [.number(0), .number(0.5), .number(1)])
 
     let long = harness.beginCrossfade(from: peer, duration: 10)
     let first = harness.send(

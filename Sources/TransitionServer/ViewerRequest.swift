@@ -1,0 +1,86 @@
+import Foundation
+import TransitionWire
+
+/// What one HTTP request to the viewer listener asks for, decided from its path and query
+/// alone (docs/viewer.md, "Live"): the token comes first, then the route. Only `GET` (and
+/// `HEAD`) reach this point, and nothing here can change the server's state: the one thing
+/// besides files is a wall-clock subscription.
+public enum ViewerRequest: Equatable, Sendable {
+  /// One of the page's files (`/` is `index.html`).
+  case page(fileName: String)
+  /// `/events`: Server-Sent Events of one session (`session=ID`) or of every session (nil,
+  /// `session=*`), on the wall clock at `fps`.
+  case events(session: String?, fps: Double)
+  /// No or a wrong `token`: 403.
+  case forbidden
+  /// A path that is not the page's nor `/events`: 404.
+  case notFound
+  /// `/events` with a bad `session` or `fps`: 400, with the reason.
+  case badRequest(String)
+
+  /// Decides a request.
+  ///
+  /// - Parameters:
+  ///   - path: The request's path, not decoded (`/`, `/viewer.js`, `/events`).
+  ///   - query: The raw query string after `?`, or nil.
+  ///   - token: The listener's token; the query's `token` must equal it.
+  ///   - pageFiles: The page's file names (``TransitionViewer/ViewerPage/fileNames``).
+  ///   - defaultFps: The rate of an `/events` request that names none.
+  public init(
+    path: String, query: String?, token: [UInt8], pageFiles: [String], defaultFps: Double
+  ) {
+    let fields = Self.fields(of: query ?? "")
+    guard let given = fields["token"], Self.tokensMatch(Array(given.utf8), token) else {
+      self = .forbidden
+      return
+    }
+    switch path {
+    case "/": self = .page(fileName: "index.html")
+    case "/events":
+      var fps = defaultFps
+      if let text = fields["fps"] {
+        guard let value = Double(text), ServerConfig.fpsRange.contains(value) else {
+          self = .badRequest("fps must be a number in [1, 240], got \"\(text)\"")
+          return
+        }
+        fps = value
+      }
+      let target = fields["session"] ?? "*"
+      if target != "*", let problem = SessionID.problem(with: target) {
+        self = .badRequest(problem)
+        return
+      }
+      self = .events(session: target == "*" ? nil : target, fps: fps)
+    default:
+      let name = String(path.dropFirst())
+      self = path.hasPrefix("/") && pageFiles.contains(name) ? .page(fileName: name) : .notFound
+    }
+  }
+
+  /// The query's fields, percent-decoded (`+` is a space); of a repeated name the last wins,
+  /// and a field that does not decode is left out.
+  static func fields(of query: String) -> [String: String] {
+    var fields: [String: String] = [:]
+    for pair in query.split(separator: "&") {
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let decode = { (text: Substring) in
+        String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+      }
+      guard let name = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : ""
+      else { continue }
+      fields[name] = value
+    }
+    return fields
+  }
+
+  /// Compares two tokens in time that depends only on their lengths, never on where they
+  /// differ, so that response times reveal nothing of the token.
+  public static func tokensMatch(_ given: [UInt8], _ expected: [UInt8]) -> Bool {
+    guard given.count == expected.count, !expected.isEmpty else { return false }
+    var difference: UInt8 = 0
+    for index in expected.indices {
+      difference |= given[index] ^ expected[index]
+    }
+    return difference == 0
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Glibc
+import LibeventLoop
+import TransitionServer
+import TransitionViewer
+import TransitionWire
+import UnixIO
+
+/// The daemon's HTTP listener for the viewer (config `http`, docs/viewer.md "Live"): libevent's
+/// `evhttp` on the daemon's own loop, bound to a loopback address, serving the viewer page's
+/// files and `/events`, the frames as Server-Sent Events.
+///
+/// Every request must carry the listener's random token (`?token=…`, compared in constant
+/// time) or gets 403. Only `GET` is served and nothing over HTTP changes state: an `/events`
+/// request becomes an ``EventStreamPeer`` that the core subscribes on the wall clock, under
+/// the same slow-subscriber policy and client limits as a socket client.
+final class ViewerListener {
+  /// The viewer's URL with its token: `http://127.0.0.1:7878/?token=…`.
+  let url: String
+  private let server: HTTPServer
+  private let token: [UInt8]
+  private let pageDirectory: String?
+  private unowned let core: ServerCore
+  private let loop: EventLoop
+  private let logger: Logger
+  private var streams: [UInt64: EventStreamPeer] = [:]
+  private var keepAliveTimer: LoopTimer?
+
+  /// Binds `address` and starts serving.
+  ///
+  /// - Parameter pageDirectory: Where the page's files are; nil serves 404 for them (the
+  ///   event stream still works).
+  /// - Throws: ``SystemError`` when the address cannot be bound or no random token can be
+  ///   read.
+  init(
+    address: HTTPListenAddress, settings: HTTPSettings, pageDirectory: String?, loop: EventLoop,
+    core: ServerCore, logger: Logger
+  ) throws {
+    token = Array(try Self.randomToken().utf8)
+    self.pageDirectory = pageDirectory
+    self.core = core
+    self.loop = loop
+    self.logger = logger
+    server = try HTTPServer(
+      loop: loop, host: address.host, port: address.port,
+      settings: HTTPServer.Settings(
+        maxConnections: settings.maxConnections, maxHeaderBytes: settings.maxHeaderBytes,
+        timeoutSeconds: settings.timeoutSeconds))
+    url =
+      "http://\(address.authority(port: server.port))/?token=\(String(decoding: token, as: UTF8.self))"
+    server.onRequest = { [unowned self] request in self.handle(request) }
+    let timer = try LoopTimer(loop: loop) { [unowned self] in
+      for stream in self.streams.values { stream.keepAlive() }
+    }
+    timer.scheduleRepeating(every: settings.keepAliveSeconds, startingAt: loop.now)
+    keepAliveTimer = timer
+  }
+
+  /// Stops listening and closes every HTTP connection.
+  func close() {
+    keepAliveTimer?.cancel()
+    keepAliveTimer = nil
+    for stream in Array(streams.values) { stream.close() }
+    streams = [:]
+    server.close()
+  }
+
+  private func handle(_ request: HTTPRequest) {
+    let decision = ViewerRequest(
+      path: request.path, query: request.query, token: token, pageFiles: ViewerPage.fileNames,
+      defaultFps: core.config.defaultFps)
+    switch decision {
+    case .forbidden:
+      logger.debug("HTTP \(request.path): refused, no valid token")
+      plain(request, 403, "Forbidden", "a valid token is required (see the daemon's log)")
+    case .notFound:
+      plain(request, 404, "Not Found", "not found")
+    case .badRequest(let message):
+      plain(request, 400, "Bad Request", message)
+    case .page(let name):
+      servePage(name, to: request)
+    case .events(let session, let fps):
+      openEventStream(request, session: session, fps: fps)
+    }
+  }
+
+  private func servePage(_ name: String, to request: HTTPRequest) {
+    guard let pageDirectory, let type = ViewerPage.mediaType(of: name),
+      let data = FileManager.default.contents(atPath: pageDirectory + "/" + name)
+    else {
+      return plain(request, 404, "Not Found", "the viewer page is not installed")
+    }
+    request.respond(
+      status: 200, reason: "OK",
+      headers: [
+        ("Content-Type", type), ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+      ], body: Array(data))
+  }
+
+  private func openEventStream(_ request: HTTPRequest, session: String?, fps: Double) {
+    let peer = EventStreamPeer(
+      id: loop.makeConnectionID(), request: request, core: core, limits: core.config.limits,
+      http: core.config.http)
+    // Refused by the core's client limits: the peer has answered 503 already.
+    guard core.connect(peer) else { return }
+    do throws(WireError) {
+      try core.subscribeEventStream(peer, session: session, fps: fps)
+    } catch {
+      let status: (Int32, String) =
+        switch error.code {
+        case .unknownSession: (404, "Not Found")
+        case .limitExceeded: (503, "Service Unavailable")
+        default: (400, "Bad Request")
+        }
+      peer.refuse(
+        status: status.0, reason: status.1, message: "\(error.code.rawValue): \(error.message)")
+      return
+    }
+    guard peer.isOpen else { return }
+    streams[peer.id] = peer
+    peer.onEnded = { [unowned self] peer in self.streams[peer.id] = nil }
+    peer.startStreaming()
+    logger.debug("HTTP event stream \(peer.id) for \(session ?? "*") at \(fps) fps")
+  }
+
+  private func plain(_ request: HTTPRequest, _ status: Int32, _ reason: String, _ message: String) {
+    request.respond(
+      status: status, reason: reason,
+      headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")],
+      body: Array((message + "\n").utf8))
+  }
+
+  /// 32 random bytes from the kernel (`/dev/urandom`), as 64 hex digits.
+  static func randomToken() throws -> String {
+    let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw SystemError(errno: errno, function: "open", path: "/dev/urandom")
+    }
+    defer { Glibc.close(descriptor) }
+    var bytes = [UInt8](repeating: 0, count: 32)
+    var filled = 0
+    while filled < bytes.count {
+      let count = bytes[filled...].withUnsafeMutableBytes {
+        read(descriptor, $0.baseAddress, $0.count)
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else {
+        throw SystemError(errno: count < 0 ? errno : EIO, function: "read", path: "/dev/urandom")
+      }
+      filled += count
+    }
+    return bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}
+
+@available(*, unavailable) extension ViewerListener: Sendable {}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TransitionClient
+import TransitionViewer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The installed layout (docs/install.md): a daemon at `<prefix>/bin/transitiond`, started
+/// with no `--config` and no `--plugin-path`, finds its config in `<prefix>/etc/transitiond/`,
+/// its plugins in `<prefix>/lib/transitiond/plugins/` and its viewer page in
+/// `<prefix>/share/transitiond/viewer/`.
+@Suite("transitiond: the installed layout")
+struct DaemonInstalledLayoutTests {
+  @Test("with no flags the daemon finds its config, plugins and page from its own path")
+  func findsEverythingFromItsOwnPath() throws {
+    let prefix = try DaemonHarness.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: prefix) }
+    let files = FileManager.default
+    for directory in ["bin", "lib/transitiond/plugins", "share/transitiond", "etc/transitiond"] {
+      try files.createDirectory(
+        atPath: prefix + "/" + directory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o755])
+    }
+    try files.copyItem(
+      atPath: DaemonHarness.product("transitiond"), toPath: prefix + "/bin/transitiond")
+    let plugins = try files.contentsOfDirectory(atPath: DaemonHarness.productsDirectory).filter {
+      $0.hasPrefix("lib") && $0.hasSuffix(".so")
+    }
+    #expect(plugins.count >= 4)
+    for plugin in plugins {
+      let target = prefix + "/lib/transitiond/plugins/" + plugin
+      try files.copyItem(atPath: DaemonHarness.productsDirectory + "/" + plugin, toPath: target)
+      chmod(target, 0o644)
+    }
+    let page = try #require(
+      ViewerPage.directory(executableDirectory: DaemonHarness.productsDirectory))
+    try files.copyItem(atPath: page, toPath: prefix + "/share/transitiond/viewer")
+    let config = prefix + "/etc/transitiond/transitiond.json"
+    try #"{"defaultFps": 24, "http": {"listen": "127.0.0.1:0"}}"#.write(
+      toFile: config, atomically: true, encoding: .utf8)
+
+    // A copy made just now can still be open in a child another test forked: retry ETXTBSY.
+    var started: DaemonProcess?
+    for _ in 0..<100 where started == nil {
+      do {
+        started = try DaemonProcess(binary: prefix + "/bin/transitiond", pluginPath: nil)
+      } catch  where DaemonHarness.isTextFileBusy(error) {
+        usleep(20_000)
+      }
+    }
+    let daemon = try #require(started)
+    #expect(daemon.log.contains("config: \(config)"), "\(daemon.log)")
+    let client = try daemon.client()
+    defer { client.close() }
+    let animators = try client.animators().animators
+    #expect(animators.count == plugins.count)
+    #expect(
+      animators.allSatisfy { $0.path?.hasPrefix(prefix + "/lib/transitiond/plugins/") == true })
+    // The config's defaultFps is in force, and its listener serves the installed page.
+    let subscribed = try client.request(["op": "subscribe", "session": "*"])
+    #expect(subscribed.object["fps"]?.numberValue == 24)
+    let url = try #require(try client.hello().viewer)
+    let components = try #require(URLComponents(string: url))
+    let reply = try ViewerHTTPClient.get(
+      port: UInt16(try #require(components.port)), "/?" + (components.query ?? ""))
+    #expect(reply.status == 200)
+    let installed = try #require(
+      files.contents(atPath: prefix + "/share/transitiond/viewer/index.html"))
+    #expect(reply.body == Array(installed))
+  }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+import TransitionClient
+import TransitionViewer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The daemon's HTTP viewer listener (config `http`), against the real daemon: off by default,
+/// loopback only, a token on every request, the page's files, and `/events` carrying the very
+/// lines a socket subscriber reads.
+@Suite("transitiond: the HTTP viewer listener", .serialized)
+struct DaemonViewerHTTPTests {
+  /// A daemon with the listener on an ephemeral loopback port.
+  struct Viewer {
+    let daemon: DaemonProcess
+    let url: String
+    let port: UInt16
+    let token: String
+
+    init(config: String = #"{"http": {"listen": "127.0.0.1:0"}}"#) throws {
+      let daemon = try DaemonProcess(config: config)
+      self.daemon = daemon
+      var line: String?
+      _ = DaemonHarness.waitUntil {
+        line = daemon.log.components(separatedBy: "\n").first { $0.contains(" viewer: http://") }
+        return line != nil
+      }
+      let logged = try #require(line, "no viewer URL in the log: \(daemon.log)")
+      url = String(logged[try #require(logged.range(of: "http://")).lowerBound...])
+      let components = try #require(URLComponents(string: url))
+      port = UInt16(try #require(components.port))
+      token = try #require(components.queryItems?.first { $0.name == "token" }?.value)
+    }
+
+    func get(_ path: String, token: String? = nil, method: String = "GET") throws
+      -> ViewerHTTPReply
+    {
+      let separator = path.contains("?") ? "&" : "?"
+      let target = token.map { path + separator + "token=" + $0 } ?? path
+      return try ViewerHTTPClient.get(port: port, target, method: method)
+    }
+  }
+
+  @Test("off by default: hello names no viewer, view exits 69, and the daemon has no TCP socket")
+  func offByDefault() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    defer { client.close() }
+    #expect(try client.hello().viewer == nil)
+    let view = try TransitionctlRun.run(["view"], socket: daemon.socketPath)
+    #expect(view.status == 69)
+    #expect(view.stderr.contains("http.listen"))
+    #expect(try Self.tcpSockets(of: daemon.pid).isEmpty)
+  }
+
+  @Test("the URL with a 64-digit token is logged, given by hello and printed by view")
+  func urlInLogHelloAndView() throws {
+    let viewer = try Viewer()
+    #expect(viewer.url == "http://127.0.0.1:\(viewer.port)/?token=\(viewer.token)")
+    #expect(viewer.token.count == 64 && viewer.token.allSatisfy(\.isHexDigit))
+    let client = try viewer.daemon.client()
+    defer { client.close() }
+    #expect(try client.hello().viewer == viewer.url)
+    let view = try TransitionctlRun.run(["view"], socket: viewer.daemon.socketPath)
+    #expect(view.status == 0, "\(view.stderr)")
+    #expect(view.stdout == viewer.url + "\n")
+    // The listener is the daemon's only TCP socket, and it listens.
+    let sockets = try Self.tcpSockets(of: viewer.daemon.pid)
+    #expect(sockets.count == 1)
+    #expect(sockets.first?.listening == true)
+    // Another daemon draws another token.
+    let other = try Viewer()
+    #expect(other.token != viewer.token)
+  }
+
+  @Test("every request needs the token: 403 without it or with a wrong one, page files with it")
+  func tokenOnEveryRequest() throws {
+    let viewer = try Viewer()
+    for path in ["/", "/viewer.js", "/events", "/events?session=*", "/favicon.ico", "/nope"] {
+      #expect(try viewer.get(path).status == 403, "\(path)")
+      let wrong = String(viewer.token.reversed())
+      #expect(try viewer.get(path, token: wrong).status == 403, "\(path) with a wrong token")
+      #expect(try viewer.get(path, token: String(viewer.token.dropLast())).status == 403)
+    }
+    let page = try #require(
+      ViewerPage.directory(executableDirectory: DaemonHarness.productsDirectory))
+    for name in ViewerPage.fileNames {
+      let reply = try viewer.get(name == "index.html" ? "/" : "/" + name, token: viewer.token)
+      #expect(reply.status == 200, "\(name)")
+      #expect(reply.headers["content-type"] == ViewerPage.mediaType(of: name))
+      #expect(reply.headers["referrer-policy"] == "no-referrer")
+      let file = try #require(FileManager.default.contents(atPath: page + "/" + name))
+      #expect(reply.body == Array(file), "\(name) is served as it is")
+    }
+    #expect(try viewer.get("/nope", token: viewer.token).status == 404)
+    #expect(try viewer.get("/../transitiond.json", token: viewer.token).status != 200)
+    #expect(try viewer.get("/events?session=ghost", token: viewer.token).status == 404)
+    #expect(try viewer.get("/events?fps=0", token: viewer.token).status == 400)
+    // Only GET: nothing over HTTP can change state.
+    for method in ["POST", "PUT", "DELETE"] {
+      let refused = try viewer.get("/events", token: viewer.token, method: method)
+      #expect([405, 501].contains(refused.status), "\(method): \(refused.status)")
+    }
+  }
+
+  @Test("/events carries the same lines as the socket: begin, every frame, complete")
+  func eventsAreTheSocketsLines() throws {
+    let viewer = try Viewer()
+    let watcher = try viewer.daemon.client()
+    defer { watcher.close() }
+    _ = try watcher.request(["op": "subscribe", "session": "*", "fps": 30])
+    let stream = try ViewerHTTPClient(port: viewer.port)
+    try stream.send("/events?session=*&fps=30&token=\(viewer.token)")
+    // The stream is open once the daemon counts its subscription.
+    let client = try viewer.daemon.client()
+    defer { client.close() }
+    #expect(
+      try DaemonHarness.waitUntil {
+        try client.stats()["subscriptions"] >= 2
+      })
+    let begun = try client.begin(
+      context: DaemonScenes.albumPush(), duration: 0.3, session: "shown")
+    #expect(begun.session == "shown")
+
+    var socketLines: [String] = []
+    while true {
+      let event = try watcher.nextEvent(timeout: .seconds(20))
+      socketLines.append(event.line)
+      if case .complete = event { break }
+    }
+    let events = try stream.readEvents { $0.last?.contains(#""event":"complete""#) == true }
+    #expect(stream.head.hasPrefix("HTTP/1.1 200 OK"))
+    #expect(stream.head.lowercased().contains("content-type: text/event-stream"))
+    #expect(events == socketLines)
+    #expect(events.first?.contains(#""container":[390,844]"#) == true)
+    #expect(events.count >= 3)
+  }
+
+  @Test("a reader that does not read is coalesced, then dropped, as on the socket")
+  func slowEventStreamReader() throws {
+    let viewer = try Viewer(
+      config: #"""
+        {"http": {"listen": "127.0.0.1:0"},
+         "limits": {"subscriberSoftLimitBytes": 4096, "subscriberHardLimitBytes": 65536,
+                    "subscriberSoftLimitSeconds": 0.5}}
+        """#)
+    let client = try viewer.daemon.client()
+    defer { client.close() }
+    _ = try client.begin(context: DaemonScenes.albumPush(), duration: 60, session: "long")
+    let stream = try ViewerHTTPClient(port: viewer.port, receiveBuffer: 1024)
+    try stream.send("/events?session=long&fps=240&token=\(viewer.token)")
+    // Never read: the daemon's queue for the stream grows until the policy drops it.
+    let dropped = try DaemonHarness.waitUntil(seconds: 30) {
+      try client.stats()["slowDisconnects"] >= 1
+    }
+    #expect(dropped, "\(viewer.daemon.log)")
+    #expect(viewer.daemon.log.contains("disconnecting slow client"))
+  }
+
+  @Test("at most http.maxConnections connections are served; one more gets 503")
+  func connectionLimit() throws {
+    let viewer = try Viewer(config: #"{"http": {"listen": "127.0.0.1:0", "maxConnections": 1}}"#)
+    let stream = try ViewerHTTPClient(port: viewer.port)
+    try stream.send("/events?token=\(viewer.token)")
+    let client = try viewer.daemon.client()
+    defer { client.close() }
+    #expect(try DaemonHarness.waitUntil { try client.stats()["subscriptions"] >= 1 })
+    let refused = try viewer.get("/", token: viewer.token)
+    #expect(refused.status == 503)
+    #expect(refused.text.contains("http.maxConnections"))
+    // Once the stream's connection has gone, the slot is free again.
+    close(stream.descriptor)
+    #expect(
+      DaemonHarness.waitUntil { (try? viewer.get("/", token: viewer.token).status) == 200 })
+  }
+
+  @Test("a non-loopback http.listen is a config error naming the key; the daemon does not start")
+  func nonLoopbackRefused() throws {
+    for address in ["0.0.0.0:7878", "192.168.1.2:7878", "[::]:7878", "localhost:7878", "127.0.0.1"]
+    {
+      let daemon = try DaemonProcess(
+        config: #"{"http": {"listen": "\#(address)"}}"#, waitForSocket: false)
+      #expect(try daemon.waitForExit() == 78, "\(address)")
+      #expect(daemon.log.contains("http.listen"), "\(daemon.log)")
+      #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+  }
+
+  /// The TCP sockets (IPv4 and IPv6) open in process `pid`: each one's inode from
+  /// /proc/PID/fd matched against /proc/net/tcp and tcp6, and whether it listens (state 0A).
+  static func tcpSockets(of pid: pid_t) throws -> [(inode: String, listening: Bool)] {
+    let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+    let inodes = Set(
+      fds.compactMap { fd -> String? in
+        guard
+          let target = try? FileManager.default.destinationOfSymbolicLink(
+            atPath: "/proc/\(pid)/fd/\(fd)"),
+          target.hasPrefix("socket:[")
+        else { return nil }
+        return String(target.dropFirst(8).dropLast())
+      })
+    var sockets: [(String, Bool)] = []
+    for table in ["/proc/\(pid)/net/tcp", "/proc/\(pid)/net/tcp6"] {
+      let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+      for line in text.components(separatedBy: "\n").dropFirst() {
+        let fields = line.split(separator: " ")
+        guard fields.count > 9, inodes.contains(String(fields[9])) else { continue }
+        sockets.append((String(fields[9]), fields[3] == "0A"))
+      }
+    }
+    return sockets
+  }
+}
