@@ -87,8 +87,9 @@ fuzz: setup
 	  -timeout=20 -print_final_stats=1 -dict=Tests/FuzzDictionary.txt \
 	  -artifact_prefix=.build/fuzz/ .build/fuzz/corpus $(FUZZ_CORPUS)
 
+## bench: release build, every benchmark mode; prints the table and writes .build/bench.json.
 bench: release
-	$$($(SWIFT) build -c release --show-bin-path)/transition-bench
+	$$($(SWIFT) build -c release --show-bin-path)/transition-bench all --json .build/bench.json
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Plugins Tests

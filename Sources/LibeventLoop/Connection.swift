@@ -11,6 +11,13 @@ import UnixIO
 /// and ``onDrained`` says when it has fallen to ``writeLowWatermark``, so a slow reader can
 /// be throttled and resumed.
 ///
+/// ## Writes
+/// What is written during one loop iteration is collected and leaves in one `writev`, made
+/// straight to the socket once the iteration's callbacks have run (``EventLoop`` flushes
+/// every connection written to). Only what the kernel does not take then goes to libevent's
+/// output buffer, which arms write interest until it is sent: a reader that keeps up costs
+/// one system call per iteration and no `epoll_ctl`.
+///
 /// ## Lifecycle
 /// A connection is *open* from creation until it ends, which happens exactly once, by
 /// ``close()``, ``closeAfterFlush()``, end of stream from the peer, or a socket error. At that
@@ -105,6 +112,16 @@ public final class Connection {
 
   private var state = State.open
   private var bufferEvent: OpaquePointer?
+  /// Output written during this loop iteration, not yet offered to the socket.
+  private var batch: OpaquePointer?
+  private var isFlushScheduled = false
+  /// Batches written straight to the socket so far: one for each loop iteration in which
+  /// output was written, while the reader keeps up (for tests and statistics).
+  public private(set) var directWrites = 0
+  private var isFlushing = false
+  /// True once queued output went above ``writeLowWatermark``: ``onDrained`` is then due
+  /// when it falls back to it.
+  private var isDrainDue = false
   private var discardingOverlongLine = false
   private var registration: Unmanaged<Connection>?
   private var partialLineTimer: LoopTimer?
@@ -155,18 +172,72 @@ public final class Connection {
   /// closed.
   public var pendingOutputBytes: Int {
     guard let bufferEvent else { return 0 }
-    return evbuffer_get_length(bufferevent_get_output(bufferEvent))
+    let batched = batch.map { evbuffer_get_length($0) } ?? 0
+    return batched + evbuffer_get_length(bufferevent_get_output(bufferEvent))
   }
 
-  /// Queues `bytes` for the peer (one copy, into libevent's output buffer).
+  /// Queues `bytes` for the peer (one copy, into the iteration's output batch); the batch is
+  /// written once this loop iteration's callbacks have run (see "Writes" above).
   ///
   /// - Parameter bytes: The bytes to send.
   /// - Returns: False when the connection has ended (nothing is queued) or memory ran out.
   @discardableResult
   public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard state == .open, let bufferEvent else { return false }
+    guard state == .open, bufferEvent != nil else { return false }
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
-    return evbuffer_add(bufferevent_get_output(bufferEvent), base, bytes.count) == 0
+    if batch == nil { batch = evbuffer_new() }
+    guard let batch, evbuffer_add(batch, base, bytes.count) == 0 else { return false }
+    if !isFlushScheduled {
+      isFlushScheduled = true
+      loop.scheduleFlush(self)
+    }
+    if !isDrainDue, pendingOutputBytes > writeLowWatermark { isDrainDue = true }
+    return true
+  }
+
+  /// Offers the batch to the socket: written straight with `writev` when nothing is waiting
+  /// in libevent's output buffer, and whatever the kernel did not take moves there (arming
+  /// write interest). Reports ``onDrained`` when a direct write brought the queued output
+  /// down to the watermark; what that callback writes goes to libevent's output buffer, so
+  /// one connection gets one direct write per flush and the loop polls in between.
+  func flush() {
+    isFlushScheduled = false
+    guard let bufferEvent, let batch, evbuffer_get_length(batch) > 0 else { return }
+    let output = bufferevent_get_output(bufferEvent)
+    guard evbuffer_get_length(output) == 0, !isFlushing else {
+      _ = evbuffer_add_buffer(output, batch)
+      return
+    }
+    let descriptor = bufferevent_getfd(bufferEvent)
+    // One writev of the whole batch (a second one when libevent's limit of iovecs cut the
+    // first short); what is left then means the kernel's buffer is full.
+    directWrites += 1
+    let written = evbuffer_write(batch, descriptor)
+    if written > 0, evbuffer_get_length(batch) > 0 {
+      _ = evbuffer_write(batch, descriptor)
+    }
+    guard evbuffer_get_length(batch) == 0 else {
+      // The rest (or everything, on EAGAIN or an error libevent will then report) waits for
+      // the socket to become writable.
+      _ = evbuffer_add_buffer(output, batch)
+      return
+    }
+    guard isDrainDue, state == .open else { return }
+    isDrainDue = false
+    isFlushing = true
+    isFlushScheduled = true
+    onDrained?(self)
+    isFlushing = false
+    isFlushScheduled = false
+    if let batch = self.batch, evbuffer_get_length(batch) > 0, let bufferEvent = self.bufferEvent {
+      _ = evbuffer_add_buffer(bufferevent_get_output(bufferEvent), batch)
+    }
+  }
+
+  /// Moves the batch into libevent's output buffer (before flushing at close).
+  private func moveBatchToOutput() {
+    guard let bufferEvent, let batch, evbuffer_get_length(batch) > 0 else { return }
+    _ = evbuffer_add_buffer(bufferevent_get_output(bufferEvent), batch)
   }
 
   /// Queues `bytes` for the peer; see ``write(_:)-(UnsafeRawBufferPointer)``.
@@ -286,7 +357,9 @@ public final class Connection {
 
   private func outputDrained() {
     switch state {
-    case .open: onDrained?(self)
+    case .open:
+      isDrainDue = false
+      onDrained?(self)
     case .flushing: if pendingOutputBytes == 0 { releaseSocket() }
     case .closed: break
     }
@@ -330,6 +403,7 @@ public final class Connection {
 
   private func flushThenRelease() {
     guard state == .flushing, let bufferEvent else { return }
+    moveBatchToOutput()
     _ = bufferevent_disable(bufferEvent, Int16(EV_READ))
     if pendingOutputBytes == 0 {
       releaseSocket()
@@ -348,6 +422,10 @@ public final class Connection {
       bufferevent_setcb(bufferEvent, nil, nil, nil, nil)
       bufferevent_free(bufferEvent)
       self.bufferEvent = nil
+    }
+    if let batch {
+      evbuffer_free(batch)
+      self.batch = nil
     }
     let socketClosed = onSocketClosed
     onSocketClosed = nil

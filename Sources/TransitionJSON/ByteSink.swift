@@ -1,8 +1,11 @@
 /// Appends JSON text to a byte buffer without intermediate strings: the one JSON writer of the
 /// project (`JSONValue.serialized`, requests, replies, frame events).
 ///
-/// Numbers use Swift's shortest round-trip formatting (so a renderer reads back the engine's
-/// exact bits), integers without a fraction; nothing here allocates once `bytes` has capacity.
+/// `appendNumber` uses Swift's shortest round-trip formatting (replies, timelines: a reader gets
+/// the exact bits back), integers without a fraction; frames use the faster fixed-precision
+/// ``appendFixed(_:prefix:)``. Each append reserves its worst case once and writes into that
+/// capacity, so there is one capacity check per value rather than per byte; nothing here
+/// allocates once `bytes` has capacity.
 public struct ByteSink: TextOutputStream {
   public var bytes: [UInt8]
 
@@ -38,6 +41,11 @@ public struct ByteSink: TextOutputStream {
     bytes.append(contentsOf: other)
   }
 
+  /// Appends bytes borrowed from elsewhere.
+  public mutating func append(contentsOf other: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: other)
+  }
+
   /// Appends a JSON number: whole numbers below 2^53 as integers, others in shortest
   /// round-trip form, non-finite ones (which JSON cannot carry) as `null`.
   public mutating func appendNumber(_ value: Double) {
@@ -58,54 +66,61 @@ public struct ByteSink: TextOutputStream {
     appendNumber(value > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
   }
 
+  /// Appends an integer, into capacity reserved once.
   public mutating func appendInteger(_ value: Int64) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    if magnitude == 0 { return bytes.append(UInt8(ascii: "0")) }
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { raw in
-      while magnitude > 0 {
-        raw[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-        count += 1
-      }
-      while count > 0 {
-        count -= 1
-        bytes.append(raw[count])
-      }
+    bytes.append(addingCapacity: 21) { span in
+      if value < 0 { span.append(UInt8(ascii: "-")) }
+      Self.writeDigits(value.magnitude, into: &span)
     }
   }
 
-  /// Appends a JSON string literal, escaping what JSON requires.
+  /// Appends a JSON string literal, escaping what JSON requires, into capacity reserved once
+  /// for the worst case (every byte escaped as `\u00XX`).
   public mutating func appendString(_ value: String) {
-    bytes.append(UInt8(ascii: "\""))
     var value = value
     value.withUTF8 { utf8 in
-      for byte in utf8 {
-        switch byte {
-        case UInt8(ascii: "\""): append("\\\"")
-        case UInt8(ascii: "\\"): append("\\\\")
-        case 0x0A: append("\\n")
-        case 0x0D: append("\\r")
-        case 0x09: append("\\t")
-        case 0..<0x20:
-          append("\\u00")
-          bytes.append(Self.hex[Int(byte >> 4)])
-          bytes.append(Self.hex[Int(byte & 15)])
-        default: bytes.append(byte)
+      bytes.append(addingCapacity: utf8.count * 6 + 2) { span in
+        span.append(UInt8(ascii: "\""))
+        for byte in utf8 {
+          switch byte {
+          case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+            span.append(UInt8(ascii: "\\"))
+            span.append(byte)
+          case 0x0A:
+            span.append(UInt8(ascii: "\\"))
+            span.append(UInt8(ascii: "n"))
+          case 0x0D:
+            span.append(UInt8(ascii: "\\"))
+            span.append(UInt8(ascii: "r"))
+          case 0x09:
+            span.append(UInt8(ascii: "\\"))
+            span.append(UInt8(ascii: "t"))
+          case 0..<0x20:
+            span.append(UInt8(ascii: "\\"))
+            span.append(UInt8(ascii: "u"))
+            span.append(UInt8(ascii: "0"))
+            span.append(UInt8(ascii: "0"))
+            span.append(Self.hexDigit(byte >> 4))
+            span.append(Self.hexDigit(byte & 15))
+          default: span.append(byte)
+          }
         }
+        span.append(UInt8(ascii: "\""))
       }
     }
-    bytes.append(UInt8(ascii: "\""))
   }
 
-  private static let hex = Array("0123456789abcdef".utf8)
+  @inline(__always)
+  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
+  }
 
   /// Appends `byte` as two lowercase hexadecimal digits.
   public mutating func appendHexByte(_ byte: UInt8) {
-    bytes.append(Self.hex[Int(byte >> 4)])
-    bytes.append(Self.hex[Int(byte & 15)])
+    bytes.append(addingCapacity: 2) { span in
+      span.append(Self.hexDigit(byte >> 4))
+      span.append(Self.hexDigit(byte & 15))
+    }
   }
 
   /// Appends any JSON value (object keys sorted).

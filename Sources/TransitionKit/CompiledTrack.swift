@@ -1,6 +1,7 @@
-/// A property track prepared for fast evaluation: keyframes sorted by start with the value each
+/// A property track prepared for fast evaluation (a class, so that evaluating a frame borrows it
+/// rather than copying it): keyframes sorted by start with the value each
 /// one starts from, and the knots of the paced and cubic modes.
-struct CompiledTrack: Sendable {
+final class CompiledTrack: Sendable {
   struct Key: Sendable {
     var start: Double
     var end: Double
@@ -26,6 +27,20 @@ struct CompiledTrack: Sendable {
   let knotTangents: [SIMD4<Double>]
   /// Paced mode: distance travelled at each knot.
   let knotDistances: [Double]
+  /// A number track in linear or discrete mode: its keys as plain numbers, so that a frame
+  /// evaluates it without building (and copying) a ``PropertyValue``; nil for other tracks.
+  let numberKeys: [NumberKey]?
+  /// The initial value of a number track.
+  let initialNumber: Double
+
+  /// A key of a number track: the fields of ``Key`` with numbers for values.
+  struct NumberKey: Sendable {
+    var start: Double
+    var end: Double
+    var from: Double
+    var to: Double
+    var curve: TimingCurve
+  }
 
   init(_ track: PropertyTrack, initial: PropertyValue) {
     property = track.property
@@ -79,6 +94,19 @@ struct CompiledTrack: Sendable {
       tangents.append(span > 0 ? (values[after] - values[before]) / span : .zero)
     }
     knotTangents = tangents
+    let plainKeys = keys.compactMap { key -> NumberKey? in
+      guard case .number(let from) = key.from, case .number(let to) = key.to else { return nil }
+      return NumberKey(start: key.start, end: key.end, from: from, to: to, curve: key.curve)
+    }
+    if case .number(let initialValue) = initial, mode == .linear || mode == .discrete,
+      plainKeys.count == keys.count
+    {
+      initialNumber = initialValue
+      numberKeys = plainKeys
+    } else {
+      initialNumber = 0
+      numberKeys = nil
+    }
   }
 
   /// The property's value at relative time `time` (already eased by the timeline's curve).
@@ -92,6 +120,22 @@ struct CompiledTrack: Sendable {
       return keys.withUnsafeBufferPointer { $0[index].to }
     case .paced: return pacedValue(at: time)
     case .cubic: return cubicValue(at: time)
+    }
+  }
+
+  /// The value of a number track (``numberKeys`` not nil) at relative time `time`: the same
+  /// bits as ``value(at:)`` gives, as a plain number.
+  func numberValue(at time: Double) -> Double {
+    guard let numberKeys else { return initialNumber }
+    return numberKeys.withUnsafeBufferPointer { keys in
+      var index = keys.count - 1
+      while index >= 0, keys[index].start > time { index -= 1 }
+      guard index >= 0 else { return initialNumber }
+      let key = keys.baseAddress! + index
+      if mode == .discrete { return key.pointee.to }
+      let duration = key.pointee.end - key.pointee.start
+      let local = duration > 0 ? min(max((time - key.pointee.start) / duration, 0), 1) : 1
+      return lerp(key.pointee.from, key.pointee.to, key.pointee.curve.value(at: local))
     }
   }
 

@@ -77,6 +77,29 @@ public struct LayerAttributes: Equatable, Sendable {
     }
   }
 
+  /// Sets the number property `property` to `value`, as ``set(_:to:)`` does with
+  /// `.number(value)`, without building a ``PropertyValue``; other properties are ignored.
+  @inline(__always)
+  public mutating func setNumber(_ property: LayerProperty, to value: Double) {
+    switch property {
+    case .alpha: alpha = value
+    case .z: z = value
+    case .rotationX: rotationX = value
+    case .rotationY: rotationY = value
+    case .rotationZ: rotationZ = value
+    case .scale:
+      scaleX = value
+      scaleY = value
+    case .scaleX: scaleX = value
+    case .scaleY: scaleY = value
+    case .translationX: translationX = value
+    case .translationY: translationY = value
+    case .translationZ: translationZ = value
+    case .perspective: perspective = value
+    case .frame, .position, .size, .anchor, .hidden, .background, .transform: break
+    }
+  }
+
   /// The layer's transform with the scalar components composed in (see the type's summary).
   public var composedTransform: Transform3D {
     var result = transform

@@ -10,21 +10,75 @@ public struct TimelineEvaluator: Sendable {
     var id: String
     var initial: LayerAttributes
     var content: JSONValue?
+    /// The layer's number tracks (linear or discrete), as a range of ``numberTracks``.
+    var numberTracks: Range<Int>
+    /// Its other tracks.
     var tracks: [CompiledTrack]
+  }
+
+  /// A number track laid out flat: its keys are a range of ``numberKeys``.
+  private struct NumberTrack: Sendable {
+    var property: LayerProperty
+    var keys: Range<Int>
+    var discrete: Bool
+    var initial: Double
   }
 
   public let timeline: Timeline
   private let layers: [CompiledLayer]
+  /// Every number track of every layer, in layer order, then track order: evaluation walks
+  /// them (and their keys) in order through two flat arrays instead of chasing a pointer per
+  /// track, which is what evaluating many sessions at once is bound by (cache misses).
+  private let numberTracks: [NumberTrack]
+  private let numberKeys: [CompiledTrack.NumberKey]
 
   public init(_ timeline: Timeline) {
     self.timeline = timeline
+    var numberTracks: [NumberTrack] = []
+    var numberKeys: [CompiledTrack.NumberKey] = []
     layers = timeline.layers.map { layer in
-      CompiledLayer(
+      let compiled = layer.tracks.map {
+        CompiledTrack($0, initial: layer.initial.value(of: $0.property))
+      }
+      let first = numberTracks.count
+      var others: [CompiledTrack] = []
+      // Number tracks set only scalar fields that no other track sets, so evaluating them
+      // before the others (each group in its own order) gives the same state.
+      for track in compiled {
+        guard let keys = track.numberKeys else {
+          others.append(track)
+          continue
+        }
+        numberTracks.append(
+          NumberTrack(
+            property: track.property, keys: numberKeys.count..<numberKeys.count + keys.count,
+            discrete: track.mode == .discrete, initial: track.initialNumber))
+        numberKeys += keys
+      }
+      return CompiledLayer(
         id: layer.id, initial: layer.initial, content: layer.content,
-        tracks: layer.tracks.map {
-          CompiledTrack($0, initial: layer.initial.value(of: $0.property))
-        })
+        numberTracks: first..<numberTracks.count, tracks: others)
     }
+    self.numberTracks = numberTracks
+    self.numberKeys = numberKeys
+  }
+
+  /// The value of a number track at relative time `time`: ``CompiledTrack/numberValue(at:)``
+  /// over the flat arrays.
+  @inline(__always)
+  private static func value(
+    of track: UnsafePointer<NumberTrack>, keys: UnsafePointer<CompiledTrack.NumberKey>,
+    at time: Double
+  ) -> Double {
+    var index = track.pointee.keys.upperBound - 1
+    let first = track.pointee.keys.lowerBound
+    while index >= first, keys[index].start > time { index -= 1 }
+    guard index >= first else { return track.pointee.initial }
+    let key = keys + index
+    if track.pointee.discrete { return key.pointee.to }
+    let duration = key.pointee.end - key.pointee.start
+    let local = duration > 0 ? min(max((time - key.pointee.start) / duration, 0), 1) : 1
+    return lerp(key.pointee.from, key.pointee.to, key.pointee.curve.value(at: local))
   }
 
   /// Writes the state of every layer at linear `progress` (clamped to [0, 1]) into `frame`.
@@ -44,26 +98,37 @@ public struct TimelineEvaluator: Sendable {
     // Borrowed through buffer pointers so that no layer or track is copied (no reference
     // counting on the hot path); the id and content of a state never change, so only the
     // animated fields are written.
-    layers.withUnsafeBufferPointer { compiled in
-      frame.layers.withUnsafeMutableBufferPointer { states in
-        for index in compiled.indices {
-          var attributes = compiled[index].initial
-          compiled[index].tracks.withUnsafeBufferPointer { tracks in
-            for track in tracks.indices {
-              attributes.set(tracks[track].property, to: tracks[track].value(at: relativeTime))
+    numberTracks.withUnsafeBufferPointer { flatTracksBuffer in
+      numberKeys.withUnsafeBufferPointer { flatKeysBuffer in
+        let flatTracks = flatTracksBuffer.baseAddress
+        let flatKeys = flatKeysBuffer.baseAddress
+        layers.withUnsafeBufferPointer { compiled in
+          frame.layers.withUnsafeMutableBufferPointer { states in
+            for index in compiled.indices {
+              var attributes = compiled[index].initial
+              if let tracks = flatTracks, let keys = flatKeys {
+                for track in compiled[index].numberTracks {
+                  attributes.setNumber(
+                    tracks[track].property,
+                    to: Self.value(of: tracks + track, keys: keys, at: relativeTime))
+                }
+              }
+              for track in compiled[index].tracks {
+                attributes.set(track.property, to: track.value(at: relativeTime))
+              }
+              if states[index].id != compiled[index].id {
+                states[index] = LayerState(
+                  id: compiled[index].id, frame: attributes.frame, content: compiled[index].content)
+              }
+              states[index].frame = attributes.frame
+              states[index].anchor = attributes.anchor
+              states[index].transform = attributes.composedTransform
+              states[index].alpha = min(max(attributes.alpha, 0), 1)
+              states[index].hidden = attributes.hidden
+              states[index].z = attributes.z
+              states[index].background = attributes.background
             }
           }
-          if states[index].id != compiled[index].id {
-            states[index] = LayerState(
-              id: compiled[index].id, frame: attributes.frame, content: compiled[index].content)
-          }
-          states[index].frame = attributes.frame
-          states[index].anchor = attributes.anchor
-          states[index].transform = attributes.composedTransform
-          states[index].alpha = min(max(attributes.alpha, 0), 1)
-          states[index].hidden = attributes.hidden
-          states[index].z = attributes.z
-          states[index].background = attributes.background
         }
       }
     }

@@ -11,7 +11,8 @@ import TransitionWire
 /// session only the newest frame waits) or get the peer closed. Virtual-clock frames are
 /// produced only as fast as the peer drains, so they never pile up.
 final class Client: CustomStringConvertible {
-  /// A coalesced frame waiting for the peer to drain.
+  /// A coalesced frame waiting for the peer to drain (the one copy of a frame's bytes, made
+  /// only for a peer that reads too slowly).
   private struct PendingFrame {
     let subscriptionID: Int
     let session: String
@@ -91,16 +92,22 @@ final class Client: CustomStringConvertible {
   }
 
   /// Sends a wall-clock frame, or coalesces it when the peer reads too slowly.
-  func sendFrame(_ bytes: [UInt8], subscription: Subscription, session: String) {
+  func sendFrame(_ bytes: UnsafeRawBufferPointer, subscription: Subscription, session: String) {
     guard isOpen else { return }
-    switch backpressure.decide(pending: peer.pendingOutputBytes, now: clock.now) {
+    let pending = peer.pendingOutputBytes
+    // Below the soft limit (the steady state) no clock is read and nothing is looked up.
+    if pending <= backpressure.softLimit, pendingFrames.isEmpty {
+      backpressure.drained(pending: pending)
+      return sendCountedFrame(bytes)
+    }
+    switch backpressure.decide(pending: pending, now: clock.now) {
     case .write:
       dropPendingFrame(subscriptionID: subscription.id, session: session)
       sendCountedFrame(bytes)
     case .coalesce:
       dropPendingFrame(subscriptionID: subscription.id, session: session)
       pendingFrames.append(
-        PendingFrame(subscriptionID: subscription.id, session: session, bytes: bytes))
+        PendingFrame(subscriptionID: subscription.id, session: session, bytes: Array(bytes)))
     case .disconnect(let reason):
       closeSlow(reason)
     }
@@ -108,7 +115,9 @@ final class Client: CustomStringConvertible {
 
   /// Sends a stream's final frame and its `complete` event; neither is ever coalesced away
   /// (a waiting older frame of that stream is dropped instead).
-  func sendFinal(frame: [UInt8], complete: [UInt8], subscription: Subscription, session: String) {
+  func sendFinal(
+    frame: UnsafeRawBufferPointer, complete: [UInt8], subscription: Subscription, session: String
+  ) {
     guard isOpen else { return }
     dropPendingFrame(subscriptionID: subscription.id, session: session)
     sendCountedFrame(frame)
@@ -116,7 +125,7 @@ final class Client: CustomStringConvertible {
   }
 
   /// Sends a virtual-clock frame (produced only while the peer keeps up).
-  func sendVirtualFrame(_ bytes: [UInt8]) {
+  func sendVirtualFrame(_ bytes: UnsafeRawBufferPointer) {
     guard isOpen else { return }
     sendCountedFrame(bytes)
   }
@@ -124,6 +133,9 @@ final class Client: CustomStringConvertible {
   /// Produces virtual-clock frames until the unsent bytes reach the batch size or no
   /// virtual subscription has frames left.
   func pumpVirtual() {
+    guard subscriptions.contains(where: { $0.clock == .virtual && $0.hasVirtualFrames }) else {
+      return
+    }
     var active = subscriptions.filter { $0.clock == .virtual && $0.hasVirtualFrames }
     while isOpen, !active.isEmpty, peer.pendingOutputBytes < virtualBatchBytes {
       active = active.filter { $0.pumpVirtual(into: self) }
@@ -134,12 +146,12 @@ final class Client: CustomStringConvertible {
   func drained() {
     backpressure.drained(pending: peer.pendingOutputBytes)
     while isOpen, !pendingFrames.isEmpty, peer.pendingOutputBytes <= backpressure.softLimit {
-      sendCountedFrame(pendingFrames.removeFirst().bytes)
+      pendingFrames.removeFirst().bytes.withUnsafeBytes { sendCountedFrame($0) }
     }
     pumpVirtual()
   }
 
-  private func sendCountedFrame(_ bytes: [UInt8]) {
+  private func sendCountedFrame(_ bytes: UnsafeRawBufferPointer) {
     guard peer.send(bytes) else { return }
     stats.framesSent += 1
     stats.bytesSent += bytes.count

@@ -12,15 +12,19 @@ import TransitionWire
 /// produced, from 0.
 final class FrameStream {
   /// The session the frames show; it owns its streams, and a stream leaves the frame clock
-  /// before its session lets go of it.
-  unowned let session: Session
+  /// and its subscribers before its session lets go of it. Unsafe-unowned because it is read
+  /// for every frame, which must not cost reference counting.
+  unowned(unsafe) let session: Session
   let fps: Double
   private(set) var subscribers: [Subscription] = []
   private let frameClocks: FrameClocks
   private var seq = 0
-  /// The last frame rendered and the monotonic time it shows, for subscribers that join in
-  /// that same instant (every `*` subscriber of a session that has just begun).
-  private var lastFrame: (time: Double, bytes: [UInt8])?
+  /// The time the last frame showed; nil before the first. A frame clock's tick renders a
+  /// stream only at grid times after it (a stream joins the grid at the next deadline).
+  private(set) var lastFrameTime: Double?
+  /// True while the stream ticks on the frame clock of its rate (kept by ``FrameClock``, so
+  /// that a tick asks a stream rather than searching the clock's list).
+  var isOnFrameClock = false
 
   init(session: Session, fps: Double, frameClocks: FrameClocks) {
     self.session = session
@@ -36,9 +40,15 @@ final class FrameStream {
   func attach(_ subscription: Subscription, at now: Double) {
     let isFirst = subscribers.isEmpty
     subscribers.append(subscription)
-    if !isFirst, session.isMoving, let lastFrame, lastFrame.time == now {
-      subscription.client?.sendFrame(
-        lastFrame.bytes, subscription: subscription, session: session.id)
+    if !isFirst, session.isMoving, seq > 0, lastFrameTime == now {
+      // The same frame again (same seq, same instant), rendered for this subscriber alone:
+      // rarer than keeping a copy of every frame's bytes.
+      let sessionID = session.id
+      session.render(
+        seq: seq - 1, progress: session.progress(at: now), t: now - session.startTime
+      ) { bytes in
+        subscription.client?.sendFrame(bytes, subscription: subscription, session: sessionID)
+      }
       return
     }
     if isFirst || !session.isMoving { sessionChanged(at: now) }
@@ -58,17 +68,20 @@ final class FrameStream {
     if session.isMoving { frameClocks.add(self) }
   }
 
-  /// Renders the frame at `now` for every subscriber; a session that stands still takes the
-  /// stream off the frame clock. The session has reached `now` already (``FrameClock``).
-  func tick(at now: Double) {
+  /// Renders the frame at `time` for every subscriber: evaluated and encoded once, the same
+  /// bytes appended to each subscriber's connection. A session that stands still takes the
+  /// stream off the frame clock. The session has reached `time` already (``FrameClock``).
+  func tick(at time: Double) {
     guard !session.isCompleted else { return }
-    let bytes = session.render(
-      seq: seq, progress: session.progress(at: now), t: now - session.startTime)
-    seq += 1
-    lastFrame = (now, bytes)
-    for subscription in subscribers {
-      subscription.client?.sendFrame(bytes, subscription: subscription, session: session.id)
+    lastFrameTime = time
+    let sessionID = session.id
+    session.render(seq: seq, progress: session.progress(at: time), t: time - session.startTime) {
+      bytes in
+      for subscription in subscribers {
+        subscription.client?.sendFrame(bytes, subscription: subscription, session: sessionID)
+      }
     }
+    seq += 1
     if !session.isMoving { frameClocks.remove(self) }
   }
 
@@ -78,14 +91,16 @@ final class FrameStream {
     let finalSubscribers = subscribers
     subscribers = []
     guard !finalSubscribers.isEmpty else { return }
-    let bytes = session.render(seq: seq, progress: progress, t: t)
-    seq += 1
     let complete = WireMessage.complete(session: session.id, finished: finished)
-    for subscription in finalSubscribers {
-      subscription.client?.sendFinal(
-        frame: bytes, complete: complete, subscription: subscription, session: session.id)
-      subscription.streamFinished(self)
+    let sessionID = session.id
+    session.render(seq: seq, progress: progress, t: t) { bytes in
+      for subscription in finalSubscribers {
+        subscription.client?.sendFinal(
+          frame: bytes, complete: complete, subscription: subscription, session: sessionID)
+      }
     }
+    seq += 1
+    for subscription in finalSubscribers { subscription.streamFinished(self) }
   }
 }
 

@@ -43,8 +43,23 @@ public protocol Peer: AnyObject {
   /// - Returns: False when the peer has ended (nothing is queued).
   @discardableResult
   func send(_ bytes: [UInt8]) -> Bool
+  /// Queues `bytes`, borrowed for the call only, as ``send(_:)-([UInt8])`` does: the frame
+  /// path lends the encoder's buffer here, so a transport that copies the bytes into its
+  /// output buffer makes the one copy a frame needs per subscriber.
+  ///
+  /// - Returns: False when the peer has ended (nothing is queued).
+  @discardableResult
+  func send(_ bytes: UnsafeRawBufferPointer) -> Bool
   /// Ends the peer now, dropping queued output.
   func close()
   /// Ends the peer after its queued output is sent.
   func closeAfterFlush()
+}
+
+extension Peer {
+  /// Copies `bytes` into an array and sends that: for peers with nothing faster.
+  @discardableResult
+  public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    send(Array(bytes))
+  }
 }

@@ -96,9 +96,12 @@ final class Session {
     streams.values.reduce(virtualReaders) { $0 + $1.subscribers.count }
   }
 
-  /// The `frame` line at `progress`, `t` seconds into the session, numbered `seq`.
-  func render(seq: Int, progress: Double, t: Double) -> [UInt8] {
-    renderer.render(seq: seq, progress: progress, time: t)
+  /// Renders the `frame` line at `progress`, `t` seconds into the session, numbered `seq`,
+  /// and lends it to `body` (valid only during the call).
+  func render(
+    seq: Int, progress: Double, t: Double, _ body: (UnsafeRawBufferPointer) -> Void
+  ) {
+    renderer.render(seq: seq, progress: progress, time: t, body)
   }
 
   /// Starts the completion timer; call once, after the session is in the table.

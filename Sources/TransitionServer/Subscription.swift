@@ -82,8 +82,7 @@ final class Subscription {
     guard !cursors.isEmpty else { return false }
     if nextCursor >= cursors.count { nextCursor = 0 }
     let cursor = cursors[nextCursor]
-    if let bytes = cursor.nextFrame() {
-      client.sendVirtualFrame(bytes)
+    if cursor.nextFrame({ client.sendVirtualFrame($0) }) {
       nextCursor += 1
     } else {
       cursors.remove(at: nextCursor)

@@ -15,14 +15,16 @@ final class VirtualCursor {
     lastIndex = Int(min(max(frames, 1), 1e9))
   }
 
-  /// The next frame's encoded line, or nil once the last frame was produced.
-  func nextFrame() -> [UInt8]? {
-    guard index <= lastIndex else { return nil }
+  /// Renders the next frame and lends its encoded line to `body`.
+  ///
+  /// - Returns: False, without calling `body`, once the last frame was produced.
+  func nextFrame(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+    guard index <= lastIndex else { return false }
     let duration = session.duration
     let t = index == lastIndex ? duration : min(Double(index) / fps, duration)
-    let bytes = session.render(seq: index, progress: t / duration, t: t)
+    session.render(seq: index, progress: t / duration, t: t, body)
     index += 1
-    return bytes
+    return true
   }
 }
 

@@ -4,7 +4,9 @@ import TransitionKit
 /// evaluate-then-encode path (the server's frame streams, `transition-bench`, tests).
 ///
 /// Each call evaluates once and encodes once into reused storage; the frame contract is
-/// docs/protocol.md's (`frame` event) and docs/architecture.md's.
+/// docs/protocol.md's (`frame` event) and docs/architecture.md's. ``render(seq:progress:time:_:)``
+/// lends the encoded line to a closure, so nothing is copied or reference-counted between
+/// evaluating a frame and writing it to every subscriber.
 public struct FrameRenderer {
   /// The session the frames belong to, written into every event.
   public let session: String
@@ -12,7 +14,8 @@ public struct FrameRenderer {
   public let evaluator: TimelineEvaluator
   /// The frame evaluated last.
   public private(set) var frame = Frame()
-  private var encoder = FrameEncoder()
+  /// Serves one timeline, so layer ids and contents are encoded once.
+  private var encoder = FrameEncoder(stableLayers: true)
 
   public init(session: String, evaluator: TimelineEvaluator) {
     self.session = session
@@ -23,13 +26,22 @@ public struct FrameRenderer {
     self.init(session: session, evaluator: TimelineEvaluator(timeline))
   }
 
-  /// The `frame` event at linear `progress`, `\n`-terminated.
+  /// Renders the `frame` event at linear `progress` and lends the `\n`-terminated line to
+  /// `body` (valid only during the call).
   /// - Parameters:
   ///   - seq: the frame's number in its stream.
   ///   - progress: linear progress, clamped to [0, 1].
   ///   - time: the frame's `t` (session time); `progress × duration` when nil.
-  public mutating func render(seq: Int, progress: Double, time: Double? = nil) -> [UInt8] {
+  public mutating func render<Result>(
+    seq: Int, progress: Double, time: Double? = nil,
+    _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) rethrows -> Result {
     evaluator.evaluate(progress: progress, time: time, into: &frame)
-    return encoder.encode(session: session, seq: seq, frame: frame)
+    return try encoder.encode(session: session, seq: seq, frame: frame, body)
+  }
+
+  /// The `frame` event at linear `progress`, `\n`-terminated, as a new array.
+  public mutating func render(seq: Int, progress: Double, time: Double? = nil) -> [UInt8] {
+    render(seq: seq, progress: progress, time: time) { Array($0) }
   }
 }

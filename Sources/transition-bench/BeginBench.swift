@@ -1,36 +1,31 @@
 import Foundation
 
-/// `begin` latency through a real `transitiond`: `count` begins of the album-flip scene, one
-/// after another over one connection, each timed from the request's write to its reply's
-/// arrival (each session is then ended with the admin `end`, untimed).
+/// `begin` latency through a real `transitiond`: `count` begins of the album-flip scene (the
+/// stream benchmark's, 32 layers), one after another over one connection, each timed from the
+/// request's write to its reply's arrival (each session is then ended with the admin `end`,
+/// untimed).
 ///
 /// The figure is the whole round trip a client sees: parse, route, the animator's timeline
-/// (wherever the plugin runs), decode, session start, reply.
+/// (wherever the plugin runs), decode, session start, reply. The same measurement as the
+/// `begin` mode of the plugin-isolation work (issue 10), in its own file so either can keep it.
 struct BeginBench {
-  let bench: StreamBench
+  let daemon: DaemonProcess
 
-  /// The latencies in seconds, sorted ascending.
-  func run(count: Int) throws -> [Double] {
-    let socket = try LineSocket(path: bench.socketPath)
-    let request = #"{"op":"begin","interactive":true,"context":\#(StreamBench.context)}"#
+  /// The latencies in seconds of `count` begins.
+  func run(count: Int) throws -> Percentiles {
+    let socket = try LineSocket(path: daemon.socketPath)
+    let request = #"{"op":"begin","interactive":true,"context":\#(BenchContexts.albumPush)}"#
     var samples: [Double] = []
     samples.reserveCapacity(count)
     for _ in 0..<count {
-      let start = DispatchTime.now().uptimeNanoseconds
+      let sent = Monotonic.now
       let reply = try socket.request(request)
-      samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-      guard let session = reply.value(of: "session") else {
+      samples.append(Monotonic.now - sent)
+      guard reply.contains(#""ok":true"#), let session = reply.value(of: "session") else {
         throw BenchError("begin failed: \(reply)")
       }
       _ = try socket.request(#"{"op":"end","session":"\#(session)"}"#)
     }
-    return samples.sorted()
-  }
-
-  /// The value at `fraction` (0...1) of sorted `samples`.
-  static func percentile(_ samples: [Double], _ fraction: Double) -> Double {
-    guard !samples.isEmpty else { return .nan }
-    let index = Int((Double(samples.count - 1) * fraction).rounded())
-    return samples[min(max(index, 0), samples.count - 1)]
+    return Percentiles(samples)
   }
 }

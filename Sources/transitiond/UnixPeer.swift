@@ -50,6 +50,9 @@ final class UnixPeer: Peer {
   @discardableResult
   func send(_ bytes: [UInt8]) -> Bool { connection.write(bytes) }
 
+  @discardableResult
+  func send(_ bytes: UnsafeRawBufferPointer) -> Bool { connection.write(bytes) }
+
   func close() { connection.close() }
 
   func closeAfterFlush() { connection.closeAfterFlush() }

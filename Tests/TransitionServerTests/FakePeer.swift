@@ -38,6 +38,11 @@ final class FakePeer: Peer {
     onClose?(self)
   }
 
+  /// Forgets what was sent since the last read, unparsed (for long runs).
+  func dropUnread() {
+    unread.removeAll(keepingCapacity: true)
+  }
+
   /// Every line sent since the last read, parsed; the peer's output is then empty.
   func readLines() -> [JSONValue] {
     let bytes = unread

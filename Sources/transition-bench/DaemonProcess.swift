@@ -1,0 +1,106 @@
+import Foundation
+
+/// A `transitiond` started by the benchmark on a temporary socket, with the plugins built
+/// beside it, and what /proc says about it: CPU time (`/proc/<pid>/stat`) and peak resident
+/// memory (`VmHWM` in `/proc/<pid>/status`).
+final class DaemonProcess {
+  let socketPath: String
+  let process: Process
+  let directory: String
+  /// Seconds from starting the process to the first reply on its socket.
+  private(set) var startupSeconds = 0.0
+
+  /// Starts `transitiond` from `binDirectory` and waits until it answers `hello`.
+  ///
+  /// - Parameter config: Extra JSON members of the daemon's config file (limits), or nil.
+  init(binDirectory: URL, config: String? = nil) throws {
+    directory = "/tmp/transition-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    socketPath = directory + "/transitiond.sock"
+    process = Process()
+    process.executableURL = binDirectory.appendingPathComponent("transitiond")
+    var arguments = [
+      "--socket", socketPath, "--plugin-path", binDirectory.path, "--log-level", "error",
+    ]
+    if let config {
+      let path = directory + "/transitiond.json"
+      try Data("{\(config)}".utf8).write(to: URL(fileURLWithPath: path))
+      arguments += ["--config", path]
+    }
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    let start = Monotonic.now
+    try process.run()
+    Self.running.add(process)
+    let socket = try LineSocket.waitingFor(path: socketPath, within: 5)
+    _ = try socket.request(#"{"op":"hello"}"#)
+    startupSeconds = Monotonic.now - start
+  }
+
+  var pid: Int32 { process.processIdentifier }
+
+  /// The daemons still running, so that an early exit can stop them.
+  static let running = RunningProcesses()
+
+  /// User plus system CPU seconds the daemon has used so far.
+  var cpuSeconds: Double {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = text.lastIndex(of: ")")
+    else { return 0 }
+    // Fields after the command name: state is field 3, utime 14 and stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12])
+    else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// Peak resident set size in bytes (`VmHWM`).
+  var peakResidentBytes: Int { statusField("VmHWM:") }
+
+  /// Current resident set size in bytes (`VmRSS`).
+  var residentBytes: Int { statusField("VmRSS:") }
+
+  private func statusField(_ name: String) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) })
+    else { return 0 }
+    let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+    return kilobytes * 1024
+  }
+
+  func stop() {
+    Self.running.remove(process)
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+}
+
+/// Processes the benchmark started and has not stopped yet.
+final class RunningProcesses: @unchecked Sendable {
+  private let lock = NSLock()
+  private var processes: [Process] = []
+
+  func add(_ process: Process) {
+    lock.lock()
+    defer { lock.unlock() }
+    processes.append(process)
+  }
+
+  func remove(_ process: Process) {
+    lock.lock()
+    defer { lock.unlock() }
+    processes.removeAll { $0 === process }
+  }
+
+  /// Terminates every process still running (before an early exit).
+  func terminateAll() {
+    lock.lock()
+    let all = processes
+    processes = []
+    lock.unlock()
+    for process in all where process.isRunning { process.terminate() }
+  }
+}

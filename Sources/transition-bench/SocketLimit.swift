@@ -1,0 +1,85 @@
+import Foundation
+
+/// The socket's own limit: a minimal sender that writes pre-encoded lines (the daemon's own
+/// frames, so the same sizes) to a Unix stream socket as fast as the kernel takes them, read
+/// by the same reader as the daemon. Nothing is evaluated or encoded: what is left is the cost
+/// of the socket and of the reader.
+final class SocketLimit: @unchecked Sendable {
+  private let path: String
+  private let listener: Int32
+  private let blob: [UInt8]
+  private let linesPerBlob: Int
+  private let complete = Array(
+    #"{"event":"complete","finished":true,"session":"limit"}"#.utf8 + [10])
+
+  /// Listens on a temporary socket; `lines` are sent in turn, over and over.
+  init(lines: [[UInt8]]) throws {
+    guard !lines.isEmpty else { throw BenchError("no frames to send") }
+    path = "/tmp/transition-bench-limit-\(getpid()).sock"
+    unlink(path)
+    blob = lines.flatMap { $0 }
+    linesPerBlob = lines.count
+    listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard listener >= 0, bound == 0, listen(listener, 8) == 0 else {
+      throw BenchError("cannot listen on \(path)")
+    }
+  }
+
+  deinit {
+    close(listener)
+    unlink(path)
+  }
+
+  /// Sends `frames` lines to one reader; returns (lines read, bytes read, seconds).
+  func run(frames: Int) throws -> (frames: Int, bytes: Int, seconds: Double) {
+    let sender = Thread { [self] in
+      let connection = accept(listener, nil, nil)
+      guard connection >= 0 else { return }
+      defer { close(connection) }
+      var left = frames
+      blob.withUnsafeBytes { all in
+        while left >= linesPerBlob {
+          guard Self.writeAll(connection, all) else { return }
+          left -= linesPerBlob
+        }
+        // The remaining lines: the first `left` lines of the blob.
+        var end = 0
+        var lines = 0
+        while lines < left, let newline = all[end...].firstIndex(of: 10) {
+          end = newline + 1
+          lines += 1
+        }
+        guard Self.writeAll(connection, UnsafeRawBufferPointer(rebasing: all[..<end])) else {
+          return
+        }
+      }
+      complete.withUnsafeBytes { _ = Self.writeAll(connection, $0) }
+    }
+    let start = Monotonic.now
+    sender.start()
+    let reader = try LineSocket(path: path)
+    let read = try reader.countUntilComplete()
+    return (read.lines, read.bytes, Monotonic.now - start)
+  }
+
+  private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    var sent = 0
+    while sent < bytes.count {
+      let count = write(descriptor, bytes.baseAddress! + sent, bytes.count - sent)
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return false }
+      sent += count
+    }
+    return true
+  }
+}

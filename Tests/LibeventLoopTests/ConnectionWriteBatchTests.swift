@@ -1,0 +1,50 @@
+import Glibc
+import LibeventLoop
+import Testing
+
+/// What a connection writes during one loop iteration leaves in one write, made straight to
+/// the socket once the iteration's callbacks have run (Connection, "Writes").
+@Suite struct ConnectionWriteBatchTests {
+  @Test func writesOfOneIterationLeaveInOneDirectWrite() throws {
+    let loop = try EventLoop()
+    let (connection, client) = try makeConnectedPair(loop: loop)
+    #expect(connection.write("one\n"))
+    #expect(connection.write("two\n"))
+    #expect(connection.write("three\n"))
+    // Collected, not written yet: the iteration has not ended.
+    #expect(connection.pendingOutputBytes == 14)
+    #expect(connection.directWrites == 0)
+    try loop.pump(until: { connection.pendingOutputBytes == 0 })
+    #expect(connection.directWrites == 1)
+    #expect(String(decoding: try client.read(count: 14), as: UTF8.self) == "one\ntwo\nthree\n")
+    #expect(connection.write("four\n"))
+    try loop.pump(until: { connection.pendingOutputBytes == 0 })
+    #expect(connection.directWrites == 2)
+    #expect(String(decoding: try client.read(count: 5), as: UTF8.self) == "four\n")
+    connection.close()
+  }
+
+  @Test func whatTheKernelDoesNotTakeWaitsInOrderForTheReader() throws {
+    let loop = try EventLoop()
+    let (connection, client) = try makeConnectedPair(loop: loop)
+    var drained = 0
+    connection.onDrained = { _ in drained += 1 }
+    // Far more than a socket buffer holds, in one iteration, then more after it.
+    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 16) + [10]
+    for _ in 0..<64 { #expect(connection.write(chunk)) }
+    try loop.runOnce(blocking: false)
+    #expect(connection.pendingOutputBytes > 0)
+    #expect(connection.write("last\n"))
+    var received: [UInt8] = []
+    let expected = 64 * chunk.count + 5
+    while received.count < expected {
+      try loop.runOnce(blocking: false)
+      received += try client.readAvailable()
+    }
+    #expect(received.count == expected)
+    #expect(Array(received.suffix(5)) == Array("last\n".utf8))
+    #expect(received.filter { $0 == 10 }.count == 65)
+    try loop.pump(until: { drained > 0 })
+    connection.close()
+  }
+}

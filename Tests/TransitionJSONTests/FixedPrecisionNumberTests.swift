@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TransitionJSON
+
+/// The frame number writer (docs/protocol.md, "Numbers in frames"): 7 significant digits and
+/// at least 3 decimals, plain decimal notation, never `-0`, an exponent, NaN or an infinity.
+@Suite struct FixedPrecisionNumberTests {
+  private func written(_ value: Double) -> String {
+    var sink = ByteSink(capacity: 64)
+    sink.appendFixed(value)
+    return String(decoding: sink.bytes, as: UTF8.self)
+  }
+
+  /// The largest error the stated precision allows for `value`.
+  private func allowedError(_ value: Double) -> Double {
+    let magnitude = abs(value)
+    if magnitude >= 1e15 { return magnitude * 1e-15 }
+    let decimals = FixedPrecisionNumber.decimals(forMagnitude: magnitude)
+    // Half a unit of the last decimal, plus the rounding of the scaling itself.
+    return 0.5 * pow(10, -Double(decimals)) * (1 + 1e-9) + magnitude * 4e-16
+  }
+
+  @Test func writesTheStatedDigits() {
+    #expect(written(0) == "0")
+    #expect(written(390) == "390")
+    #expect(written(-12) == "-12")
+    #expect(written(0.5) == "0.5")
+    #expect(written(1.0 / 3) == "0.3333333")
+    #expect(written(2.0 / 3) == "0.6666667")
+    #expect(written(12.345678901) == "12.34568")
+    #expect(written(1234.56789) == "1234.568")
+    #expect(written(-1.0 / 500) == "-0.002")
+    #expect(written(-0.0019999999999999996) == "-0.002")
+    #expect(written(-2.5e-7) == "-0.00000025")
+    #expect(written(123_456_789.125) == "123456789.125")
+    #expect(written(0.99999999) == "1")
+    #expect(written(1e21) == "1000000000000000000000")
+  }
+
+  @Test func decimalsKeepSevenSignificantDigitsAndAtLeastThree() {
+    #expect(FixedPrecisionNumber.decimals(forMagnitude: 5_000) == 3)
+    #expect(FixedPrecisionNumber.decimals(forMagnitude: 500) == 4)
+    #expect(FixedPrecisionNumber.decimals(forMagnitude: 5) == 6)
+    #expect(FixedPrecisionNumber.decimals(forMagnitude: 0.5) == 7)
+    #expect(FixedPrecisionNumber.decimals(forMagnitude: 0.002) == 9)
+    #expect(FixedPrecisionNumber.decimals(forMagnitude: 1e-12) == 15)
+  }
+
+  @Test func neverWritesMinusZero() {
+    for value in [-0.0, -1e-20, -4e-16, -1e-300, -Double.leastNonzeroMagnitude] {
+      #expect(written(value) == "0", "\(value)")
+    }
+  }
+
+  @Test func nonFiniteNumbersStillWriteNumbers() {
+    #expect(written(.nan) == "0")
+    let infinity = written(.infinity)
+    #expect(infinity.count == 309)
+    #expect(infinity.allSatisfy { $0.isNumber })
+    #expect(written(-.infinity) == "-" + infinity)
+    // The largest double, written in full, reads back as itself (not as an infinity).
+    #expect(Double(infinity) == .greatestFiniteMagnitude)
+    #expect(Double(written(-1.2345e300)) == -1.2345e300)
+  }
+
+  @Test func randomValuesReadBackWithinThePrecisionAndInPlainNotation() throws {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let exponent = Double.random(in: -12...18, using: &generator)
+      let value =
+        (Bool.random(using: &generator) ? 1 : -1) * pow(10, exponent)
+        * Double.random(in: 1...9.99, using: &generator)
+      let text = written(value)
+      #expect(text != "-0")
+      #expect(!text.contains("e") && !text.contains("E") && !text.contains("n"), "\(text)")
+      #expect(!text.hasSuffix("."))
+      if text.contains(".") { #expect(!text.hasSuffix("0"), "\(text)") }
+      let read = try #require(Double(text))
+      #expect(abs(read - value) <= allowedError(value), "\(value) was written \(text)")
+    }
+  }
+
+  @Test func appendsAfterTheGivenPrefixInOneReservation() {
+    var sink = ByteSink(capacity: 4)
+    sink.appendFixed(1.5, prefix: UInt8(ascii: "["))
+    sink.appendFixed(-0.25, prefix: UInt8(ascii: ","))
+    sink.append(UInt8(ascii: "]"))
+    #expect(String(decoding: sink.bytes, as: UTF8.self) == "[1.5,-0.25]")
+  }
+}
