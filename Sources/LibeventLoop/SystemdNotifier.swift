@@ -1,3 +1,4 @@
+import CLibevent
 import Glibc
 import UnixIO
 
