@@ -1,5 +1,3 @@
-// CLibevent too: in a whole-module (release) build the socket constants can come to belong
-// to CLibevent's module (its shim includes <sys/socket.h>), and this file must still see them.
 import CLibevent
 import Glibc
 import UnixIO
