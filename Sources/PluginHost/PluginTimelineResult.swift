@@ -11,4 +11,8 @@ public enum PluginTimelineResult: Equatable, Sendable {
   /// The animator failed, or could not be called; the message is the plugin's own when it
   /// gave one, otherwise the host's, naming the animator.
   case failed(String)
+  /// The call never reached the plugin or never came back from it: the host process timed
+  /// out, crashed, overflowed, is down, or the plugin is quarantined. The message is the
+  /// daemon's, naming the animator.
+  case faulted(PluginCallFault, String)
 }

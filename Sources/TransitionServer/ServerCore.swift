@@ -43,6 +43,9 @@ public final class ServerCore {
   /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded; throws
   /// `reload_failed`. Nil refuses `reload`.
   public var reloadHandler: (() throws(WireError) -> Int)?
+  /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``);
+  /// nil asks the source's own `default-slide`.
+  public var fallbackAnimator: FallbackAnimator?
   /// The viewer's URL with its token, when the daemon's HTTP listener is on; `hello` gives it
   /// to the clients of the Unix socket (whose permissions already decide who may watch).
   public var viewerURL: String?

@@ -1,8 +1,15 @@
 import Glibc
+import PluginIsolation
 import TransitionServer
 
 /// `EX_USAGE` from sysexits.h.
 let usageExitStatus: Int32 = 64
+
+// `transitiond plugin-host …`: this executable started by the daemon as its plugin host
+// (docs/plugins.md, "Isolation"); it never returns.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == HostCommandLine.subcommand {
+  runPluginHost(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 let request: CommandLineRequest
 do {
