@@ -39,6 +39,9 @@ let package = Package(
       providers: [.apt(["libevent-dev"])]
     ),
     .target(name: "CTransitionPlugin"),
+    // prctl, pidfd_open and close_range, which Swift cannot call directly (variadic or raw
+    // system calls), for the plugin host's sandbox and its supervision.
+    .target(name: "CProcessControl"),
 
     // JSON: the typed value, its parser and writer, and a path-naming field reader.
     .target(name: "TransitionJSON"),
@@ -56,6 +59,11 @@ let package = Package(
       dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
     .target(name: "PluginCheck", dependencies: ["PluginHost", "TransitionKit", "TransitionJSON"]),
+    // The plugin host process and its protocol: the frames between the daemon and the host,
+    // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
+    .target(
+      name: "PluginIsolation",
+      dependencies: ["PluginHost", "TransitionKit", "TransitionJSON", "CProcessControl"]),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
@@ -81,7 +89,8 @@ let package = Package(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginHost", "PluginCheck", "UnixIO", "TransitionViewer",
+        "PluginHost", "PluginCheck", "UnixIO", "TransitionViewer", "PluginIsolation",
+        "CProcessControl", "DefaultSlideAnimator",
       ]),
     .executableTarget(
       name: "transitionctl",
@@ -109,9 +118,14 @@ let package = Package(
     .target(
       name: "ZoomPresent", dependencies: ["TransitionPluginSDK"], path: "Plugins/ZoomPresent",
       linkerSettings: pluginExports),
+    // default-slide's animator is a library both its plugin and the daemon (its built-in
+    // fallback) link; only the plugin's thin entry exports `transitiond_plugin_entry`.
     .target(
-      name: "DefaultSlide", dependencies: ["TransitionPluginSDK"], path: "Plugins/DefaultSlide",
-      linkerSettings: pluginExports),
+      name: "DefaultSlideAnimator", dependencies: ["TransitionPluginSDK"],
+      path: "Plugins/DefaultSlide/Animator"),
+    .target(
+      name: "DefaultSlide", dependencies: ["DefaultSlideAnimator", "TransitionPluginSDK"],
+      path: "Plugins/DefaultSlide/Entry", linkerSettings: pluginExports),
     .target(
       name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade",
       linkerSettings: pluginExports),
@@ -137,6 +151,10 @@ let package = Package(
       dependencies: [
         "TransitionPluginSDK", "TransitionPluginABI", "TransitionKit", "CTransitionPlugin",
       ]
+    ),
+    .testTarget(
+      name: "PluginIsolationTests",
+      dependencies: ["PluginIsolation", "PluginHost", "TransitionKit", "TransitionJSON"]
     ),
     .testTarget(
       name: "PluginHostTests",

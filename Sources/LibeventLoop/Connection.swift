@@ -195,18 +195,49 @@ public final class Connection {
     return true
   }
 
+  /// Writes what this iteration has queued so far now, instead of once the iteration's
+  /// callbacks have run: a reply or frame that must not wait behind the rest of the
+  /// iteration's work (a frame clock tick rendering many sessions) leaves at once. Writes
+  /// queued afterwards still leave together at the end of the iteration, and ``onDrained``
+  /// is still reported there, never from inside this call.
+  public func flushNow() {
+    guard isFlushScheduled, !isFlushing else { return }
+    writeBatch()
+  }
+
   /// Offers the batch to the socket: written straight with `writev` when nothing is waiting
   /// in libevent's output buffer, and whatever the kernel did not take moves there (arming
-  /// write interest). Reports ``onDrained`` when a direct write brought the queued output
-  /// down to the watermark; what that callback writes goes to libevent's output buffer, so
-  /// one connection gets one direct write per flush and the loop polls in between.
+  /// write interest). Reports ``onDrained`` when a direct write (this one, or a
+  /// ``flushNow()`` earlier in the iteration) brought the queued output down to the
+  /// watermark; what that callback writes goes to libevent's output buffer, so one
+  /// connection gets one direct write per flush and the loop polls in between.
   func flush() {
     isFlushScheduled = false
-    guard let bufferEvent, let batch, evbuffer_get_length(batch) > 0 else { return }
+    guard writeBatch(), isDrainDue, state == .open else { return }
+    isDrainDue = false
+    isFlushing = true
+    isFlushScheduled = true
+    onDrained?(self)
+    isFlushing = false
+    isFlushScheduled = false
+    if let batch = self.batch, evbuffer_get_length(batch) > 0, let bufferEvent = self.bufferEvent {
+      _ = evbuffer_add_buffer(bufferevent_get_output(bufferEvent), batch)
+    }
+  }
+
+  /// Writes the batch straight to the socket when libevent's output buffer is empty, else
+  /// appends it there. Returns true when nothing is left queued anywhere (the batch went to
+  /// the kernel whole, or there was nothing to write and nothing waiting).
+  @discardableResult
+  private func writeBatch() -> Bool {
+    guard let bufferEvent else { return false }
     let output = bufferevent_get_output(bufferEvent)
+    guard let batch, evbuffer_get_length(batch) > 0 else {
+      return evbuffer_get_length(output) == 0
+    }
     guard evbuffer_get_length(output) == 0, !isFlushing else {
       _ = evbuffer_add_buffer(output, batch)
-      return
+      return false
     }
     let descriptor = bufferevent_getfd(bufferEvent)
     // One writev of the whole batch (a second one when libevent's limit of iovecs cut the
@@ -220,18 +251,9 @@ public final class Connection {
       // The rest (or everything, on EAGAIN or an error libevent will then report) waits for
       // the socket to become writable.
       _ = evbuffer_add_buffer(output, batch)
-      return
+      return false
     }
-    guard isDrainDue, state == .open else { return }
-    isDrainDue = false
-    isFlushing = true
-    isFlushScheduled = true
-    onDrained?(self)
-    isFlushing = false
-    isFlushScheduled = false
-    if let batch = self.batch, evbuffer_get_length(batch) > 0, let bufferEvent = self.bufferEvent {
-      _ = evbuffer_add_buffer(bufferevent_get_output(bufferEvent), batch)
-    }
+    return true
   }
 
   /// Moves the batch into libevent's output buffer (before flushing at close).

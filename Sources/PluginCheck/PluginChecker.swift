@@ -58,7 +58,7 @@ public enum PluginChecker {
     case .declined:
       report.add(.timeline, subject, .skipped, "declined the scene")
       return
-    case .failed(let message):
+    case .failed(let message), .faulted(_, let message):
       report.add(.timeline, subject, .failed, "failed: \(message)")
       return
     case .timeline(let bytes):

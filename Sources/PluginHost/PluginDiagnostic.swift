@@ -5,7 +5,9 @@
 /// event without parsing the message.
 public struct PluginDiagnostic: Equatable, Hashable, Sendable, CustomStringConvertible {
   /// How much a diagnostic matters, for the log level.
-  public enum Severity: Int, Comparable, Hashable, Sendable, CustomStringConvertible {
+  public enum Severity: Int, Comparable, Hashable, Sendable, CaseIterable,
+    CustomStringConvertible
+  {
     case debug, info, warning, error
 
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import TransitionKit
 
@@ -26,10 +27,18 @@ public final class PluginRegistry: Sendable {
     /// Load plugins even when their file or a directory above it is owned by another user or
     /// writable by group or others.
     public var allowInsecurePlugins: Bool
+    /// The uid trusted to own plugin files and their directories besides root: the daemon's
+    /// effective uid, passed explicitly because the plugin host that loads them may run as
+    /// another user (`pluginUser`), whose own uid must not be trusted.
+    public var trustedUID: UInt32
 
-    public init(searchPath: PluginSearchPath, allowInsecurePlugins: Bool = false) {
+    public init(
+      searchPath: PluginSearchPath, allowInsecurePlugins: Bool = false,
+      trustedUID: UInt32 = geteuid()
+    ) {
       self.searchPath = searchPath
       self.allowInsecurePlugins = allowInsecurePlugins
+      self.trustedUID = trustedUID
     }
   }
 
@@ -64,27 +73,38 @@ public final class PluginRegistry: Sendable {
   ///
   /// The first call loads the plugins; later calls (the daemon's `reload`) add new libraries,
   /// retry ones refused before, and leave loaded libraries and their animators as they are.
-  /// - Parameter configuration: replaces the stored configuration first (a re-read config
-  ///   file), or `nil` to keep it.
+  /// - Parameters:
+  ///   - configuration: replaces the stored configuration first (a re-read config file), or
+  ///     `nil` to keep it.
+  ///   - skipping: real paths of libraries not to open at all (the plugin host's quarantine).
+  ///   - willLoad: runs with a library's real path just before it is opened, so that a
+  ///     process watching the host knows which library was loading if opening it crashes.
   /// - Returns: what this scan loaded and noticed, for the daemon's log.
   @discardableResult
-  public func rescan(with configuration: Configuration? = nil) -> PluginLoadReport {
+  public func rescan(
+    with configuration: Configuration? = nil, skipping: Set<String> = [],
+    willLoad: ((String) -> Void)? = nil
+  ) -> PluginLoadReport {
     state.withLock { state in
       if let configuration { state.configuration = configuration }
       let allowInsecure = state.configuration.allowInsecurePlugins
       let (candidates, searchDiagnostics) = state.configuration.searchPath.candidates()
       var report = PluginLoadReport(diagnostics: searchDiagnostics)
-      for path in candidates {
+      for path in candidates where !skipping.contains(path) {
         if let loaded = state.loadedVersions[path] {
           if let change = Self.changeOnDisk(path, loaded: loaded) {
             report.diagnostics.append(change)
           }
           continue
         }
-        if let problem = PermissionCheck.problem(realPath: path, allowInsecure: allowInsecure) {
+        if let problem = PermissionCheck.problem(
+          realPath: path, allowInsecure: allowInsecure,
+          trustedUID: state.configuration.trustedUID)
+        {
           report.diagnostics.append(problem)
           if !allowInsecure { continue }
         }
+        willLoad?(path)
         Self.load(path, into: &state, report: &report)
       }
       return report

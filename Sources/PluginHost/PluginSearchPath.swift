@@ -89,7 +89,11 @@ public struct PluginSearchPath: Equatable, Sendable {
         if index < explicit.count {
           diagnostics.append(
             PluginDiagnostic(
-              .missingPath, .warning, path: entry, "plugin path entry \(entry) does not exist"))
+              .missingPath, .warning, path: entry,
+              access(entry, F_OK) != 0 && errno == EACCES
+                ? "plugin path entry \(entry) cannot be reached by uid \(geteuid()) "
+                  + "(permission denied on a directory above it)"
+                : "plugin path entry \(entry) does not exist"))
         }
       }
     }

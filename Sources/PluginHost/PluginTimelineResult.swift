@@ -12,4 +12,8 @@ public enum PluginTimelineResult: Equatable, Sendable {
   /// gave one, otherwise the host's. It does not name the animator: the caller reports it as
   /// `animator <name> failed: <message>`.
   case failed(String)
+  /// The call never reached the plugin or never came back from it: the host process timed
+  /// out, crashed, overflowed, is down, or the plugin is quarantined. The message is the
+  /// daemon's, naming the animator.
+  case faulted(PluginCallFault, String)
 }

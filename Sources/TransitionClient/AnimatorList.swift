@@ -12,14 +12,19 @@ public struct AnimatorInfo: Equatable, Sendable {
   public let duration: Double?
   /// The plugin's file, when the daemon reports it.
   public let path: String?
+  /// True when the plugin is quarantined: listed, but every `begin` falls back.
+  public let quarantined: Bool
 }
 
 /// The reply to `animators`: every loaded animator and the route table.
-public struct AnimatorList: Equatable, Sendable {
+public struct AnimatorList: Sendable {
   /// The loaded animators, in the daemon's order.
   public let animators: [AnimatorInfo]
   /// Which animator serves each operation.
   public let routes: [String: String]
+  /// The quarantined plugin libraries and why, by path (those that crashed while loading
+  /// have no animators listed).
+  public let quarantinedPlugins: [(path: String, reason: String)]
 
   /// Reads the fields of an `animators` reply.
   /// - Throws: ``ClientError/Code/malformed`` when a field is missing or mistyped.
@@ -34,10 +39,17 @@ public struct AnimatorList: Equatable, Sendable {
           plugin: try entry.string("plugin"),
           version: try entry.string("version"),
           duration: entry["duration"]?.numberValue,
-          path: entry["path"]?.stringValue))
+          path: entry["path"]?.stringValue,
+          quarantined: entry["quarantined"]?.boolValue ?? false))
     }
     self.animators = animators
     routes = try RouteTable.decode(object)
+    quarantinedPlugins = ((object["quarantined"] as? [Any]) ?? []).compactMap { entry in
+      guard let fields = entry as? [String: Any], let path = fields["path"] as? String else {
+        return nil
+      }
+      return (path, fields["reason"] as? String ?? "")
+    }
   }
 }
 

@@ -104,8 +104,7 @@ extension ByteSink {
           return
         }
         let decimals = FixedPrecisionNumber.decimals(forMagnitude: magnitude)
-        let (scale, unit) = FixedPrecisionNumber.powerOfTen(decimals)
-        var units = UInt64((magnitude * scale).rounded())
+        let units = UInt64((magnitude * FixedPrecisionNumber.powerOfTen(decimals).0).rounded())
         if units == 0 {
           out[end] = UInt8(ascii: "0")
           count = end + 1
@@ -115,22 +114,113 @@ extension ByteSink {
           out[end] = UInt8(ascii: "-")
           end += 1
         }
-        end = Self.writeDigits(units / unit, to: out, at: end)
-        units %= unit
-        guard units != 0 else {
-          count = end
-          return
-        }
-        // Drop trailing zeros of the fraction, then write it with its leading zeros.
-        var digits = decimals
-        while units % 10 == 0 {
-          units /= 10
-          digits -= 1
-        }
-        out[end] = UInt8(ascii: ".")
-        count = Self.writeDigits(units, to: out, at: end + 1, width: digits)
+        count = Self.writeScaledDigits(units, decimals: decimals, to: out, at: end)
       }
     }
+  }
+
+  /// Writes `units` / 10^`decimals` (`units` ≥ 1) at `out[index]` with no division by a
+  /// variable: all digits of `units` are written once, right to left two at a time, one byte
+  /// after the integer part, which then moves left to make room for the point (or, below 1,
+  /// after `0.` and the leading zeros of the fraction); trailing zeros of the fraction, and a
+  /// point left without digits, are dropped. Returns the index after the last byte.
+  @inline(__always)
+  static func writeScaledDigits(
+    _ units: UInt64, decimals: Int, to out: UnsafeMutablePointer<UInt8>, at index: Int
+  ) -> Int {
+    let length = digitCount(units)
+    var last: Int
+    if length > decimals {
+      let integerLength = length - decimals
+      writeDigitsBackward(units, endingAt: out + index + 1 + length)
+      for position in index..<(index + integerLength) { out[position] = out[position + 1] }
+      out[index + integerLength] = UInt8(ascii: ".")
+      last = index + length
+    } else {
+      out[index] = UInt8(ascii: "0")
+      out[index + 1] = UInt8(ascii: ".")
+      let zeros = decimals - length
+      for position in (index + 2)..<(index + 2 + zeros) { out[position] = UInt8(ascii: "0") }
+      writeDigitsBackward(units, endingAt: out + index + 2 + decimals)
+      last = index + 1 + decimals
+    }
+    while out[last] == UInt8(ascii: "0") { last -= 1 }
+    if out[last] == UInt8(ascii: ".") { last -= 1 }
+    return last + 1
+  }
+
+  /// The count of decimal digits of `value` (1 for 0).
+  @inline(__always)
+  static func digitCount(_ value: UInt64) -> Int {
+    // floor(log10(2^bits)) from the bit length, then one comparison with a power of ten.
+    let bits = 64 - (value | 1).leadingZeroBitCount
+    let guess = (bits &* 1233) >> 12
+    return max(1, guess + (value >= integerPowerOfTen(guess) ? 1 : 0))
+  }
+
+  /// 10^`exponent` for `exponent` in 0...19.
+  @inline(__always)
+  static func integerPowerOfTen(_ exponent: Int) -> UInt64 {
+    switch exponent {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    case 18: 1_000_000_000_000_000_000
+    default: 10_000_000_000_000_000_000
+    }
+  }
+
+  /// "00", "01", … "99": the two digits of every number below 100, one after another.
+  static let digitPairs: StaticString =
+    """
+    00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
+
+  /// Writes the decimal digits of `value` so that the last one is just before `end`, two at
+  /// a time from the pair table; returns where the first digit went.
+  @inline(__always)
+  @discardableResult
+  static func writeDigitsBackward(
+    _ value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>
+  ) -> UnsafeMutablePointer<UInt8> {
+    let pairs = digitPairs.utf8Start
+    var rest = value
+    var cursor = end
+    while rest >= 100 {
+      let quotient = rest / 100
+      let pair = Int(truncatingIfNeeded: rest &- quotient &* 100) &* 2
+      cursor -= 2
+      cursor[0] = pairs[pair]
+      cursor[1] = pairs[pair &+ 1]
+      rest = quotient
+    }
+    if rest >= 10 {
+      let pair = Int(truncatingIfNeeded: rest) &* 2
+      cursor -= 2
+      cursor[0] = pairs[pair]
+      cursor[1] = pairs[pair &+ 1]
+    } else {
+      cursor -= 1
+      cursor[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+    }
+    return cursor
   }
 
   /// Magnitudes of 10^15 and above: whole numbers, all digits written (up to 309 of them),
@@ -164,27 +254,15 @@ extension ByteSink {
     }
   }
 
-  /// Writes the decimal digits of `value` at `out[index]`, left-padded with zeros to
-  /// `width`; returns the index after the last digit.
+  /// Writes the decimal digits of `value` at `out[index]`; returns the index after the last
+  /// digit.
   @inline(__always)
-  static func writeDigits(
-    _ value: UInt64, to out: UnsafeMutablePointer<UInt8>, at index: Int, width: Int = 1
-  ) -> Int {
-    var length = 1
-    var bound: UInt64 = 10
-    while length < 20, value >= bound {
-      length += 1
-      bound &*= 10
-    }
-    length = max(length, width)
-    var rest = value
-    var cursor = index + length
-    while cursor > index {
-      cursor -= 1
-      out[cursor] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-      rest /= 10
-    }
-    return index + length
+  static func writeDigits(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>, at index: Int)
+    -> Int
+  {
+    let end = index + digitCount(value)
+    writeDigitsBackward(value, endingAt: out + end)
+    return end
   }
 
   /// Writes the decimal digits of `value` into `span`.

@@ -24,7 +24,12 @@ public struct TimelineEvaluator: Sendable {
     var initial: Double
   }
 
-  public let timeline: Timeline
+  /// The timeline's duration in seconds.
+  public let duration: Double
+  /// The timeline's curve, applied to linear progress.
+  public let curve: TimingCurve
+  /// Only what evaluation needs is kept, not the timeline itself: its keyframes (two
+  /// `PropertyValue`s each) would double a session's memory.
   private let layers: [CompiledLayer]
   /// Every number track of every layer, in layer order, then track order: evaluation walks
   /// them (and their keys) in order through two flat arrays instead of chasing a pointer per
@@ -33,7 +38,8 @@ public struct TimelineEvaluator: Sendable {
   private let numberKeys: [CompiledTrack.NumberKey]
 
   public init(_ timeline: Timeline) {
-    self.timeline = timeline
+    duration = timeline.duration
+    curve = timeline.curve
     var numberTracks: [NumberTrack] = []
     var numberKeys: [CompiledTrack.NumberKey] = []
     layers = timeline.layers.map { layer in
@@ -59,8 +65,10 @@ public struct TimelineEvaluator: Sendable {
         id: layer.id, initial: layer.initial, content: layer.content,
         numberTracks: first..<numberTracks.count, tracks: others)
     }
-    self.numberTracks = numberTracks
-    self.numberKeys = numberKeys
+    // Copied to exact capacities (appending left them up to twice as large): a session
+    // keeps these arrays for its lifetime.
+    self.numberTracks = numberTracks.withUnsafeBufferPointer { Array($0) }
+    self.numberKeys = numberKeys.withUnsafeBufferPointer { Array($0) }
   }
 
   /// The value of a number track at relative time `time`: ``CompiledTrack/numberValue(at:)``
@@ -87,8 +95,8 @@ public struct TimelineEvaluator: Sendable {
   ///   - time: the frame's `t` in seconds (session time); defaults to `progress × duration`.
   public func evaluate(progress: Double, time: Double? = nil, into frame: inout Frame) {
     let linear = progress.isNaN ? 0 : min(max(progress, 0), 1)
-    let relativeTime = timeline.curve.value(at: linear)
-    frame.t = time ?? linear * timeline.duration
+    let relativeTime = curve.value(at: linear)
+    frame.t = time ?? linear * duration
     frame.progress = linear
     if frame.layers.count != layers.count {
       frame.layers = layers.map {

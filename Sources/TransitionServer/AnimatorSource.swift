@@ -1,4 +1,6 @@
 import PluginHost
+import TransitionJSON
+import TransitionKit
 
 /// Where the core gets animators and their timelines: the one interface between the server
 /// and the plugins (docs/architecture.md, "The server core").
@@ -21,6 +23,17 @@ public protocol AnimatorSource: AnyObject {
   func makeTimeline(
     animator name: String, contextJSON: [UInt8],
     completion: @escaping (PluginTimelineResult) -> Void)
+  /// Whether calls to the animator called `name` are refused (its plugin is quarantined);
+  /// it is still listed, and `begin` falls back.
+  func isQuarantined(_ name: String) -> Bool
+  /// Members added to the `animators` reply about where the animators run (the plugin host's
+  /// state, the quarantined libraries); empty by default.
+  var listingMembers: [String: JSONValue] { get }
+}
+
+extension AnimatorSource {
+  public func isQuarantined(_ name: String) -> Bool { false }
+  public var listingMembers: [String: JSONValue] { [:] }
 }
 
 /// The animators of a ``PluginRegistry`` in this process: answers at once.

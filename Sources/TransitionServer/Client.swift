@@ -81,6 +81,12 @@ final class Client: CustomStringConvertible {
     enforceHardLimit()
   }
 
+  /// Sends what is queued for the peer now (``Peer/flushNow()``).
+  func flushNow() {
+    guard isOpen else { return }
+    peer.flushNow()
+  }
+
   /// Sends the success reply for a request with `id`.
   func reply(id: RequestID?, _ fields: [String: JSONValue] = [:]) {
     send(WireMessage.success(id: id, fields))

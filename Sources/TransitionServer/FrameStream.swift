@@ -65,6 +65,8 @@ final class FrameStream {
   func sessionChanged(at now: Double) {
     guard !subscribers.isEmpty, !session.isCompleted else { return }
     tick(at: now)
+    // The frame answers a request: it leaves now, not behind the rest of the iteration.
+    for subscription in subscribers { subscription.client?.flushNow() }
     if session.isMoving { frameClocks.add(self) }
   }
 

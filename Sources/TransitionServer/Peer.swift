@@ -50,6 +50,10 @@ public protocol Peer: AnyObject {
   /// - Returns: False when the peer has ended (nothing is queued).
   @discardableResult
   func send(_ bytes: UnsafeRawBufferPointer) -> Bool
+  /// Sends what was queued so far in this loop iteration now rather than at its end: the
+  /// frame of an interactive control op leaves before the iteration's other work (a frame
+  /// clock tick) runs.
+  func flushNow()
   /// Ends the peer now, dropping queued output.
   func close()
   /// Ends the peer after its queued output is sent.
@@ -62,4 +66,7 @@ extension Peer {
   public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
     send(Array(bytes))
   }
+
+  /// Does nothing: for peers whose transport sends each line as it is queued.
+  public func flushNow() {}
 }

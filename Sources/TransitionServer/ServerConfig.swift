@@ -28,6 +28,8 @@ public struct ServerConfig: Equatable, Sendable {
   /// A group whose members may use admin ops, besides root and the daemon's own user;
   /// empty for none.
   public var adminGroup = ""
+  /// The user the plugin host process runs as when the daemon runs as root. Default `nobody`.
+  public var pluginUser = "nobody"
   /// The limits.
   public var limits = ServerLimits()
   /// The HTTP listener for the viewer; off by default.
@@ -45,7 +47,7 @@ public struct ServerConfig: Equatable, Sendable {
 
   private static let topLevelKeys: Set<String> = [
     "socket", "socketMode", "pluginPaths", "allowInsecurePlugins", "routes", "defaultFps",
-    "logLevel", "adminGroup", "limits", "http",
+    "logLevel", "adminGroup", "pluginUser", "limits", "http",
   ]
   private static let httpKeys: Set<String> = [
     "listen", "maxConnections", "maxHeaderBytes", "timeoutSeconds",
@@ -54,7 +56,9 @@ public struct ServerConfig: Equatable, Sendable {
     "maxLineBytes", "maxClients", "maxClientsPerUser", "partialLineSeconds", "maxSessions",
     "maxSessionsPerClient", "maxSessionsPerUser", "maxSessionSeconds", "maxSubscriptionsPerClient",
     "maxLayersPerContext", "subscriberSoftLimitBytes", "subscriberHardLimitBytes",
-    "subscriberSoftLimitSeconds",
+    "subscriberSoftLimitSeconds", "pluginCallTimeoutMs", "pluginLoadTimeoutMs",
+    "maxTimelineBytes", "pluginMemoryBytes", "pluginCPUSeconds", "pluginRestartBackoffMs",
+    "pluginRestartBackoffMaxMs", "pluginQuarantineStrikes",
   ]
 
   /// Reads and validates a config file.
@@ -120,6 +124,12 @@ public struct ServerConfig: Equatable, Sendable {
     }
     if let field = try root.optional("logLevel") { logLevel = try Self.logLevel(field) }
     if let field = try root.optional("adminGroup") { adminGroup = try field.string() }
+    if let field = try root.optional("pluginUser") {
+      pluginUser = try field.string()
+      guard !pluginUser.isEmpty else {
+        throw EngineError(.empty, "\(field.path) must name a user")
+      }
+    }
     if let field = try root.optional("limits") { limits = try Self.limits(field) }
     if let field = try root.optional("http") { http = try Self.http(field) }
   }
@@ -250,6 +260,22 @@ public struct ServerConfig: Equatable, Sendable {
     }
     if let value = try integer("subscriberHardLimitBytes") {
       limits.subscriberHardLimitBytes = value
+    }
+    if let value = try integer("pluginCallTimeoutMs") { limits.pluginCallTimeoutMs = value }
+    if let value = try integer("pluginLoadTimeoutMs") { limits.pluginLoadTimeoutMs = value }
+    if let value = try integer("maxTimelineBytes", minimum: 1024) {
+      limits.maxTimelineBytes = value
+    }
+    if let value = try integer("pluginMemoryBytes", minimum: 64 << 20) {
+      limits.pluginMemoryBytes = value
+    }
+    if let value = try integer("pluginCPUSeconds") { limits.pluginCPUSeconds = value }
+    if let value = try integer("pluginRestartBackoffMs") { limits.pluginRestartBackoffMs = value }
+    if let value = try integer("pluginRestartBackoffMaxMs") {
+      limits.pluginRestartBackoffMaxMs = value
+    }
+    if let value = try integer("pluginQuarantineStrikes") {
+      limits.pluginQuarantineStrikes = value
     }
     if let member = try field.optional("subscriberSoftLimitSeconds") {
       let seconds = try member.number()

@@ -23,9 +23,13 @@ extension ServerCore {
         "operations": .array(animator.orderedOperations.map { .string($0.rawValue) }),
         "plugin": .string(animator.pluginName), "version": .string(animator.pluginVersion),
         "duration": .number(animator.defaultDuration), "path": .string(animator.libraryPath),
+        "quarantined": .bool(animators.isQuarantined(animator.name)),
       ])
     }
-    client.reply(id: id, ["animators": .array(list), "routes": routes.json])
+    var members = animators.listingMembers
+    members["animators"] = .array(list)
+    members["routes"] = routes.json
+    client.reply(id: id, members)
   }
 
   func listSessions(id: RequestID?, from client: Client) {

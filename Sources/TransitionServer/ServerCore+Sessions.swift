@@ -42,7 +42,8 @@ extension ServerCore {
     sessionQuota.charge(client: client.id, uid: uid)
     client.isWaitingForAnimator = true
     let timelineRequest = TimelineRequest(
-      source: animators, contextJSON: request.contextJSON, logger: logger)
+      source: animators, builtin: fallbackAnimator, contextJSON: request.contextJSON,
+      maximumSeconds: request.duration == nil ? limits.maxSessionSeconds : nil, logger: logger)
     timelineRequest.start(animator: name) { [weak self] result in
       guard let self else { return }
       if !self.answerBegin(request, result, id: id, from: client) {
@@ -62,13 +63,6 @@ extension ServerCore {
     do throws(WireError) {
       let made = try result.get()
       guard !isStopping else { throw WireError(.stopping, "the daemon is stopping") }
-      let limits = config.limits
-      if request.duration == nil, made.timeline.duration > limits.maxSessionSeconds {
-        throw WireError(
-          .limitExceeded,
-          "animator \(made.animator) made a timeline of \(made.timeline.duration) s, longer "
-            + "than the limit of \(limits.maxSessionSeconds) s (limits.maxSessionSeconds)")
-      }
       // Another begin may have taken the id while the animator worked.
       try requireFree(request.session)
       let session: Session
@@ -83,18 +77,21 @@ extension ServerCore {
           .animatorFailed,
           "animator \(made.animator) returned an unusable timeline: \(error.message)")
       }
-      client.reply(
-        id: id,
-        [
-          "session": .string(session.id), "animator": .string(made.animator),
-          "operation": .string(session.operation.rawValue),
-          "duration": .number(session.duration), "fallback": .bool(made.fallback),
-          "layers": .number(Double(session.layerCount)),
-          "interactive": .bool(session.interactive),
-        ])
+      var members: [String: JSONValue] = [
+        "session": .string(session.id), "animator": .string(made.animator),
+        "operation": .string(session.operation.rawValue),
+        "duration": .number(session.duration), "fallback": .bool(made.fallback != nil),
+        "layers": .number(Double(session.layerCount)),
+        "interactive": .bool(session.interactive),
+      ]
+      if let reason = made.fallback {
+        members["fallbackReason"] = .string(reason.code)
+        members["fallbackMessage"] = .string(reason.message)
+      }
+      client.reply(id: id, members)
       logger.info(
         "session \(session.id) began: \(session.operation.rawValue) by \(made.animator)"
-          + (made.fallback ? " (fallback)" : "") + ", \(session.duration) s"
+          + (made.fallback.map { " (fallback: \($0.code))" } ?? "") + ", \(session.duration) s"
           + (session.interactive ? ", interactive" : "") + ", for \(client)")
       start(session)
       // The client may have gone while the animator worked, or on a reply far over its limits.

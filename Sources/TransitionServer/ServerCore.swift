@@ -41,9 +41,12 @@ public final class ServerCore {
   private var lastSubscriptionID = 0
   /// Runs the `reload` op: re-reads the config, rescans the plugins, calls
   /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded with the plugin
-  /// scan's warnings and errors (the reply's `diagnostics`); throws `reload_failed`. Nil refuses
-  /// `reload`.
+  /// scan's warnings and errors it knows of (the reply's `diagnostics`); throws
+  /// `reload_failed`. Nil refuses `reload`.
   public var reloadHandler: (() throws(WireError) -> ReloadOutcome)?
+  /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``);
+  /// nil asks the source's own `default-slide`.
+  public var fallbackAnimator: FallbackAnimator?
   /// The viewer's URL with its token, when the daemon's HTTP listener is on; `hello` gives it
   /// to the clients of the Unix socket (whose permissions already decide who may watch).
   public var viewerURL: String?

@@ -31,6 +31,28 @@ public struct ServerLimits: Equatable, Sendable {
   public var subscriberHardLimitBytes = 8 << 20
   /// Seconds a subscriber may stay above the soft limit before it is disconnected. Default 5.
   public var subscriberSoftLimitSeconds = 5.0
+  /// Milliseconds an animator has to answer one call in the plugin host; past it the host is
+  /// killed and restarted and `begin` falls back. Default 250.
+  public var pluginCallTimeoutMs = 250
+  /// Milliseconds the plugin host has to start, and to open each plugin library; past it the
+  /// host is killed and the library quarantined. Default 5000.
+  public var pluginLoadTimeoutMs = 5_000
+  /// The largest timeline, in bytes, accepted from the plugin host; a larger one kills the
+  /// host and `begin` falls back. Default 8 MiB.
+  public var maxTimelineBytes = 8 << 20
+  /// The plugin host's address-space limit (`RLIMIT_AS`) in bytes. Default 1 GiB.
+  public var pluginMemoryBytes = 1 << 30
+  /// The plugin host's CPU-time limit (`RLIMIT_CPU`) in seconds, over its whole life; the
+  /// host is restarted when it runs out. Default 600.
+  public var pluginCPUSeconds = 600
+  /// Milliseconds before the first restart of a plugin host that went down; each failure in
+  /// a row doubles it. Default 100.
+  public var pluginRestartBackoffMs = 100
+  /// The longest wait between plugin host restarts in milliseconds. Default 5000.
+  public var pluginRestartBackoffMaxMs = 5_000
+  /// Faults of one plugin (host crashed, hung or overflowed in its animator) that quarantine
+  /// it until the next `reload`; a crash while loading quarantines at once. Default 3.
+  public var pluginQuarantineStrikes = 3
 
   public init() {}
 }

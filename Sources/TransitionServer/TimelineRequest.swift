@@ -1,25 +1,41 @@
 import PluginHost
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
-/// One `begin`'s request for a timeline: asks the chosen animator, falls back to
-/// `default-slide` when it declines (as UIKit uses its default transition when the delegate
-/// returns nil), and decodes what comes back.
+/// One `begin`'s request for a timeline: asks the chosen animator and decodes its answer; when
+/// the animator declines, fails, returns a malformed timeline, or its call faults (timeout,
+/// crash, host down, quarantine), the fallback animator serves instead, as UIKit uses its
+/// default transition when the delegate returns nil. A `begin` never fails because of a
+/// plugin while the fallback can serve.
 ///
-/// The answer arrives through the ``AnimatorSource``'s completion, so it may come later than
-/// the call; a built-in fallback animator (issue 10) plugs in at ``fallBack(declinedBy:)``.
+/// The fallback is the daemon's built-in ``FallbackAnimator`` when it has one, otherwise the
+/// source's own `default-slide`.
 struct TimelineRequest {
   /// A timeline ready to drive a session.
   struct Made {
     var timeline: Timeline
     /// The animator that made it (after any fallback).
     var animator: String
-    /// True when the chosen animator declined and the fallback served.
-    var fallback: Bool
+    /// Why the fallback served, or nil when the chosen animator did.
+    var fallback: FallbackReason?
+  }
+
+  /// Why the fallback served a `begin`: the reply's `fallbackReason` and `fallbackMessage`
+  /// (docs/protocol.md).
+  struct FallbackReason: Equatable {
+    /// `declined`, `failed`, `malformed`, or a ``PluginCallFault`` raw value.
+    var code: String
+    /// What happened, naming the animator.
+    var message: String
   }
 
   let source: AnimatorSource
+  let builtin: FallbackAnimator?
   let contextJSON: [UInt8]
+  /// The longest timeline a session may play on its own (`limits.maxSessionSeconds`), or nil
+  /// when the request sets the duration itself.
+  let maximumSeconds: Double?
   let logger: Logger
 
   /// Asks `animator`; `completion` runs once with the timeline or the `animator_failed` error.
@@ -27,60 +43,101 @@ struct TimelineRequest {
     source.makeTimeline(animator: animator, contextJSON: contextJSON) { result in
       switch result {
       case .timeline(let bytes):
-        completion(decode(bytes, animator: animator, fallback: false))
-      case .failed(let message):
-        completion(
-          .failure(logged(WireError(.animatorFailed, "animator \(animator) failed: \(message)"))))
+        switch Self.decode(bytes) {
+        case .success(let timeline):
+          if let overlong = overlong(timeline, animator: animator) {
+            fallBack(
+              from: animator, FallbackReason(code: "overlong", message: overlong),
+              completion: completion)
+            return
+          }
+          completion(.success(Made(timeline: timeline, animator: animator, fallback: nil)))
+        case .failure(let error):
+          fallBack(
+            from: animator,
+            FallbackReason(
+              code: "malformed",
+              message: "animator \(animator) returned a malformed timeline: \(error.message)"),
+            completion: completion)
+        }
       case .declined:
-        fallBack(declinedBy: animator, completion: completion)
+        fallBack(
+          from: animator,
+          FallbackReason(code: "declined", message: "animator \(animator) declined the context"),
+          completion: completion)
+      case .failed(let message):
+        fallBack(
+          from: animator,
+          FallbackReason(code: "failed", message: "animator \(animator) failed: \(message)"),
+          completion: completion)
+      case .faulted(let fault, let message):
+        fallBack(
+          from: animator, FallbackReason(code: fault.rawValue, message: message),
+          completion: completion)
       }
     }
   }
 
   private func fallBack(
-    declinedBy name: String, completion: @escaping (Result<Made, WireError>) -> Void
+    from name: String, _ reason: FallbackReason,
+    completion: @escaping (Result<Made, WireError>) -> Void
   ) {
     let fallback = PluginRegistry.fallbackAnimatorName
-    guard name != fallback, source.animator(named: fallback) != nil else {
-      completion(.failure(WireError(.animatorFailed, "animator \(name) declined the context")))
-      return
-    }
-    logger.debug("animator \(name) declined the context; falling back to \(fallback)")
-    source.makeTimeline(animator: fallback, contextJSON: contextJSON) { result in
+    let level: LogLevel = reason.code == "declined" ? .debug : .warn
+    logger.log(level, "\(reason.message); falling back to \(fallback)")
+    let finish = { (result: PluginTimelineResult) in
       switch result {
       case .timeline(let bytes):
-        completion(decode(bytes, animator: fallback, fallback: true))
-      case .failed(let message):
-        completion(
-          .failure(
-            logged(
+        switch Self.decode(bytes) {
+        case .success(let timeline):
+          if let overlong = overlong(timeline, animator: fallback) {
+            let message =
+              reason.code == "overlong" ? "\(reason.message), and \(overlong)" : overlong
+            completion(.failure(WireError(.limitExceeded, message)))
+            return
+          }
+          completion(.success(Made(timeline: timeline, animator: fallback, fallback: reason)))
+        case .failure(let error):
+          completion(
+            .failure(
               WireError(
-                .animatorFailed, "animator \(name) declined and \(fallback) failed: \(message)"))))
+                .animatorFailed,
+                "\(reason.message), and the fallback \(fallback) returned a malformed timeline: "
+                  + error.message)))
+        }
       case .declined:
         completion(
+          .failure(WireError(.animatorFailed, "\(reason.message), and \(fallback) declined too")))
+      case .failed(let message), .faulted(_, let message):
+        completion(
           .failure(
-            WireError(.animatorFailed, "animator \(name) and the fallback \(fallback) declined")))
+            WireError(.animatorFailed, "\(reason.message), and \(fallback) failed: \(message)")))
       }
     }
+    if let builtin {
+      finish(builtin.makeTimeline(contextJSON: contextJSON))
+      return
+    }
+    guard name != fallback, source.animator(named: fallback) != nil else {
+      completion(.failure(WireError(.animatorFailed, reason.message)))
+      return
+    }
+    source.makeTimeline(animator: fallback, contextJSON: contextJSON, completion: finish)
   }
 
-  /// Logs an animator's failure (the client gets it too, in the reply) and returns it.
-  private func logged(_ error: WireError) -> WireError {
-    logger.warn(error.message)
-    return error
+  /// Why `timeline` is too long to play as it is, or nil.
+  private func overlong(_ timeline: Timeline, animator: String) -> String? {
+    guard let maximumSeconds, timeline.duration > maximumSeconds else { return nil }
+    return "animator \(animator) made a timeline of \(timeline.duration) s, longer than the "
+      + "limit of \(maximumSeconds) s (limits.maxSessionSeconds)"
   }
 
-  private func decode(_ bytes: [UInt8], animator: String, fallback: Bool) -> Result<
-    Made, WireError
-  > {
-    do {
-      return .success(
-        Made(timeline: try Timeline(jsonBytes: bytes), animator: animator, fallback: fallback))
+  /// The engine's timeline of a plugin's bytes (validated by TransitionKit's codec).
+  private static func decode(_ bytes: [UInt8]) -> Result<Timeline, EngineError> {
+    do throws(EngineError) {
+      return .success(try Timeline(jsonBytes: bytes))
     } catch {
-      logger.warn("animator \(animator) returned a malformed timeline: \(error.message)")
-      return .failure(
-        WireError(
-          .animatorFailed, "animator \(animator) returned a malformed timeline: \(error.message)"))
+      return .failure(error)
     }
   }
 }

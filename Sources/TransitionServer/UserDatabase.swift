@@ -47,6 +47,17 @@ enum UserDatabase {
     }
   }
 
+  /// The uid and primary gid of the user called `name`; nil when there is none.
+  static func account(ofUser name: String) -> (uid: UInt32, gid: UInt32)? {
+    withGrowingBuffer(initialSize: sysconf(Int32(_SC_GETPW_R_SIZE_MAX))) { buffer in
+      var entry = passwd()
+      var result: UnsafeMutablePointer<passwd>? = nil
+      let status = getpwnam_r(name, &entry, buffer.baseAddress!, buffer.count, &result)
+      guard status == 0 else { return .failed(status) }
+      return .found(result == nil ? nil : (entry.pw_uid, entry.pw_gid))
+    }
+  }
+
   /// What one lookup attempt with one buffer gave.
   enum Attempt<Value> {
     case found(Value?)

@@ -9,7 +9,10 @@ enum AnimatorsCommand: Command {
   static let details = """
     Prints one row per animator: its name, the operations it serves, the plugin that provides
     it and the plugin's version. An operation marked with '*' is currently routed to that
-    animator (see 'transitionctl routes').
+    animator (see 'transitionctl routes'). A quarantined animator (its plugin kept bringing
+    the plugin host down; every begin it is chosen for falls back to default-slide until the
+    next reload) is marked '(quarantined)', and each quarantined plugin is listed below the
+    table with the reason.
 
     options:
       --json, -j    print the daemon's reply as JSON (animators and routes)
@@ -41,11 +44,15 @@ enum AnimatorsCommand: Command {
         list.routes[operation] == animator.name ? operation + "*" : operation
       }
       table.add([
-        animator.name, operations.joined(separator: " "), animator.plugin, animator.version,
+        animator.name + (animator.quarantined ? " (quarantined)" : ""),
+        operations.joined(separator: " "), animator.plugin, animator.version,
         animator.duration.map { NumberText.compact($0) + " s" } ?? "-",
       ])
     }
     for line in table.render() { try context.output.line(line) }
+    for plugin in list.quarantinedPlugins {
+      try context.output.line("quarantined: \(plugin.path): \(plugin.reason)")
+    }
     try context.output.line("")
     try context.output.line(
       "\(list.animators.count) animator\(list.animators.count == 1 ? "" : "s"); * marks the current route of an operation."

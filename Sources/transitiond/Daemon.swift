@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LibeventLoop
 import PluginHost
+import PluginIsolation
 import TransitionKit
 import TransitionServer
 import TransitionViewer
@@ -17,9 +18,11 @@ import TransitionWire
 /// ```
 ///
 /// Start-up: read the config, take the socket's lock (a second instance refuses to start; a
-/// stale socket is replaced), load the plugins (none is a start-up failure), listen, watch
-/// signals, tell systemd `READY=1`. SIGHUP and the `reload` op re-read the config and rescan
-/// the plugins without touching sessions. SIGINT and SIGTERM stop accepting, send `stopping`
+/// stale socket is replaced), start the plugin host and let it load the plugins (none is a
+/// start-up failure), then listen, watch signals, tell systemd `READY=1`. The daemon never
+/// loads a plugin itself: the plugin host process does (``PluginHostSupervisor``), and the
+/// built-in `default-slide` serves every `begin` a plugin cannot. SIGHUP and the `reload` op
+/// re-read the config and rescan the plugins without touching sessions. SIGINT and SIGTERM stop accepting, send `stopping`
 /// to every client, and end the loop when every socket has flushed and closed, or after
 /// ``shutdownFlushSeconds`` (libevent's own loop exit); then the socket and the lock go.
 final class Daemon {
@@ -32,8 +35,11 @@ final class Daemon {
   let socketPath: String
   let loop: EventLoop
   let logger: Logger
-  let registry: PluginRegistry
+  let supervisor: PluginHostSupervisor
+  let animators: HostedAnimatorSource
   let core: ServerCore
+  /// Failures before the first scan after which the daemon gives up starting.
+  static let startAttempts = 3
   /// Every accepted connection until its socket closes (after any flush).
   private var peers: [UInt64: UnixPeer] = [:]
   private var isStopping = false
@@ -43,6 +49,8 @@ final class Daemon {
   private var signals: SignalWatcher?
   private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
+  private var isServing = false
+  private var startupFailure: StartupError?
 
   /// Reads the configuration and prepares the loop and the core; nothing is bound yet.
   ///
@@ -52,9 +60,12 @@ final class Daemon {
     self.options = options
     let config: ServerConfig
     let adminPolicy: AdminPolicy
+    let settings: PluginHostSettings
     do {
       config = try options.effectiveConfig()
       adminPolicy = try Self.adminPolicy(for: config, file: options.configPath)
+      settings = try PluginHostSettings(
+        config: config, executable: Self.executablePath, file: options.configPath)
     } catch {
       throw StartupError(exitStatus: StartupError.configStatus, error.description)
     }
@@ -69,11 +80,13 @@ final class Daemon {
     socketPath =
       config.socket.isEmpty
       ? SocketPath.resolve(environment: ProcessInfo.processInfo.environment) : config.socket
-    registry = PluginRegistry(configuration: Self.pluginConfiguration(config))
+    supervisor = PluginHostSupervisor(loop: loop, settings: settings, logger: logger)
+    let builtin = BuiltinFallback()
+    animators = HostedAnimatorSource(supervisor: supervisor, builtin: builtin)
     core = ServerCore(
-      config: config, adminPolicy: adminPolicy,
-      animators: InProcessAnimatorSource(registry: registry),
+      config: config, adminPolicy: adminPolicy, animators: animators,
       clock: LoopClock(loop: loop, logger: logger), logger: logger)
+    core.fallbackAnimator = builtin
     core.reloadHandler = { [unowned self] () throws(WireError) in try self.reload() }
   }
 
@@ -110,18 +123,49 @@ final class Daemon {
     try serve(adopting: nil)
   }
 
-  /// Loads the plugins, listens (on `activated`, the socket systemd passed, or on a socket
-  /// of its own at ``socketPath``) and runs the loop until a stop.
+  /// Starts the plugin host and runs the loop; the host's first scan then starts listening
+  /// (on `activated`, the socket systemd passed, or on a socket of its own at
+  /// ``socketPath``), and the loop runs until a stop.
   private func serve(adopting activated: Int32?) throws(StartupError) {
     logger.info(
       options.configPath.map { "config: \($0)" } ?? "config: none found, built-in defaults")
-    logPluginReport(registry.rescan())
-    let animators = registry.animators
-    guard !animators.isEmpty else {
-      let searched = registry.configuration.searchPath.entries.joined(separator: ", ")
-      throw StartupError(
-        exitStatus: StartupError.unavailableStatus,
-        "no animator plugins found (searched: \(searched.isEmpty ? "nothing" : searched))")
+    supervisor.onScanned = { [unowned self] report in self.scanned(report, adopting: activated) }
+    supervisor.onFailureBeforeFirstScan = { [unowned self] reason in
+      guard self.supervisor.policy.consecutiveFailures >= Self.startAttempts else { return }
+      self.failStartup(
+        StartupError(
+          exitStatus: StartupError.systemStatus,
+          "the plugin host failed \(Self.startAttempts) times before loading any plugin: "
+            + reason))
+    }
+    supervisor.start()
+    do {
+      try loop.run()
+    } catch {
+      listener?.close()
+      supervisor.stop()
+      throw StartupError(exitStatus: StartupError.systemStatus, "the event loop failed: \(error)")
+    }
+    supervisor.stop()
+    signals?.cancel()
+    watchdogTimer?.cancel()
+    viewer?.close()
+    viewer = nil
+    if let startupFailure { throw startupFailure }
+    logger.info("stopped")
+  }
+
+  /// A scan of the plugin host completed: logs it, and the first one starts serving.
+  private func scanned(_ report: ScanReport, adopting activated: Int32?) {
+    logPluginReport(report.diagnostics)
+    guard !isServing else { return }
+    guard !supervisor.catalog.isEmpty else {
+      let searched = supervisor.settings.registry.searchPath.entries.joined(separator: ", ")
+      failStartup(
+        StartupError(
+          exitStatus: StartupError.unavailableStatus,
+          "no animator plugins found (searched: \(searched.isEmpty ? "nothing" : searched))"))
+      return
     }
     warnAboutRoutes()
     let listeningPath =
@@ -151,8 +195,11 @@ final class Daemon {
       }
     } catch {
       listener?.close()
-      throw StartupError(
-        exitStatus: StartupError.systemStatus, "cannot listen on \(listeningPath): \(error)")
+      listener = nil
+      failStartup(
+        StartupError(
+          exitStatus: StartupError.systemStatus, "cannot listen on \(listeningPath): \(error)"))
+      return
     }
     listener?.onAcceptError = { [unowned self] error in
       self.logger.warn("accepting a client failed: \(error)")
@@ -161,25 +208,26 @@ final class Daemon {
       try startViewer()
     } catch {
       listener?.close()
-      throw error
+      listener = nil
+      failStartup(error)
+      return
     }
+    isServing = true
     notify { try $0.notifyReady() }
     startWatchdog()
+    let animators = self.animators.animators
     logger.info(
       "listening on \(listeningPath)\(activated == nil ? "" : " (socket activation)") (pid "
         + "\(getpid()), \(animators.count) animators: "
         + animators.map(\.name).joined(separator: ", ") + ")")
-    do {
-      try loop.run()
-    } catch {
-      listener?.close()
-      throw StartupError(exitStatus: StartupError.systemStatus, "the event loop failed: \(error)")
-    }
-    signals?.cancel()
-    watchdogTimer?.cancel()
-    viewer?.close()
-    viewer = nil
-    logger.info("stopped")
+  }
+
+  /// Ends start-up with `error`: the loop stops and ``run()`` throws it.
+  private func failStartup(_ error: StartupError) {
+    guard startupFailure == nil, !isServing else { return }
+    startupFailure = error
+    supervisor.stop()
+    loop.stop()
   }
 
   // MARK: Connections
@@ -227,8 +275,8 @@ final class Daemon {
   /// The socket path and mode are fixed at start-up (a change is logged and ignored). Routes
   /// are reset to the config's, so run-time `route` changes do not survive a reload; the
   /// admin group is looked up again.
-  /// - Returns: The number of animators loaded after the rescan, and the rescan's warnings and
-  ///   errors (a refused plugin, a loaded library changed on disk), which are logged too.
+  /// - Returns: The number of animators loaded before the host's rescan answers (its warnings,
+  ///   a rebuilt library among them, are logged when it does).
   /// - Throws: `WireError` `reload_failed` naming the reason; the old config stays in force.
   @discardableResult
   func reload() throws(WireError) -> ReloadOutcome {
@@ -236,9 +284,12 @@ final class Daemon {
     defer { notify { try $0.notifyReady() } }
     var newConfig: ServerConfig
     let adminPolicy: AdminPolicy
+    let settings: PluginHostSettings
     do {
       newConfig = try options.effectiveConfig()
       adminPolicy = try Self.adminPolicy(for: newConfig, file: options.configPath)
+      settings = try PluginHostSettings(
+        config: newConfig, executable: Self.executablePath, file: options.configPath)
     } catch {
       logger.warn("reload refused, the previous config stays in force: \(error)")
       throw WireError(.reloadFailed, error.description)
@@ -254,12 +305,13 @@ final class Daemon {
     }
     config = newConfig
     core.apply(config: newConfig, adminPolicy: adminPolicy)
-    let report = registry.rescan(with: Self.pluginConfiguration(newConfig))
-    logPluginReport(report)
+    // The host scans and answers later (`onScanned`, which logs what it noticed, a rebuilt
+    // library included); the reply cannot wait for it.
+    supervisor.rescan(with: settings)
     warnAboutRoutes()
-    let count = registry.animators.count
+    let count = animators.animators.count
     logger.info("reloaded the config: \(count) animators, \(core.sessionCount) sessions kept")
-    return ReloadOutcome(animators: count, diagnostics: report.problems)
+    return ReloadOutcome(animators: count)
   }
 
   // MARK: Signals and shutdown
@@ -282,6 +334,7 @@ final class Daemon {
     notify { try $0.notifyStopping() }
     listener?.close()
     listener = nil
+    supervisor.stop()
     core.shutDown(reason: reason)
     if peers.isEmpty {
       loop.stop()
@@ -320,8 +373,8 @@ final class Daemon {
     }
   }
 
-  private func logPluginReport(_ report: PluginLoadReport) {
-    for diagnostic in report.diagnostics {
+  private func logPluginReport(_ diagnostics: [PluginDiagnostic]) {
+    for diagnostic in diagnostics {
       switch diagnostic.severity {
       case .debug: logger.debug(diagnostic.message)
       case .info: logger.info(diagnostic.message)
@@ -334,7 +387,7 @@ final class Daemon {
   private func warnAboutRoutes() {
     for operation in TransitionOperation.allCases {
       guard let name = config.routes[operation] else { continue }
-      guard let animator = registry.animator(named: name) else {
+      guard let animator = animators.animator(named: name) else {
         logger.warn("route \(operation.rawValue) -> \(name): no animator of that name is loaded")
         continue
       }
@@ -344,21 +397,12 @@ final class Daemon {
     }
   }
 
-  /// The plugin search path: the config's (or `--plugin-path`) entries, then
-  /// `TRANSITIOND_PLUGIN_PATH`, then the installed layout's `<prefix>/lib/transitiond/plugins`
-  /// when it exists, then the executable's own directory (a `swift build`).
-  private static func pluginConfiguration(_ config: ServerConfig) -> PluginRegistry.Configuration {
-    var searchPath = PluginSearchPath(configured: config.pluginPaths)
-    let installed = InstalledLayout.running.pluginDirectory
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: installed, isDirectory: &isDirectory),
-      isDirectory.boolValue, !searchPath.entries.contains(installed)
-    {
-      searchPath.fromEnvironment.append(installed)
-    }
-    return PluginRegistry.Configuration(
-      searchPath: searchPath, allowInsecurePlugins: config.allowInsecurePlugins)
-  }
+  /// The daemon's own executable (symlinks resolved at start-up), which the plugin host runs.
+  static let executablePath: String = {
+    guard let resolved = realpath("/proc/self/exe", nil) else { return CommandLine.arguments[0] }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }()
 
   /// The admin rule of `config`, with its `adminGroup` looked up now.
   ///

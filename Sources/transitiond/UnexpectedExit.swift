@@ -1,8 +1,8 @@
 import Glibc
 import TransitionServer
 
-/// Turns an `exit()` called while the daemon serves (by a plugin, say: plugins run in the
-/// daemon's process) into a logged failure: one error line and exit status 70 (`EX_SOFTWARE`)
+/// Turns an `exit()` called while the daemon serves (by a library it links; plugins run in
+/// the plugin host process, where this is not armed) into a logged failure: one error line and exit status 70 (`EX_SOFTWARE`)
 /// instead of a silent status 0, so that a supervisor sees a failure and restarts the daemon.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ enum UnexpectedExit {
       guard UnexpectedExit.armed else { return }
       UnexpectedExit.armed = false
       Logger(level: .error).error(
-        "exit() was called while serving (by a plugin?); exiting with status "
+        "exit() was called while serving; exiting with status "
           + "\(UnexpectedExit.status) so that the supervisor restarts the daemon")
       _exit(UnexpectedExit.status)
     }

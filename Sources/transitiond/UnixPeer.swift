@@ -53,6 +53,8 @@ final class UnixPeer: Peer {
   @discardableResult
   func send(_ bytes: UnsafeRawBufferPointer) -> Bool { connection.write(bytes) }
 
+  func flushNow() { connection.flushNow() }
+
   func close() { connection.close() }
 
   func closeAfterFlush() { connection.closeAfterFlush() }

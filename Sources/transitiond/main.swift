@@ -1,5 +1,6 @@
 import Glibc
 import PluginCheck
+import PluginIsolation
 import TransitionServer
 
 if CommandLine.arguments.dropFirst().first == "check-plugin" {
@@ -8,6 +9,12 @@ if CommandLine.arguments.dropFirst().first == "check-plugin" {
 
 /// `EX_USAGE` from sysexits.h.
 let usageExitStatus: Int32 = 64
+
+// `transitiond plugin-host …`: this executable started by the daemon as its plugin host
+// (docs/plugins.md, "Isolation"); it never returns.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == HostCommandLine.subcommand {
+  runPluginHost(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 let request: CommandLineRequest
 do {

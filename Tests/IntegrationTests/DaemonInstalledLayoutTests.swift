@@ -17,6 +17,9 @@ struct DaemonInstalledLayoutTests {
   func findsEverythingFromItsOwnPath() throws {
     let prefix = try DaemonHarness.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: prefix) }
+    // As an installed prefix is: the plugin host (pluginUser when the tests run as root) must
+    // reach the plugins.
+    chmod(prefix, 0o755)
     let files = FileManager.default
     for directory in ["bin", "lib/transitiond/plugins", "share/transitiond", "etc/transitiond"] {
       try files.createDirectory(

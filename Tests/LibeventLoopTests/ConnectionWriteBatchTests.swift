@@ -24,6 +24,45 @@ import Testing
     connection.close()
   }
 
+  @Test func flushNowWritesWhatIsQueuedBeforeTheIterationEnds() throws {
+    let loop = try EventLoop()
+    let (connection, client) = try makeConnectedPair(loop: loop)
+    // Nothing queued: nothing to write.
+    connection.flushNow()
+    #expect(connection.directWrites == 0)
+    #expect(connection.write("reply\n"))
+    #expect(connection.write("frame\n"))
+    connection.flushNow()
+    // Written within the iteration, in one write, before the loop ran.
+    #expect(connection.directWrites == 1)
+    #expect(connection.pendingOutputBytes == 0)
+    #expect(String(decoding: try client.read(count: 12), as: UTF8.self) == "reply\nframe\n")
+    // What is queued afterwards still leaves with the iteration's flush, after it.
+    #expect(connection.write("tick\n"))
+    #expect(connection.directWrites == 1)
+    try loop.pump(until: { connection.pendingOutputBytes == 0 })
+    #expect(connection.directWrites == 2)
+    #expect(String(decoding: try client.read(count: 5), as: UTF8.self) == "tick\n")
+    connection.close()
+  }
+
+  @Test func aDrainDueAtFlushNowIsReportedByTheIterationsFlush() throws {
+    let loop = try EventLoop()
+    let (connection, client) = try makeConnectedPair(loop: loop)
+    var drained = 0
+    connection.writeLowWatermark = 4
+    connection.onDrained = { _ in drained += 1 }
+    #expect(connection.write("over the watermark\n"))
+    connection.flushNow()
+    // Never reported from inside flushNow.
+    #expect(drained == 0)
+    #expect(connection.pendingOutputBytes == 0)
+    try loop.pump(until: { drained > 0 })
+    #expect(connection.directWrites == 1)
+    #expect(try client.read(count: 19).count == 19)
+    connection.close()
+  }
+
   @Test func whatTheKernelDoesNotTakeWaitsInOrderForTheReader() throws {
     let loop = try EventLoop()
     let (connection, client) = try makeConnectedPair(loop: loop)

@@ -80,6 +80,51 @@ import TransitionJSON
     }
   }
 
+  /// The writer's text spelled the plain way: the rounded units in decimal (Swift's own
+  /// integer printing), a point before the last `decimals` digits, trailing zeros dropped.
+  private func reference(_ value: Double) -> String {
+    let magnitude = abs(value)
+    if magnitude == magnitude.rounded(.towardZero) {
+      let whole = String(UInt64(magnitude))
+      return (value < 0 && whole != "0" ? "-" : "") + whole
+    }
+    let decimals = FixedPrecisionNumber.decimals(forMagnitude: magnitude)
+    let units = UInt64((magnitude * pow(10, Double(decimals))).rounded())
+    if units == 0 { return "0" }
+    var digits = String(units)
+    if digits.count <= decimals {
+      digits = String(repeating: "0", count: decimals - digits.count + 1) + digits
+    }
+    var integer = String(digits.dropLast(decimals))
+    var fraction = String(digits.suffix(decimals))
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    if !fraction.isEmpty { integer += "." + fraction }
+    return (value < 0 ? "-" : "") + integer
+  }
+
+  @Test func digitsFromThePairTableMatchThePlainSpelling() {
+    // Every digit count of the units, both sides of each power of ten and of each decimals
+    // boundary, and whole numbers up to 2^63.
+    var values: [Double] = [0, 1, 9, 10, 99, 100, 101, 999_999_999_999_999]
+    for exponent in -15...15 {
+      let power = pow(10, Double(exponent))
+      values += [power, power.nextUp, power.nextDown, power * 1.5, power * 9.999_999_9]
+      values += [power * 0.999_999_95, power * 1.000_000_5, power * 1.234_567_8]
+    }
+    for exponent in 0...18 { values.append(pow(10, Double(exponent)) - 1) }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let exponent = Double.random(in: -16...15, using: &generator)
+      values.append(pow(10, exponent) * Double.random(in: 1..<10, using: &generator))
+      values.append(Double(UInt64.random(in: 0..<(1 << 63), using: &generator)))
+    }
+    for value in values where abs(value) < 1e15 || value == value.rounded(.towardZero) {
+      guard abs(value) < 9.2e18 else { continue }
+      #expect(written(value) == reference(value), "\(value)")
+      #expect(written(-value) == reference(-value), "\(-value)")
+    }
+  }
+
   @Test func appendsAfterTheGivenPrefixInOneReservation() {
     var sink = ByteSink(capacity: 4)
     sink.appendFixed(1.5, prefix: UInt8(ascii: "["))

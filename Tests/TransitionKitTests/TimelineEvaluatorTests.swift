@@ -19,6 +19,21 @@ import TransitionKit
     #expect(evaluator.frame(progress: 1).layers[0].z == 100)
   }
 
+  @Test func evaluatorKeepsTheTimelinesDurationAndCurveForTheFramesTime() throws {
+    let layer = TimelineLayer(
+      id: "layer", initial: LayerAttributes(frame: Rect(x: 0, y: 0, width: 10, height: 10)),
+      tracks: [PropertyTrack(.z, keyframes: [Keyframe(start: 0, duration: 1, value: .number(8))])])
+    let timeline = try Timeline(duration: 2.5, curve: .easeOut, layers: [layer])
+    let evaluator = TimelineEvaluator(timeline)
+    #expect(evaluator.duration == 2.5)
+    #expect(evaluator.curve == .easeOut)
+    let frame = evaluator.frame(progress: 0.4)
+    #expect(frame.t == 1.0)
+    #expect(frame.progress == 0.4)
+    let eased = referenceBezier(x1: 0, y1: 0, x2: 0.58, y2: 1, at: 0.4)
+    #expect(abs(frame.layers[0].z - 8 * eased) < 1e-9)
+  }
+
   @Test func timelineCurveAndKeyframeCurveCompose() throws {
     let timeline = try zTimeline(
       curve: .easeIn, [Keyframe(start: 0, duration: 1, value: .number(100), curve: .easeOut)])

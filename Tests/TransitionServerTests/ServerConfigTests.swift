@@ -95,6 +95,31 @@ import TransitionKit
     #expect(defaults.maxSessionSeconds == 3600)
   }
 
+  @Test func everyPluginHostKeyIsRead() throws {
+    let config = try decodedConfig(
+      """
+      {"pluginUser": "daemon",
+       "limits": {"pluginCallTimeoutMs": 100, "pluginLoadTimeoutMs": 900,
+                  "maxTimelineBytes": 2048, "pluginMemoryBytes": 134217728,
+                  "pluginCPUSeconds": 30, "pluginRestartBackoffMs": 20,
+                  "pluginRestartBackoffMaxMs": 400, "pluginQuarantineStrikes": 5}}
+      """)
+    #expect(config.pluginUser == "daemon")
+    let limits = config.limits
+    #expect(limits.pluginCallTimeoutMs == 100)
+    #expect(limits.pluginLoadTimeoutMs == 900)
+    #expect(limits.maxTimelineBytes == 2048)
+    #expect(limits.pluginMemoryBytes == 134_217_728)
+    #expect(limits.pluginCPUSeconds == 30)
+    #expect(limits.pluginRestartBackoffMs == 20)
+    #expect(limits.pluginRestartBackoffMaxMs == 400)
+    #expect(limits.pluginQuarantineStrikes == 5)
+    let defaults = try decodedConfig("{}")
+    #expect(defaults.pluginUser == "nobody")
+    #expect(defaults.limits.pluginCallTimeoutMs == 250)
+    #expect(defaults.limits.maxTimelineBytes == 8 << 20)
+  }
+
   @Test func socketModeAcceptsOctalStrings() throws {
     #expect(try decodedConfig(#"{"socketMode": "660"}"#).socketMode == 0o660)
     #expect(try decodedConfig(#"{"socketMode": "0777"}"#).socketMode == 0o777)
@@ -154,6 +179,11 @@ import TransitionKit
     (#"{"limits": {"maxSessionsPerUser": -2}}"#, "limits.maxSessionsPerUser"),
     (#"{"limits": {"maxSessionSeconds": -1}}"#, "limits.maxSessionSeconds"),
     (#"{"limits": {"subscriberSoftLimitSeconds": -1}}"#, "limits.subscriberSoftLimitSeconds"),
+    (#"{"pluginUser": ""}"#, "pluginUser"),
+    (#"{"limits": {"pluginCallTimeoutMs": 0}}"#, "limits.pluginCallTimeoutMs"),
+    (#"{"limits": {"maxTimelineBytes": 1023}}"#, "limits.maxTimelineBytes"),
+    (#"{"limits": {"pluginMemoryBytes": 1048576}}"#, "limits.pluginMemoryBytes"),
+    (#"{"limits": {"pluginQuarantineStrikes": 0}}"#, "limits.pluginQuarantineStrikes"),
     (
       #"{"limits": {"subscriberSoftLimitBytes": 2000, "subscriberHardLimitBytes": 1000}}"#,
       "limits.subscriberSoftLimitBytes"

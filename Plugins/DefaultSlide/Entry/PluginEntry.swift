@@ -1,3 +1,4 @@
+import DefaultSlideAnimator
 import TransitionPluginSDK
 
 /// The plugin's entry symbol: the descriptor listing `default-slide`.

@@ -1,0 +1,29 @@
+#ifndef PROCESS_CONTROL_H
+#define PROCESS_CONTROL_H
+
+#include <sys/types.h>
+
+// Process controls Swift cannot call directly: `prctl` is variadic, `pidfd_open` and
+// `close_range` are raw system calls without glibc wrappers on every target. Each returns what
+// the call returns (-1 with errno set on failure).
+
+/// `prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)`: execve can never grant privileges again.
+int process_control_set_no_new_privileges(void);
+
+/// `prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)`: 1 when set.
+int process_control_no_new_privileges(void);
+
+/// `prctl(PR_SET_PDEATHSIG, signal)`: the kernel sends `signal` when the parent thread dies.
+int process_control_set_parent_death_signal(int signal);
+
+/// `pidfd_open(pid, 0)`: a descriptor that becomes readable when the process exits.
+int process_control_pidfd_open(pid_t pid);
+
+/// Closes every descriptor from `lowest` up (`close_range`, or one by one through
+/// /proc/self/fd when the kernel lacks it). Returns 0, or -1 when neither worked.
+int process_control_close_descriptors_from(int lowest);
+
+/// Restores every signal's default disposition and unblocks every signal.
+int process_control_reset_signals(void);
+
+#endif

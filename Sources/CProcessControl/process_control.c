@@ -1,0 +1,68 @@
+#define _GNU_SOURCE
+#include "process_control.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+int process_control_set_no_new_privileges(void) {
+  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+int process_control_no_new_privileges(void) {
+  return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+}
+
+int process_control_set_parent_death_signal(int signal) {
+  return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
+}
+
+int process_control_pidfd_open(pid_t pid) {
+  return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int process_control_close_descriptors_from(int lowest) {
+  if (syscall(SYS_close_range, (unsigned int)lowest, ~0U, 0) == 0) return 0;
+  DIR *directory = opendir("/proc/self/fd");
+  if (directory == NULL) return -1;
+  int own = dirfd(directory);
+  // Collect first: closing while reading the directory would skip entries.
+  int descriptors[4096];
+  int count = 0;
+  struct dirent *entry;
+  while ((entry = readdir(directory)) != NULL && count < 4096) {
+    char *end;
+    long value = strtol(entry->d_name, &end, 10);
+    if (*end != '\0' || end == entry->d_name) continue;
+    if (value >= lowest && value != own) descriptors[count++] = (int)value;
+  }
+  closedir(directory);
+  for (int index = 0; index < count; index++) close(descriptors[index]);
+  return 0;
+}
+
+int process_control_reset_signals(void) {
+  struct sigaction action = {0};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  for (int number = 1; number < NSIG; number++) {
+    if (number == SIGKILL || number == SIGSTOP) continue;
+    // Numbers the C library reserves for itself (the real-time signals it uses internally)
+    // refuse with EINVAL: nothing to reset there.
+    (void)sigaction(number, &action, NULL);
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  return sigprocmask(SIG_SETMASK, &none, NULL);
+}

@@ -1,0 +1,85 @@
+import CProcessControl
+import Glibc
+
+/// Starting a plugin host: a socketpair, then `posix_spawn` of the daemon's own executable
+/// with the host's end as descriptor 3, every signal at its default and none blocked.
+public struct HostProcess: Sendable {
+  /// The host's pid.
+  public let pid: Int32
+  /// The daemon's end of the socketpair: non-blocking, close-on-exec.
+  public let descriptor: Int32
+  /// A pidfd of the host (readable once it exits), or -1 where the kernel has none.
+  public let exitDescriptor: Int32
+
+  /// A failed step of ``spawn(executable:arguments:environment:)``.
+  public struct Failure: Error, CustomStringConvertible, Sendable {
+    public let description: String
+  }
+
+  /// Starts `executable` with `arguments` (after its own path) and `environment`.
+  /// - Throws: ``Failure`` naming the call that failed; nothing is left open then.
+  public static func spawn(executable: String, arguments: [String], environment: [String: String])
+    throws(Failure) -> HostProcess
+  {
+    var pair: [Int32] = [-1, -1]
+    guard
+      socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
+        == 0
+    else { throw Failure(description: "socketpair: \(String(cString: strerror(errno)))") }
+    var (daemonEnd, hostEnd) = (pair[0], pair[1])
+    // dup2 onto the same number would keep close-on-exec: move the host's end out of the way.
+    if hostEnd == HostSandbox.channelDescriptor {
+      let moved = fcntl(hostEnd, F_DUPFD_CLOEXEC, 10)
+      close(hostEnd)
+      hostEnd = moved
+    }
+    if daemonEnd == HostSandbox.channelDescriptor {
+      let moved = fcntl(daemonEnd, F_DUPFD_CLOEXEC, 10)
+      close(daemonEnd)
+      daemonEnd = moved
+    }
+    defer { close(hostEnd) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, hostEnd, HostSandbox.channelDescriptor)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp =
+      environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for argument in argv { free(argument) }
+      for variable in envp { free(variable) }
+    }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    guard status == 0 else {
+      close(daemonEnd)
+      throw Failure(
+        description: "cannot start \(executable): \(String(cString: strerror(status)))")
+    }
+    let flags = fcntl(daemonEnd, F_GETFL)
+    _ = fcntl(daemonEnd, F_SETFL, flags | O_NONBLOCK)
+    let exitDescriptor = process_control_pidfd_open(pid)
+    if exitDescriptor >= 0 { _ = fcntl(exitDescriptor, F_SETFD, FD_CLOEXEC) }
+    return HostProcess(pid: pid, descriptor: daemonEnd, exitDescriptor: exitDescriptor)
+  }
+
+  /// How a reaped host ended, for the log: `exit status N` or `killed by signal N (NAME)`.
+  public static func describe(waitStatus status: Int32) -> String {
+    let signal = status & 0x7f
+    if signal == 0 { return "exited with status \((status >> 8) & 0xff)" }
+    let name = strsignal(signal).map { String(cString: $0) } ?? "signal"
+    return "was killed by signal \(signal) (\(name))"
+  }
+}

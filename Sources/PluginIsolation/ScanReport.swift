@@ -1,0 +1,129 @@
+import PluginHost
+import TransitionJSON
+import TransitionKit
+
+/// What a scan left loaded in the host: every animator (all scans so far, in load order) and
+/// what this scan noticed (the payload of a ``HostFrame/Kind/scanned`` frame, as JSON).
+///
+/// The daemon decodes it as hostile input: counts, lengths, names, operations and durations
+/// are all checked, and anything off refuses the whole report.
+public struct ScanReport: Equatable, Sendable {
+  public var animators: [RegisteredAnimator]
+  public var diagnostics: [PluginDiagnostic]
+
+  /// The most animators a report may list.
+  public static let maximumAnimators = 1_024
+  /// The most diagnostics a report may carry.
+  public static let maximumDiagnostics = 4_096
+  /// The longest string (path, message, name, version) a report may carry, in bytes.
+  public static let maximumStringBytes = 4_096
+
+  public init(animators: [RegisteredAnimator], diagnostics: [PluginDiagnostic]) {
+    self.animators = animators
+    self.diagnostics = diagnostics
+  }
+
+  /// The JSON payload.
+  public var payload: [UInt8] {
+    let animatorList: [JSONValue] = animators.map { animator in
+      .object([
+        "name": .string(animator.name),
+        "operations": .array(animator.orderedOperations.map { .string($0.rawValue) }),
+        "duration": .number(animator.defaultDuration),
+        "plugin": .string(animator.pluginName), "version": .string(animator.pluginVersion),
+        "path": .string(animator.libraryPath),
+      ])
+    }
+    let diagnosticList: [JSONValue] = diagnostics.map { diagnostic in
+      .object([
+        "code": .string(diagnostic.code.rawValue),
+        "severity": .string(diagnostic.severity.description),
+        "path": .string(diagnostic.path), "message": .string(diagnostic.message),
+      ])
+    }
+    let json = JSONValue.object([
+      "animators": .array(animatorList), "diagnostics": .array(diagnosticList),
+    ])
+    return Array(json.serialized.utf8)
+  }
+
+  /// Decodes and validates a payload from the host.
+  /// - Throws: `EngineError` naming the first field that is missing, mistyped or out of
+  ///   bounds.
+  public init(payload: [UInt8]) throws(EngineError) {
+    let json: JSONValue
+    do { json = try JSONValue(parsing: payload) } catch { throw EngineError(error) }
+    let root = JSONField(json, path: "scanned")
+    let animatorFields = try root.required("animators").elements()
+    guard animatorFields.count <= Self.maximumAnimators else {
+      throw EngineError(.outOfRange, "scanned.animators lists more than \(Self.maximumAnimators)")
+    }
+    var names = Set<String>()
+    var animators: [RegisteredAnimator] = []
+    for field in animatorFields {
+      let name = try Self.string(field, "name")
+      guard Self.isAnimatorName(name), names.insert(name).inserted else {
+        throw EngineError(.invalidValue, "\(field.path).name is not a valid unique name")
+      }
+      var operations = Set<TransitionOperation>()
+      for element in try field.required("operations").elements() {
+        guard let operation = TransitionOperation(rawValue: try element.string()) else {
+          throw EngineError(.invalidValue, "\(element.path) is not an operation")
+        }
+        operations.insert(operation)
+      }
+      guard !operations.isEmpty else {
+        throw EngineError(.empty, "\(field.path).operations is empty")
+      }
+      let duration = try field.required("duration").number()
+      guard duration.isFinite, duration > 0 else {
+        throw EngineError(.outOfRange, "\(field.path).duration must be positive")
+      }
+      animators.append(
+        RegisteredAnimator(
+          name: name, operations: operations, defaultDuration: duration,
+          pluginName: try Self.string(field, "plugin"),
+          pluginVersion: try Self.string(field, "version"),
+          libraryPath: try Self.string(field, "path")))
+    }
+    let diagnosticFields = try root.required("diagnostics").elements()
+    guard diagnosticFields.count <= Self.maximumDiagnostics else {
+      throw EngineError(
+        .outOfRange, "scanned.diagnostics carries more than \(Self.maximumDiagnostics)")
+    }
+    var diagnostics: [PluginDiagnostic] = []
+    for field in diagnosticFields {
+      let severityName = try Self.string(field, "severity")
+      guard
+        let severity = PluginDiagnostic.Severity.allCases.first(where: {
+          $0.description == severityName
+        })
+      else {
+        throw EngineError(.invalidValue, "\(field.path).severity is not a severity")
+      }
+      diagnostics.append(
+        PluginDiagnostic(
+          PluginDiagnostic.Code(rawValue: try Self.string(field, "code")), severity,
+          path: try Self.string(field, "path"), try Self.string(field, "message")))
+    }
+    self.init(animators: animators, diagnostics: diagnostics)
+  }
+
+  private static func string(_ field: JSONField, _ key: String) throws(EngineError) -> String {
+    let member = try field.required(key)
+    let text = try member.string()
+    guard text.utf8.count <= maximumStringBytes else {
+      throw EngineError(.outOfRange, "\(member.path) is longer than \(maximumStringBytes) bytes")
+    }
+    return text
+  }
+
+  /// The ABI's rule for animator names: 1 to 64 characters from a-z, 0-9, `-`, `.`, `_`.
+  static func isAnimatorName(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.count <= 64
+      && name.utf8.allSatisfy { byte in
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+          || byte == 0x2E || byte == 0x5F
+      }
+  }
+}

@@ -1,0 +1,30 @@
+import DefaultSlideAnimator
+import PluginHost
+import TransitionServer
+
+/// `default-slide` linked into the daemon: the animator that serves every `begin` whose
+/// chosen animator could not, whatever happened to the plugin host (docs/plugins.md,
+/// "Isolation"). It runs on the daemon's thread, from the same source as the DefaultSlide
+/// plugin, and never declines.
+final class BuiltinFallback: FallbackAnimator {
+  private let animator = DefaultSlideAnimator()
+
+  let info: RegisteredAnimator
+
+  init() {
+    info = RegisteredAnimator(
+      name: animator.name, operations: animator.operations,
+      defaultDuration: animator.defaultDuration, pluginName: "built-in",
+      pluginVersion: ServerCore.version, libraryPath: "")
+  }
+
+  func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
+    switch animator.outcome(forContextJSON: contextJSON) {
+    case .timeline(let bytes): return .timeline(bytes)
+    case .declined: return .declined
+    case .failed(let message): return .failed(message)
+    }
+  }
+}
+
+@available(*, unavailable) extension BuiltinFallback: Sendable {}

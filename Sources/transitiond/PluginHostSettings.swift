@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+import PluginHost
+import PluginIsolation
+import TransitionServer
+
+/// Everything the daemon needs to start and supervise its plugin host, from the config.
+struct PluginHostSettings {
+  /// The daemon's own executable, started as `transitiond plugin-host`.
+  var executable: String
+  /// What the host scans.
+  var registry: PluginRegistry.Configuration
+  /// The account to become when the daemon runs as root, else nil.
+  var user: PluginUser?
+  var memoryBytes: Int
+  var cpuSeconds: Int
+  var callTimeout: Double
+  var loadTimeout: Double
+  var maxTimelineBytes: Int
+  var initialBackoff: Double
+  var maximumBackoff: Double
+  var quarantineStrikes: Int
+
+  /// The settings of `config`; `pluginUser` is looked up only when running as root.
+  /// - Throws: ``ConfigError`` when `pluginUser` names no user.
+  init(config: ServerConfig, executable: String, file: String?) throws(ConfigError) {
+    self.executable = executable
+    // The daemon's uid is trusted to own plugins, not the host's (docs/security.md).
+    registry = PluginRegistry.Configuration(
+      searchPath: Self.searchPath(config), allowInsecurePlugins: config.allowInsecurePlugins,
+      trustedUID: geteuid())
+    user = geteuid() == 0 ? try PluginUser.resolve(named: config.pluginUser, file: file) : nil
+    let limits = config.limits
+    memoryBytes = limits.pluginMemoryBytes
+    cpuSeconds = limits.pluginCPUSeconds
+    callTimeout = Double(limits.pluginCallTimeoutMs) / 1000
+    loadTimeout = Double(limits.pluginLoadTimeoutMs) / 1000
+    maxTimelineBytes = limits.maxTimelineBytes
+    initialBackoff = Double(limits.pluginRestartBackoffMs) / 1000
+    maximumBackoff =
+      Double(max(limits.pluginRestartBackoffMaxMs, limits.pluginRestartBackoffMs)) / 1000
+    quarantineStrikes = limits.pluginQuarantineStrikes
+  }
+
+  /// The host's sandbox for a daemon of pid `parent`.
+  func sandbox(parent: Int32) -> HostSandbox {
+    HostSandbox(
+      parentPID: parent, user: user.map { ($0.uid, $0.gid) }, memoryBytes: memoryBytes,
+      cpuSeconds: cpuSeconds)
+  }
+
+  /// The host's environment: the daemon's, without what only the daemon may use (systemd's
+  /// notification socket and passed descriptors) or what the daemon already resolved.
+  static func hostEnvironment() -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    for key in [
+      "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC",
+      "WATCHDOG_PID",
+    ] {
+      environment[key] = nil
+    }
+    return environment
+  }
+
+  /// The plugin search path: the config's (or `--plugin-path`) entries, then
+  /// `TRANSITIOND_PLUGIN_PATH`, then the installed layout's `<prefix>/lib/transitiond/plugins`
+  /// when it exists, then the executable's own directory (a `swift build`).
+  private static func searchPath(_ config: ServerConfig) -> PluginSearchPath {
+    var searchPath = PluginSearchPath(configured: config.pluginPaths.map(absolute))
+    let installed = InstalledLayout.running.pluginDirectory
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: installed, isDirectory: &isDirectory),
+      isDirectory.boolValue, !searchPath.entries.contains(installed)
+    {
+      searchPath.fromEnvironment.append(installed)
+    }
+    return searchPath
+  }
+
+  /// A search path entry made absolute against the daemon's working directory (the host
+  /// may not be able to enter it).
+  private static func absolute(_ path: String) -> String {
+    path.hasPrefix("/")
+      ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+  }
+}
