@@ -7,6 +7,8 @@
 #                       (docs/security.md)
 #   make contact-sheet  redraw docs/images/album-flip-contact-sheet.png in headless Chromium
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
+#   make plugin NAME=fade LANG=c|swift [DIR=../fade]
+#                       write a plugin skeleton (config/templates, docs/plugins.md)
 
 SWIFT ?= swift
 CONFIG ?= config/transitiond.json
@@ -21,6 +23,8 @@ DESTDIR ?=
 BINDIR := $(PREFIX)/bin
 PLUGINDIR := $(PREFIX)/lib/transitiond/plugins
 VIEWERDIR := $(PREFIX)/share/transitiond/viewer
+# The example scenes, which `transitiond check-plugin` uses when given none.
+SCENEDIR := $(PREFIX)/share/transitiond/scenes
 DOCDIR := $(PREFIX)/share/doc/transitiond
 # /etc for PREFIX=/usr, $(PREFIX)/etc otherwise.
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
@@ -47,7 +51,7 @@ CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
 # Progress values of the contact sheet's panels.
 CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
-.PHONY: setup build release run test fuzz bench lint clean contact-sheet install
+.PHONY: setup build release run test fuzz bench lint clean contact-sheet install plugin
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
 ## pkg-config (to build), chromium (for the browser tests and the contact sheet).
@@ -120,12 +124,13 @@ contact-sheet: build
 ## there), the systemd units and the system unit's sysusers.d entry.
 install: release
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(VIEWERDIR) \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) \
 	  $(DESTDIR)$(CONFIGDIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(SYSTEMD_SYSTEM_DIR) \
 	  $(DESTDIR)$(SYSUSERS_DIR) $(DESTDIR)$(DOCDIR); \
 	for name in $(EXECUTABLES); do install -m 0755 $$bin/$$name $(DESTDIR)$(BINDIR)/; done; \
 	for name in $(PLUGINS); do install -m 0644 $$bin/lib$$name.so $(DESTDIR)$(PLUGINDIR)/; done; \
 	install -m 0644 Sources/TransitionViewer/viewer/* $(DESTDIR)$(VIEWERDIR)/; \
+	install -m 0644 config/scenes/*.json $(DESTDIR)$(SCENEDIR)/; \
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/; \
 	[ -e $(DESTDIR)$(CONFIGDIR)/transitiond.json ] || \
 	  install -m 0644 config/transitiond.json $(DESTDIR)$(CONFIGDIR)/transitiond.json; \
@@ -136,3 +141,43 @@ install: release
 	chmod 0644 $(DESTDIR)$(SYSTEMD_SYSTEM_DIR)/transitiond.service; \
 	install -m 0644 config/transitiond.sysusers $(DESTDIR)$(SYSUSERS_DIR)/transitiond.conf; \
 	echo "installed under $(DESTDIR)$(PREFIX) (config in $(DESTDIR)$(CONFIGDIR))"
+
+## plugin: a plugin skeleton for the animator NAME in LANG (c or swift), written to DIR
+## (default ../NAME, beside this repository), from config/templates: the build file, the
+## animator (a crossfade to start from), scene.json and `make check`, which runs
+## `transitiond check-plugin` on the built library.
+TEMPLATES := config/templates
+DIR ?= ../$(NAME)
+plugin:
+	@set -e; name='$(NAME)'; lang='$(LANG)'; dir='$(DIR)'; \
+	echo "$$name" | grep -Eq '^[a-z0-9._-]{1,64}$$' || \
+	  { echo "make plugin: NAME must be 1 to 64 characters from a-z 0-9 - . _ (got '$$name')" >&2; exit 64; }; \
+	case "$$lang" in c|swift) ;; \
+	  *) echo "make plugin: LANG must be c or swift (got '$$lang')" >&2; exit 64;; esac; \
+	[ ! -e "$$dir" ] || [ -z "$$(ls -A "$$dir")" ] || \
+	  { echo "make plugin: $$dir exists and is not empty" >&2; exit 73; }; \
+	module=$$(echo "$$name" | sed -E 's/(^|[-._])([a-z0-9])/\U\2/g'); \
+	case "$$module" in [0-9]*) module="Plugin$$module";; esac; \
+	symbol=$$(echo "$$name" | tr -- '-.' '__'); \
+	sdk='$(CURDIR)'; package=$$(basename "$$sdk" | tr 'A-Z' 'a-z'); \
+	fill() { sed -e "s|@NAME@|$$name|g" -e "s|@MODULE@|$$module|g" -e "s|@SYMBOL@|$$symbol|g" \
+	  -e "s|@SDK_PACKAGE@|$$package|g" -e "s|@SDK@|$$sdk|g" "$$1" > "$$2"; }; \
+	umask 022; mkdir -p "$$dir"; \
+	sed -e "s|\"animator\": \"default-slide\"|\"animator\": \"$$name\"|" \
+	  config/scenes/default-slide-present.json > "$$dir/scene.json"; \
+	if [ "$$lang" = c ]; then \
+	  fill $(TEMPLATES)/c/Makefile.in "$$dir/Makefile"; \
+	  sed -e "s|\"crossfade\"|\"$$name\"|g" -e "s|crossfade\\.%s|$$name.%s|g" \
+	    -e "s|crossfade\.from-background|$$name.from-background|g" \
+	    -e "s|crossfade\.to-background|$$name.to-background|g" \
+	    -e "s|crossfade|$$symbol|g" -e "s|Crossfade|$$module|g" \
+	    Plugins/Crossfade/crossfade.c > "$$dir/$$symbol.c"; \
+	else \
+	  mkdir -p "$$dir/Sources/$$module"; \
+	  fill $(TEMPLATES)/swift/Makefile.in "$$dir/Makefile"; \
+	  fill $(TEMPLATES)/swift/Package.swift.in "$$dir/Package.swift"; \
+	  fill $(TEMPLATES)/swift/Animator.swift.in "$$dir/Sources/$$module/$${module}Animator.swift"; \
+	  fill $(TEMPLATES)/swift/PluginEntry.swift.in "$$dir/Sources/$$module/PluginEntry.swift"; \
+	  cp Plugins/exports.map "$$dir/exports.map"; \
+	fi; \
+	echo "wrote the $$lang plugin $$name (lib$$module.so) in $$dir: cd $$dir && make check"

@@ -1,6 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Linker settings of the built-in Swift plugins: a version script that exports
+/// `transitiond_plugin_entry` alone (docs/plugins.md, "Exports"). lld, which the toolchain
+/// ships, also leaves the hidden symbols out of the dynamic symbol table (gold keeps them there
+/// as local entries).
+let pluginExports: [LinkerSetting] = [
+  .unsafeFlags([
+    "-use-ld=lld", "-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map",
+  ])
+]
+
 /// transitiond: a transition-animation daemon, its CLI, its engine and its animator plugins.
 ///
 /// Pipeline: context → animator (plugin) → timeline → evaluate → encode → stream.
@@ -47,6 +57,8 @@ let package = Package(
     .target(
       name: "PluginHost",
       dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
+    // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
+    .target(name: "PluginCheck", dependencies: ["PluginHost", "TransitionKit", "TransitionJSON"]),
     // The plugin host process and its protocol: the frames between the daemon and the host,
     // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
     .target(
@@ -72,13 +84,13 @@ let package = Package(
     // Executables.
     // The daemon: config, signals, systemd, the Unix listener, the HTTP viewer listener, and
     // the adapters that turn a socket or an event stream into a `Peer` and libevent's timers
-    // into a `ServerClock`.
+    // into a `ServerClock`; `check-plugin`.
     .executableTarget(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginHost", "UnixIO", "TransitionViewer", "PluginIsolation", "CProcessControl",
-        "DefaultSlideAnimator",
+        "PluginHost", "PluginCheck", "UnixIO", "TransitionViewer", "PluginIsolation",
+        "CProcessControl", "DefaultSlideAnimator",
       ]),
     .executableTarget(
       name: "transitionctl",
@@ -100,9 +112,12 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
     // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
-    .target(name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip"),
     .target(
-      name: "ZoomPresent", dependencies: ["TransitionPluginSDK"], path: "Plugins/ZoomPresent"),
+      name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip",
+      linkerSettings: pluginExports),
+    .target(
+      name: "ZoomPresent", dependencies: ["TransitionPluginSDK"], path: "Plugins/ZoomPresent",
+      linkerSettings: pluginExports),
     // default-slide's animator is a library both its plugin and the daemon (its built-in
     // fallback) link; only the plugin's thin entry exports `transitiond_plugin_entry`.
     .target(
@@ -110,8 +125,10 @@ let package = Package(
       path: "Plugins/DefaultSlide/Animator"),
     .target(
       name: "DefaultSlide", dependencies: ["DefaultSlideAnimator", "TransitionPluginSDK"],
-      path: "Plugins/DefaultSlide/Entry"),
-    .target(name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade"),
+      path: "Plugins/DefaultSlide/Entry", linkerSettings: pluginExports),
+    .target(
+      name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade",
+      linkerSettings: pluginExports),
 
     // Tests.
     .testTarget(name: "TransitionJSONTests", dependencies: ["TransitionJSON"]),
@@ -143,13 +160,13 @@ let package = Package(
       name: "PluginHostTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
-      dependencies: ["PluginHost", "TransitionKit"]
+      dependencies: ["PluginHost", "PluginCheck", "TransitionKit"]
     ),
     .testTarget(
       name: "AnimatorTests",
       // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
       // (each exports `transitiond_plugin_entry`); `swift test` builds them.
-      dependencies: ["TransitionJSON", "TransitionKit", "CTransitionPlugin"]
+      dependencies: ["TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck"]
     ),
     .testTarget(
       name: "RequestFuzzingTests",

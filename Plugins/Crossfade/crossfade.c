@@ -491,7 +491,7 @@ static transitiond_status crossfade_make_timeline(void *animator_data, const uin
                                        c.to.background.length == 0));
   if (result == READ_OUT_OF_MEMORY) {
     release_context(&c);
-    return fail("crossfade: out of memory while reading the context", out_bytes, out_length);
+    return fail("out of memory while reading the context", out_bytes, out_length);
   }
   bool has_layers = c.from.count + c.to.count > 0 || c.from.background.length > 0 ||
                     c.to.background.length > 0;
@@ -504,7 +504,7 @@ static transitiond_status crossfade_make_timeline(void *animator_data, const uin
   release_context(&c);
   if (b.out_of_memory) {
     free(b.bytes);
-    return fail("crossfade: out of memory while writing the timeline", out_bytes, out_length);
+    return fail("out of memory while writing the timeline", out_bytes, out_length);
   }
   *out_bytes = (uint8_t *)b.bytes;
   *out_length = b.length;

@@ -36,6 +36,25 @@ enum FileSystem {
     return (info.st_uid, info.st_mode & 0o7777)
   }
 
+  /// What identifies one version of a file: a rebuilt library has another inode, size or
+  /// modification time.
+  struct FileVersion: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+  }
+
+  /// The version of the file `path` names (symlinks followed), or `nil` if it cannot be examined.
+  static func version(of path: String) -> FileVersion? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return FileVersion(
+      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+      modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
+  }
+
   /// A mode as four octal digits, as `ls` and `chmod` write it: `0664`.
   static func octal(_ mode: mode_t) -> String {
     let digits = String(mode, radix: 8)

@@ -15,6 +15,9 @@ struct LoadedAnimator {
   /// Calls the plugin's `make_timeline` and turns every outcome into a result; the returned
   /// bytes are copied and handed back to `free_bytes` exactly once.
   ///
+  /// A `.failed` message does not name the animator: whoever reports it does, once
+  /// (`animator <name> failed: <message>`).
+  ///
   /// Not thread-safe: the caller serialises calls (the ABI promises plugins one thread at a
   /// time).
   func call(contextJSON: [UInt8]) -> PluginTimelineResult {
@@ -28,7 +31,6 @@ struct LoadedAnimator {
       : contextJSON.withUnsafeBufferPointer { context in
         makeTimeline(animatorData, context.baseAddress, context.count, &bytes, &length)
       }
-    let name = info.name
     var copied: [UInt8]? = nil
     var tooLong = false
     if let bytes {
@@ -41,25 +43,25 @@ struct LoadedAnimator {
     }
     if tooLong {
       return .failed(
-        "animator \(name) returned \(UInt(bitPattern: length)) bytes, more than the limit of "
+        "returned \(UInt(bitPattern: length)) bytes, more than the limit of "
           + "\(Self.maximumResultBytes)")
     }
     switch status {
     case transitiond_status(TRANSITIOND_STATUS_OK):
       guard let copied, !copied.isEmpty else {
-        return .failed("animator \(name) reported success but returned no timeline")
+        return .failed("reported success but returned no timeline")
       }
       return .timeline(copied)
     case transitiond_status(TRANSITIOND_STATUS_DECLINE):
       return .declined
     case transitiond_status(TRANSITIOND_STATUS_ERROR):
       guard let copied, !copied.isEmpty else {
-        return .failed("animator \(name) failed without a message")
+        return .failed("reported an error without a message")
       }
       return .failed(
         String(String(decoding: copied, as: UTF8.self).prefix(Self.maximumMessageLength)))
     default:
-      return .failed("animator \(name) returned unknown status \(status)")
+      return .failed("returned unknown status \(status)")
     }
   }
 }

@@ -47,6 +47,9 @@ public struct PluginDiagnostic: Equatable, Hashable, Sendable, CustomStringConve
     /// daemon's, or writable by group or others: refused (error), or loaded anyway under
     /// `allowInsecurePlugins` (warning).
     public static let insecurePermissions = Code(rawValue: "insecure_permissions")
+    /// A loaded library changed on disk (another inode, size or modification time) since it was
+    /// loaded; the loaded copy stays in use until the process restarts (warning).
+    public static let libraryChanged = Code(rawValue: "library_changed")
     /// A search path entry does not exist (warning).
     public static let missingPath = Code(rawValue: "missing_path")
     /// A search path directory cannot be listed (warning).

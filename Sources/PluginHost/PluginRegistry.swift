@@ -6,7 +6,9 @@ import TransitionKit
 /// through the C ABI of `transitiond_plugin.h`, keeps their animators by name and calls them.
 ///
 /// Loading rules, in the order they apply to each candidate library:
-/// 1. Libraries already loaded by an earlier scan are skipped (never reloaded, never closed).
+/// 1. Libraries already loaded by an earlier scan are skipped (never reloaded, never closed);
+///    one that changed on disk since (inode, size or modification time) gets a
+///    `library_changed` warning, since only a restart picks it up.
 /// 2. A library is refused, unless `allowInsecurePlugins` is set, when it or any directory
 ///    up to `/` is owned by someone other than root or the daemon's uid, or is writable by
 ///    group or others (see docs/security.md).
@@ -50,8 +52,9 @@ public final class PluginRegistry: Sendable {
     var animators: [LoadedAnimator] = []
     var animatorIndex: [String: Int] = [:]
     var plugins: [PluginInfo] = []
-    /// Real paths of the libraries accepted as plugins; they are never looked at again.
-    var loadedPaths: Set<String> = []
+    /// Real paths of the libraries accepted as plugins, with the version of the file that was
+    /// loaded; they are never loaded again.
+    var loadedVersions: [String: FileSystem.FileVersion?] = [:]
   }
 
   private let state: Mutex<State>
@@ -87,7 +90,13 @@ public final class PluginRegistry: Sendable {
       let allowInsecure = state.configuration.allowInsecurePlugins
       let (candidates, searchDiagnostics) = state.configuration.searchPath.candidates()
       var report = PluginLoadReport(diagnostics: searchDiagnostics)
-      for path in candidates where !state.loadedPaths.contains(path) && !skipping.contains(path) {
+      for path in candidates where !skipping.contains(path) {
+        if let loaded = state.loadedVersions[path] {
+          if let change = Self.changeOnDisk(path, loaded: loaded) {
+            report.diagnostics.append(change)
+          }
+          continue
+        }
         if let problem = PermissionCheck.problem(
           realPath: path, allowInsecure: allowInsecure,
           trustedUID: state.configuration.trustedUID)
@@ -128,15 +137,30 @@ public final class PluginRegistry: Sendable {
   public func makeTimeline(animator name: String, contextJSON: [UInt8]) -> PluginTimelineResult {
     state.withLock { state in
       guard let index = state.animatorIndex[name] else {
-        return .failed("no animator named \(name) is loaded")
+        return .failed("no animator of that name is loaded")
       }
       return state.animators[index].call(contextJSON: contextJSON)
     }
   }
 
+  /// A warning when the loaded library at `path` is no longer the file on disk: a rebuilt plugin
+  /// is not picked up by a rescan, since a loaded library is never unloaded.
+  private static func changeOnDisk(_ path: String, loaded: FileSystem.FileVersion?)
+    -> PluginDiagnostic?
+  {
+    guard let loaded, let current = FileSystem.version(of: path), current != loaded else {
+      return nil
+    }
+    return PluginDiagnostic(
+      .libraryChanged, .warning, path: path,
+      "plugin \(path) changed on disk since it was loaded; the loaded copy stays in use until "
+        + "transitiond restarts")
+  }
+
   /// Opens one library and adds its animators; reports the outcome.
   private static func load(_ path: String, into state: inout State, report: inout PluginLoadReport)
   {
+    let version = FileSystem.version(of: path)
     let raw: UnsafeRawPointer
     switch PluginLibrary.open(realPath: path) {
     case .refused(let diagnostic):
@@ -171,7 +195,7 @@ public final class PluginRegistry: Sendable {
     }
     let info = PluginInfo(
       name: plugin.name, version: plugin.version, libraryPath: path, animatorNames: accepted)
-    state.loadedPaths.insert(path)
+    state.loadedVersions[path] = version
     state.plugins.append(info)
     report.loaded.append(info)
     let list = accepted.isEmpty ? "no animators" : "animators " + accepted.joined(separator: ", ")

@@ -9,7 +9,8 @@ public enum PluginTimelineResult: Equatable, Sendable {
   /// `PluginRegistry.fallbackAnimatorName`.
   case declined
   /// The animator failed, or could not be called; the message is the plugin's own when it
-  /// gave one, otherwise the host's, naming the animator.
+  /// gave one, otherwise the host's. It does not name the animator: the caller reports it as
+  /// `animator <name> failed: <message>`.
   case failed(String)
   /// The call never reached the plugin or never came back from it: the host process timed
   /// out, crashed, overflowed, is down, or the plugin is quarantined. The message is the

@@ -3,6 +3,11 @@
 /// The layer's rendered transform is `composedTransform`:
 /// `transform · scale · rotation.x · rotation.y · rotation.z · translation · perspective`
 /// with Core Animation's row vectors (the leftmost factor acts first), applied about `anchor`.
+///
+/// `perspective` is composed only when the factors before it move points of the layer's plane
+/// (z = 0) out of it, that is when their `m13`, `m23` or `m43` is not 0. Otherwise it cannot
+/// change what is drawn (see `composedTransform`), so it is left out: a resting layer with a
+/// constant perspective has the identity transform.
 public struct LayerAttributes: Equatable, Sendable {
   public var frame: Rect
   public var anchor: Point = .center
@@ -101,6 +106,12 @@ public struct LayerAttributes: Equatable, Sendable {
   }
 
   /// The layer's transform with the scalar components composed in (see the type's summary).
+  ///
+  /// Why leaving out the perspective is exact: `R · P` (P the identity with `m34 = p`) differs
+  /// from `R` only in its fourth column, `m_i4 + p · m_i3`. A point of the layer's plane,
+  /// `[x y 0 1]` relative to the anchor, then gets `w = x·m14 + y·m24 + m44 + p·(x·m13 + y·m23 +
+  /// m43)`, and every other coordinate as with `R` alone. When `m13 = m23 = m43 = 0` the layer
+  /// stays in its plane and `w`, so every drawn point, is the same with or without `P`.
   public var composedTransform: Transform3D {
     var result = transform
     if scaleX != 1 || scaleY != 1 {
@@ -118,7 +129,9 @@ public struct LayerAttributes: Equatable, Sendable {
     if translationX != 0 || translationY != 0 || translationZ != 0 {
       result = result.concatenating(.translation(x: translationX, y: translationY, z: translationZ))
     }
-    if perspective != 0 { result = result.concatenating(.perspective(m34: perspective)) }
+    if perspective != 0 && (result.m13 != 0 || result.m23 != 0 || result.m43 != 0) {
+      result = result.concatenating(.perspective(m34: perspective))
+    }
     return result
   }
 

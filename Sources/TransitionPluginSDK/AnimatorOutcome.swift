@@ -7,7 +7,7 @@ public enum AnimatorOutcome: Equatable, Sendable {
   case timeline([UInt8])
   /// The animator cannot serve the context (`TRANSITIOND_STATUS_DECLINE`).
   case declined
-  /// The context or the animator failed; the message names the problem
+  /// The context or the animator failed; the message names the problem, not the animator
   /// (`TRANSITIOND_STATUS_ERROR`).
   case failed(String)
 }
@@ -20,8 +20,8 @@ extension Animator {
   /// `defaultDuration(for:)` is used. An operation outside `operations` is declined, so that the
   /// daemon falls back to its default animator.
   /// - Parameter contextJSON: the context as UTF-8 JSON.
-  /// - Returns: the encoded timeline, a decline, or a failure whose message starts with the
-  ///   animator's name.
+  /// - Returns: the encoded timeline, a decline, or a failure whose message names the problem
+  ///   (not the animator: the daemon reports it as `animator <name> failed: <message>`).
   public func outcome(forContextJSON contextJSON: some Collection<UInt8>) -> AnimatorOutcome {
     let context: TransitionContext
     let duration: Double
@@ -31,16 +31,16 @@ extension Animator {
       context = try TransitionContext(json: json)
       duration = try Self.requestedDuration(in: context) ?? defaultDuration(for: context.operation)
     } catch {
-      return .failed("\(name): \(error.message)")
+      return .failed(error.message)
     }
     guard operations.contains(context.operation) else { return .declined }
     do {
       guard let timeline = try timeline(for: context, duration: duration) else { return .declined }
       return .timeline(Array(timeline.json.serialized.utf8))
     } catch let error as EngineError {
-      return .failed("\(name): \(error.message)")
+      return .failed(error.message)
     } catch {
-      return .failed("\(name): \(error)")
+      return .failed("\(error)")
     }
   }
 

@@ -66,21 +66,43 @@ public struct Motion: Sendable {
   }
 }
 
+extension Motion {
+  /// The motion as it plays in `direction`: itself forward; backward its mirror in time, from
+  /// `end` to `start` over [1 − e, 1 − s].
+  public func played(_ direction: PlayDirection) -> Motion {
+    switch direction {
+    case .forward: self
+    case .backward: Motion(property, from: end, to: start, over: direction.window(window))
+    }
+  }
+}
+
 extension TimelineLayer {
   /// Plays `motion` in `direction`: sets the property's initial value and adds its track.
+  /// Backward, the motion is mirrored in time (`Motion.played(_:)`).
   ///
   /// A property can take one motion; give several properties one motion each.
   public mutating func play(_ motion: Motion, _ direction: PlayDirection) {
-    let (from, to) = direction == .forward ? (motion.start, motion.end) : (motion.end, motion.start)
-    let window = direction.window(motion.window)
-    initial.set(motion.property, to: from)
+    play(asWritten: motion.played(direction))
+  }
+
+  /// Plays `motion` as written, whatever the direction: the property starts at `start` and
+  /// changes linearly to `end` over `window`.
+  public mutating func play(asWritten motion: Motion) {
+    initial.set(motion.property, to: motion.start)
     tracks.append(
       PropertyTrack(
         motion.property,
         keyframes: [
           Keyframe(
-            start: window.lowerBound, duration: window.upperBound - window.lowerBound, value: to)
+            start: motion.window.lowerBound,
+            duration: motion.window.upperBound - motion.window.lowerBound, value: motion.end)
         ]))
+  }
+
+  /// Plays the motion written for `direction`, as written (not mirrored).
+  public mutating func play(_ motion: DirectedMotion, _ direction: PlayDirection) {
+    play(asWritten: motion.motion(for: direction))
   }
 
   /// Makes the layer hidden before the forward instant `instant` and shown from it on; played

@@ -102,7 +102,7 @@ private let makeTimeline: transitiond_make_timeline_fn = {
   let animator = Unmanaged<AnimatorBox>.fromOpaque(animatorData).takeUnretainedValue().animator
   let outcome: AnimatorOutcome
   if contextLength < 0 || (contextJSON == nil && contextLength > 0) {
-    outcome = .failed("\(animator.name): the context bytes are missing")
+    outcome = .failed("the context bytes are missing")
   } else {
     outcome = animator.outcome(
       forContextJSON: UnsafeBufferPointer(start: contextJSON, count: contextLength))

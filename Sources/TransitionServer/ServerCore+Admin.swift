@@ -19,7 +19,15 @@ extension ServerCore {
     guard let reloadHandler else {
       throw WireError(.reloadFailed, "this server cannot reload its configuration")
     }
-    let count = try reloadHandler()
-    client.reply(id: id, ["animators": .number(Double(count))])
+    let outcome = try reloadHandler()
+    let diagnostics = outcome.diagnostics.map { problem in
+      JSONValue.object([
+        "code": .string(problem.code.rawValue), "severity": .string(problem.severity.description),
+        "message": .string(problem.message),
+      ])
+    }
+    client.reply(
+      id: id,
+      ["animators": .number(Double(outcome.animators)), "diagnostics": .array(diagnostics)])
   }
 }

@@ -40,9 +40,10 @@ public final class ServerCore {
   private(set) var isStopping = false
   private var lastSubscriptionID = 0
   /// Runs the `reload` op: re-reads the config, rescans the plugins, calls
-  /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded; throws
+  /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded with the plugin
+  /// scan's warnings and errors it knows of (the reply's `diagnostics`); throws
   /// `reload_failed`. Nil refuses `reload`.
-  public var reloadHandler: (() throws(WireError) -> Int)?
+  public var reloadHandler: (() throws(WireError) -> ReloadOutcome)?
   /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``);
   /// nil asks the source's own `default-slide`.
   public var fallbackAnimator: FallbackAnimator?

@@ -6,7 +6,7 @@ enum PlayCommand: Command {
   static let name = "play"
   static let summary = "Begin a session from a scene file and record its frames as NDJSON."
   static let usage = """
-    play SCENE.json [--animator NAME] [--duration S] [--fps N]
+    play SCENE.json [--animator NAME | --route] [--duration S] [--fps N]
                          [--virtual] [--interactive] [--session ID] [--out FILE]
     """
   static let details = """
@@ -20,6 +20,8 @@ enum PlayCommand: Command {
 
     options:
       --animator NAME   use this animator instead of the operation's route
+      --route           use the operation's current route, whatever the scene's "animator"
+                        says (after 'transitionctl use push NAME', to play a scene with NAME)
       --duration S      run for S seconds instead of the animator's duration
       --fps N           frames per second (default: the daemon's, 60)
       --virtual         virtual clock: every frame at t = k/N from 0 to the end, as fast
@@ -36,7 +38,7 @@ enum PlayCommand: Command {
     example:
       transitionctl play config/scenes/album-flip-push.json --virtual --fps 30 --out flip.ndjson
     """
-  static let flags: Set<String> = ["virtual", "interactive"]
+  static let flags: Set<String> = ["virtual", "interactive", "route"]
   static let options: Set<String> = ["animator", "duration", "fps", "session", "out"]
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
@@ -46,7 +48,11 @@ enum PlayCommand: Command {
       minimum: 1, maximum: 1, names: "a SCENE.json file", verb: name)[0]
     let fps = try arguments.number("fps", in: FrameRate.range, verb: name)
     let duration = try arguments.number("duration", in: 0.001...3600, verb: name)
+    if arguments.has("route"), arguments.value("animator") != nil {
+      throw CommandFailure(ExitCode.usage, "play: give --animator NAME or --route, not both")
+    }
     let scene = try SceneFile(path: path)
+    let animator = arguments.has("route") ? nil : arguments.value("animator") ?? scene.animator
     let interactive = arguments.has("interactive") ? true : scene.interactive
     let output =
       try arguments.value("out").map { path throws(CommandFailure) in
@@ -58,7 +64,7 @@ enum PlayCommand: Command {
     let started: BeginResult
     do {
       started = try client.begin(
-        context: scene.context, animator: arguments.value("animator") ?? scene.animator,
+        context: scene.context, animator: animator,
         duration: duration ?? scene.duration, interactive: interactive,
         session: arguments.value("session"))
     } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {

@@ -8,7 +8,8 @@ enum ReloadCommand: Command {
   static let details = """
     Asks the daemon to re-read its configuration file and rescan its plugin path, like
     'systemctl reload'. Running sessions are not disturbed. Only root, the daemon's own user or
-    its admin group may reload.
+    its admin group may reload. What the plugin scan refused or warned about is printed on
+    standard error, such as a loaded plugin rebuilt on disk, which only a restart picks up.
 
     options:
       --json, -j    print the daemon's reply as JSON
@@ -28,10 +29,18 @@ enum ReloadCommand: Command {
   {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
     guard
-      let count = try context.query(
+      let (count, messages) = try context.query(
         .reload, json: arguments.has("json"),
-        decode: { reply throws(ClientError) in try reply.object.int("animators") })
+        decode: { reply throws(ClientError) in
+          let diagnostics = reply.fields["diagnostics"]?.arrayValue ?? []
+          return (
+            try reply.object.int("animators"),
+            diagnostics.compactMap { $0["message"]?.stringValue }
+          )
+        })
     else { return ExitCode.success }
+    // What the plugin scan refused or warned about (a rebuilt library needs a restart).
+    for message in messages { StandardStreams.note(message) }
     try context.output.line("reloaded: \(count) animator\(count == 1 ? "" : "s")")
     return ExitCode.success
   }

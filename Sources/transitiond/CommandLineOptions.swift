@@ -56,6 +56,7 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> CommandLineRe
 /// The `--help` text.
 let usageText = """
   usage: transitiond [--config FILE] [--socket PATH] [--plugin-path DIR]... [--log-level LEVEL]
+         transitiond check-plugin LIB.so [--scene FILE]...   (check a plugin; --help for more)
          transitiond --help | --version
 
   The transition daemon: hosts animator plugins, evaluates transition timelines and streams

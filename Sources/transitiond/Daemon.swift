@@ -275,10 +275,11 @@ final class Daemon {
   /// The socket path and mode are fixed at start-up (a change is logged and ignored). Routes
   /// are reset to the config's, so run-time `route` changes do not survive a reload; the
   /// admin group is looked up again.
-  /// - Returns: The number of animators loaded after the rescan.
+  /// - Returns: The number of animators loaded before the host's rescan answers (its warnings,
+  ///   a rebuilt library among them, are logged when it does).
   /// - Throws: `WireError` `reload_failed` naming the reason; the old config stays in force.
   @discardableResult
-  func reload() throws(WireError) -> Int {
+  func reload() throws(WireError) -> ReloadOutcome {
     notify { try $0.notifyReloading() }
     defer { notify { try $0.notifyReady() } }
     var newConfig: ServerConfig
@@ -304,11 +305,13 @@ final class Daemon {
     }
     config = newConfig
     core.apply(config: newConfig, adminPolicy: adminPolicy)
+    // The host scans and answers later (`onScanned`, which logs what it noticed, a rebuilt
+    // library included); the reply cannot wait for it.
     supervisor.rescan(with: settings)
     warnAboutRoutes()
     let count = animators.animators.count
     logger.info("reloaded the config: \(count) animators, \(core.sessionCount) sessions kept")
-    return count
+    return ReloadOutcome(animators: count)
   }
 
   // MARK: Signals and shutdown

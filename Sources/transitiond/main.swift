@@ -1,6 +1,11 @@
 import Glibc
+import PluginCheck
 import PluginIsolation
 import TransitionServer
+
+if CommandLine.arguments.dropFirst().first == "check-plugin" {
+  exit(PluginCheckCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 /// `EX_USAGE` from sysexits.h.
 let usageExitStatus: Int32 = 64

@@ -1,3 +1,4 @@
+import PluginCheck
 import Testing
 import TransitionKit
 

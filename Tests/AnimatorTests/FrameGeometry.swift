@@ -1,3 +1,4 @@
+import PluginCheck
 import TransitionKit
 
 /// Tolerance for positions in points and for unit values.
@@ -27,15 +28,6 @@ func lerp(_ a: Rect, _ b: Rect, _ t: Double) -> Rect {
 }
 
 extension LayerState {
-  /// Where a point of the untransformed layer (container coordinates) is drawn: the transform
-  /// applied about the anchor, row vectors with the perspective divide.
-  func project(_ point: Point) -> Point {
-    let anchorX = frame.x + anchor.x * frame.width
-    let anchorY = frame.y + anchor.y * frame.height
-    let moved = transform.apply(x: point.x - anchorX, y: point.y - anchorY, z: 0)
-    return Point(x: moved.x + anchorX, y: moved.y + anchorY)
-  }
-
   /// The bounding box of the drawn layer.
   var drawnRect: Rect {
     let corners = [
@@ -91,24 +83,6 @@ func progress(where curve: TimingCurve, reaches value: Double) -> Double {
     if curve.value(at: middle) < value { low = middle } else { high = middle }
   }
   return (low + high) / 2
-}
-
-/// The frame a cancelled run ends on: the clock runs to `fraction` of the way, is cancelled,
-/// and completes; returns its completion and the frame at its final progress.
-func cancelledFrame(_ timeline: Timeline, after fraction: Double) throws -> (
-  finished: Bool?, frame: Frame
-) {
-  var clock = try TransitionClock(duration: timeline.duration, at: 0)
-  let release = fraction * timeline.duration
-  _ = clock.advance(to: release)
-  try clock.cancel(at: release)
-  var completion: TransitionClock.Completion? = nil
-  var time = release
-  for _ in 0..<1000 where completion == nil {
-    time += 1.0 / 60
-    completion = clock.advance(to: time)
-  }
-  return (completion?.finished, timeline.frame(at: clock.progress(at: time)))
 }
 
 extension Rect {

@@ -177,3 +177,42 @@ struct TransitionctlPlayTests {
     #expect(result.stderr.contains("frame"))
   }
 }
+
+/// `transitionctl play --route`: the operation's current route plays the scene, whatever the
+/// scene's own `animator` says.
+@Suite("transitionctl play --route", .serialized)
+struct TransitionctlPlayRouteTests {
+  /// The layer ids of the first frame of `play` with `extra` arguments.
+  static func firstFrameIDs(_ daemon: TransitionctlDaemon, _ extra: [String]) throws -> [String] {
+    let scene = try TransitionctlScene(named: "default-slide-present")
+    let result = try TransitionctlRun.run(
+      ["play", scene.url.path, "--virtual", "--fps", "10"] + extra, socket: daemon.socketPath)
+    #expect(result.status == 0, "\(result.stderr)")
+    let frame = try result.lines().first { $0["event"] as? String == "frame" }
+    let layers = frame?["layers"] as? [[String: Any]] ?? []
+    return layers.compactMap { $0["id"] as? String }
+  }
+
+  @Test func theRouteWinsOverTheScenesAnimator() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let use = try TransitionctlRun.run(["use", "present", "crossfade"], socket: daemon.socketPath)
+    #expect(use.status == 0, "\(use.stderr)")
+    let routed = try Self.firstFrameIDs(daemon, ["--route"])
+    #expect(routed.contains("crossfade.from-background"), "\(routed)")
+    // Without --route the scene's own animator (default-slide) plays it.
+    let named = try Self.firstFrameIDs(daemon, [])
+    #expect(named.contains("default-slide.from-background"), "\(named)")
+    #expect(!named.contains("crossfade.from-background"))
+  }
+
+  @Test func routeAndAnimatorTogetherAreAUsageError() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let scene = try TransitionctlScene(named: "default-slide-present")
+    let result = try TransitionctlRun.run(
+      ["play", scene.url.path, "--route", "--animator", "crossfade"], socket: daemon.socketPath)
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("--animator NAME or --route, not both"))
+  }
+}

@@ -58,3 +58,32 @@ import Testing
     #expect(registry.animators.map(\.name) == ["from-first", "from-second"])
   }
 }
+
+/// A rescan never reloads a library, so it warns when a loaded one was rebuilt.
+@Suite struct LibraryChangeTests {
+  @Test func aRebuiltLibraryIsReportedAndTheLoadedCopyStays() throws {
+    let directory = try TestDirectory.make()
+    let path = try CPluginFixture(version: "1.0.0", animators: [.init(name: "rebuilt")])
+      .build(in: directory)
+    let registry = TestDirectory.registry([directory.path])
+    #expect(registry.rescan().loaded.count == 1)
+    #expect(registry.rescan().problems.isEmpty)
+    // A rebuild replaces the file (the way `ld` and `install` do: a new inode).
+    let fresh = try CPluginFixture(version: "2.0.0", animators: [.init(name: "rebuilt")])
+      .build(in: directory, fileName: "libFresh.tmp")
+    try FileManager.default.removeItem(atPath: path)
+    try FileManager.default.moveItem(atPath: fresh, toPath: path)
+    let report = registry.rescan()
+    let changed = report.problems.filter { $0.code == .libraryChanged }
+    #expect(changed.count == 1)
+    #expect(changed.first?.severity == .warning)
+    #expect(changed.first?.path == TestDirectory.realPath(path))
+    #expect(
+      changed.first?.message.hasSuffix(
+        "changed on disk since it was loaded; the loaded copy stays in use until transitiond restarts"
+      )
+        == true)
+    #expect(report.loaded.isEmpty)
+    #expect(registry.plugins.map(\.version) == ["1.0.0"])
+  }
+}

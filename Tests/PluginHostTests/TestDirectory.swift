@@ -69,8 +69,10 @@ enum TestDirectory {
   }
 
   /// Runs a command to completion.
+  /// - Returns: its output (stdout and stderr).
   /// - Throws: `CommandFailed` with its output when it exits non-zero.
-  static func run(_ executable: String, _ arguments: [String]) throws {
+  @discardableResult
+  static func run(_ executable: String, _ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -85,6 +87,7 @@ enum TestDirectory {
         command: ([executable] + arguments).joined(separator: " "),
         output: String(decoding: data, as: UTF8.self))
     }
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// A registry over exactly `entries`, with no environment and no executable directory.

@@ -40,16 +40,16 @@ import Testing
     let context = Array("{}".utf8)
     #expect(
       registry.makeTimeline(animator: "silent-error", contextJSON: context)
-        == .failed("animator silent-error failed without a message"))
+        == .failed("reported an error without a message"))
     #expect(
       registry.makeTimeline(animator: "empty-ok", contextJSON: context)
-        == .failed("animator empty-ok reported success but returned no timeline"))
+        == .failed("reported success but returned no timeline"))
     #expect(
       registry.makeTimeline(animator: "odd-status", contextJSON: context)
-        == .failed("animator odd-status returned unknown status 7"))
+        == .failed("returned unknown status 7"))
     #expect(
       registry.makeTimeline(animator: "missing", contextJSON: context)
-        == .failed("no animator named missing is loaded"))
+        == .failed("no animator of that name is loaded"))
   }
 
   @Test func hostFreesEveryReturnedBufferExactlyOnce() throws {

@@ -1,3 +1,4 @@
+import PluginHost
 import Testing
 import TransitionJSON
 import TransitionKit
@@ -73,9 +74,22 @@ import TransitionWire
     var reloads = 0
     harness.core.reloadHandler = { () throws(WireError) in
       reloads += 1
-      return 7
+      return ReloadOutcome(
+        animators: 7,
+        diagnostics: [
+          PluginDiagnostic(.libraryChanged, .warning, path: "/p/libX.so", "libX changed")
+        ])
     }
-    #expect(harness.reply(#"{"op":"reload"}"#, from: admin)["animators"] == .number(7))
+    let reply = harness.reply(#"{"op":"reload"}"#, from: admin)
+    #expect(reply["animators"] == .number(7))
+    #expect(
+      reply["diagnostics"]
+        == .array([
+          .object([
+            "code": .string("library_changed"), "severity": .string("warning"),
+            "message": .string("libX changed"),
+          ])
+        ]))
     #expect(reloads == 1)
   }
 

@@ -3,32 +3,40 @@ import TransitionKit
 
 /// What a renderer would draw, computed from layer geometry and opacity alone: the container
 /// sampled every `step` points, each sample the colour of the layers over it composited in
-/// paint order.
+/// paint order. The drawn-frame checks of `transitiond check-plugin` and of the animator tests
+/// compare these.
 ///
 /// A layer paints its `content` as one opaque colour derived from the content's JSON (two
 /// different contents never look alike; an image stands for its name), or else its
 /// `background`; a layer with neither paints nothing. Projection is the renderer contract's:
 /// the transform about the anchor with the perspective divide (`LayerState.project`), so a
 /// layer covers the convex quadrilateral of its projected corners.
-struct CoarseRaster {
-  let columns: Int
-  let rows: Int
-  var pixels: [SIMD3<Double>]
+public struct CoarseRaster: Sendable {
+  public let columns: Int
+  public let rows: Int
+  /// The samples, row by row, as red, green and blue in [0, 1].
+  public var pixels: [SIMD3<Double>]
 
   /// One layer as drawn: its projected corners in order round the edge, its paint and opacity.
-  struct Paint {
-    var corners: [Point]
-    var color: SIMD3<Double>
-    var opacity: Double
+  public struct Paint: Sendable {
+    public var corners: [Point]
+    public var color: SIMD3<Double>
+    public var opacity: Double
+
+    public init(corners: [Point], color: SIMD3<Double>, opacity: Double) {
+      self.corners = corners
+      self.color = color
+      self.opacity = opacity
+    }
   }
 
   /// Samples sit this far off the half-step grid, a quarter point from every whole and half
   /// point, where the scenes' frames have their edges: no sample lies on an edge, and an edge
   /// crosses a sample only when it moves by a quarter point or more.
-  static let offset = 0.25
+  public static let offset = 0.25
 
   /// Draws `paints` (in paint order) over a mid-grey canvas of `container`.
-  init(_ paints: [Paint], container: Size, step: Double = 4) {
+  public init(_ paints: [Paint], container: Size, step: Double = 4) {
     // Every sample lies inside the container.
     columns = max(0, Int(((container.width - Self.offset) / step - 0.5).rounded(.down)) + 1)
     rows = max(0, Int(((container.height - Self.offset) / step - 0.5).rounded(.down)) + 1)
@@ -55,7 +63,7 @@ struct CoarseRaster {
   }
 
   /// A frame as a renderer draws it: visible layers in `z` order (ties keep frame order).
-  init(_ frame: Frame, container: Size, step: Double = 4) {
+  public init(_ frame: Frame, container: Size, step: Double = 4) {
     let ordered = frame.layers.enumerated().sorted {
       ($0.element.z, $0.offset) < ($1.element.z, $1.offset)
     }
@@ -74,7 +82,7 @@ struct CoarseRaster {
 
   /// A screen drawn by itself, as the app shows it: its background over the container, then its
   /// layers at their frames.
-  init(_ screen: Screen, container: Size, step: Double = 4) {
+  public init(_ screen: Screen, container: Size, step: Double = 4) {
     var paints: [Paint] = []
     func rectangle(_ rect: Rect) -> [Point] {
       [
@@ -133,7 +141,7 @@ struct CoarseRaster {
   }
 
   /// The largest difference of one colour channel between two rasters of the same container.
-  func largestDifference(from other: CoarseRaster) -> Double {
+  public func largestDifference(from other: CoarseRaster) -> Double {
     zip(pixels, other.pixels).map(Self.difference).max() ?? 0
   }
 
@@ -145,7 +153,7 @@ struct CoarseRaster {
   /// neighbourhood changed too, so that a sliver one sample wide (an edge that moved by a
   /// fraction of a step, content uncovered at the edge of a moving screen) does not count and a
   /// picture swapped for another does.
-  func changedShare(from other: CoarseRaster, above threshold: Double = 0.2) -> Double {
+  public func changedShare(from other: CoarseRaster, above threshold: Double = 0.2) -> Double {
     /// Whether `test` holds for every sample in the 3 × 3 neighbourhood of (row, column).
     func everyNeighbour(_ row: Int, _ column: Int, _ test: (Int) -> Bool) -> Bool {
       for r in max(0, row - 1)...min(rows - 1, row + 1) {
