@@ -1,4 +1,5 @@
 import Foundation
+import UnixIO
 
 /// A blocking Unix-socket client for the benchmark: requests and replies as lines, and fast
 /// readers of line streams that cost the benchmark's side as little as possible (one `read`
@@ -11,20 +12,12 @@ final class LineSocket: @unchecked Sendable {
   private var pending: [UInt8] = []
 
   init(path: String) throws {
-    descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    do {
+      descriptor = try UnixSocket.connect(path: path)
+    } catch {
+      throw BenchError("cannot connect to \(path): \(error)")
+    }
     buffer = .allocate(capacity: capacity)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    // On failure the deinitializer closes the socket and frees the buffer.
-    guard descriptor >= 0, connected == 0 else { throw BenchError("cannot connect to \(path)") }
   }
 
   /// Connects, retrying for up to `seconds` while the server is not listening yet.

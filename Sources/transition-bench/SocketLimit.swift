@@ -1,4 +1,5 @@
 import Foundation
+import UnixIO
 
 /// The socket's own limit: a minimal sender that writes pre-encoded lines (the daemon's own
 /// frames, so the same sizes) to a Unix stream socket as fast as the kernel takes them, read
@@ -19,19 +20,13 @@ final class SocketLimit: @unchecked Sendable {
     unlink(path)
     blob = lines.flatMap { $0 }
     linesPerBlob = lines.count
-    listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+    do {
+      listener = try UnixSocket.bind(path: path)
+    } catch {
+      throw BenchError("cannot listen on \(path): \(error)")
     }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard listener >= 0, bound == 0, listen(listener, 8) == 0 else {
-      throw BenchError("cannot listen on \(path)")
+    guard listen(listener, 8) == 0 else {
+      throw BenchError("cannot listen on \(path): errno \(errno)")
     }
   }
 
