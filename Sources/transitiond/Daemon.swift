@@ -58,14 +58,9 @@ final class Daemon {
   ///   loop that cannot be created.
   init(options: DaemonOptions) throws(StartupError) {
     self.options = options
-    let config: ServerConfig
-    let adminPolicy: AdminPolicy
-    let settings: PluginHostSettings
+    let (config, adminPolicy, settings): (ServerConfig, AdminPolicy, PluginHostSettings)
     do {
-      config = try options.effectiveConfig()
-      adminPolicy = try Self.adminPolicy(for: config, file: options.configPath)
-      settings = try PluginHostSettings(
-        config: config, executable: Self.executablePath, file: options.configPath)
+      (config, adminPolicy, settings) = try Self.readConfiguration(options)
     } catch {
       throw StartupError(exitStatus: StartupError.configStatus, error.description)
     }
@@ -286,10 +281,7 @@ final class Daemon {
     let adminPolicy: AdminPolicy
     let settings: PluginHostSettings
     do {
-      newConfig = try options.effectiveConfig()
-      adminPolicy = try Self.adminPolicy(for: newConfig, file: options.configPath)
-      settings = try PluginHostSettings(
-        config: newConfig, executable: Self.executablePath, file: options.configPath)
+      (newConfig, adminPolicy, settings) = try Self.readConfiguration(options)
     } catch {
       logger.warn("reload refused, the previous config stays in force: \(error)")
       throw WireError(.reloadFailed, error.description)
@@ -403,6 +395,20 @@ final class Daemon {
     defer { free(resolved) }
     return String(cString: resolved)
   }()
+
+  /// The config file (or the built-in defaults) with what start-up and reload derive from it:
+  /// the admin rule and the plugin host's settings.
+  ///
+  /// - Throws: ``ConfigError`` naming the file and key of the first problem.
+  private static func readConfiguration(_ options: DaemonOptions) throws(ConfigError)
+    -> (ServerConfig, AdminPolicy, PluginHostSettings)
+  {
+    let config = try options.effectiveConfig()
+    let adminPolicy = try adminPolicy(for: config, file: options.configPath)
+    let settings = try PluginHostSettings(
+      config: config, executable: executablePath, file: options.configPath)
+    return (config, adminPolicy, settings)
+  }
 
   /// The admin rule of `config`, with its `adminGroup` looked up now.
   ///
