@@ -11,9 +11,6 @@ import TransitionClient
   /// `mute` (OK without bytes), all serving push, built as `libReport.so` in a directory the
   /// daemon trusts. `version` goes into the descriptor, so two builds differ.
   static func buildPlugin(in directory: String, version: String = "1.0.0") throws {
-    var header = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { header.deleteLastPathComponent() }
-    header.appendPathComponent("Sources/CTransitionPlugin/include")
     let source = directory + "/report.c"
     try """
     #include <stdlib.h>
@@ -55,11 +52,7 @@ import TransitionClient
     """.write(toFile: source, atomically: true, encoding: .utf8)
     // Built aside and renamed into place, as a linker or an install does: a new inode.
     let built = directory + "/libReport.so.new"
-    let result = try DaemonHarness.runProgram(
-      "/usr/bin/env",
-      ["cc", "-std=c11", "-shared", "-fPIC", "-I", header.path, "-o", built, source])
-    guard result.status == 0 else { throw DaemonHarnessError("cc failed: \(result.stderr)") }
-    chmod(built, 0o755)
+    try DaemonHarness.compilePlugin(source: source, to: built)
     guard rename(built, directory + "/libReport.so") == 0 else {
       throw DaemonHarnessError("rename failed: errno \(errno)")
     }

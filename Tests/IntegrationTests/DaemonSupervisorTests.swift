@@ -16,9 +16,6 @@ import TransitionClient
       atPath: directory, withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o755])
     chmod((directory as NSString).deletingLastPathComponent, 0o755)
-    var header = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { header.deleteLastPathComponent() }
-    header.appendPathComponent("Sources/CTransitionPlugin/include")
     let source = directory + "/quitter.c"
     try """
     #include <stdlib.h>
@@ -43,11 +40,7 @@ import TransitionClient
     }
     """.write(toFile: source, atomically: true, encoding: .utf8)
     let library = directory + "/libQuitter.so"
-    let result = try DaemonHarness.runProgram(
-      "/usr/bin/env",
-      ["cc", "-std=c11", "-shared", "-fPIC", "-I", header.path, "-o", library, source])
-    guard result.status == 0 else { throw DaemonHarnessError("cc failed: \(result.stderr)") }
-    chmod(library, 0o755)
+    try DaemonHarness.compilePlugin(source: source, to: library)
     return directory
   }
 

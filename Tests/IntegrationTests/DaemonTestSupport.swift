@@ -41,6 +41,21 @@ enum DaemonHarness {
     return try condition()
   }
 
+  /// Compiles the C plugin source `source` against the plugin header into the shared library
+  /// `library` (mode 0755).
+  static func compilePlugin(source: String, to library: String) throws {
+    let header = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Sources/CTransitionPlugin/include").path
+    let result = try runProgram(
+      "/usr/bin/env",
+      ["cc", "-std=c11", "-shared", "-fPIC", "-I", header, "-o", library, source])
+    guard result.status == 0 else {
+      throw DaemonHarnessError("cc failed for \(source): \(result.stderr)")
+    }
+    chmod(library, 0o755)
+  }
+
   /// Runs a program to completion and returns its status, standard output and standard error.
   static func runProgram(
     _ path: String, _ arguments: [String], environment: [String: String]? = nil

@@ -85,17 +85,8 @@ enum FaultyPlugin: String, CaseIterable {
     let sourcePath = directory + "/faulty.c"
     let library = directory + "/libFaulty.so"
     try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
-    let header = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Sources/CTransitionPlugin/include").path
-    let result = try DaemonHarness.runProgram(
-      "/usr/bin/env",
-      ["cc", "-std=c11", "-shared", "-fPIC", "-I", header, "-o", library, sourcePath])
-    guard result.status == 0 else {
-      throw DaemonHarnessError("cc failed for \(rawValue): \(result.stderr)")
-    }
+    try DaemonHarness.compilePlugin(source: sourcePath, to: library)
     try FileManager.default.removeItem(atPath: sourcePath)
-    chmod(library, 0o755)
     return directory
   }
 }
