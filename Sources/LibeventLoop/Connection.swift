@@ -18,6 +18,10 @@ import UnixIO
 /// output buffer, which arms write interest until it is sent: a reader that keeps up costs
 /// one system call per iteration and no `epoll_ctl`.
 ///
+/// ``holdOutput()`` keeps the output past the end of iterations until ``flushNow()``: a frame
+/// clock renders ahead of a deadline and releases its frames when the deadline comes. The
+/// next line from the peer lifts the hold, so a reply never waits for it.
+///
 /// ## Lifecycle
 /// A connection is *open* from creation until it ends, which happens exactly once, by
 /// ``close()``, ``closeAfterFlush()``, end of stream from the peer, or a socket error. At that
@@ -115,6 +119,8 @@ public final class Connection {
   /// Output written during this loop iteration, not yet offered to the socket.
   private var batch: OpaquePointer?
   private var isFlushScheduled = false
+  /// True from ``holdOutput()`` until ``flushNow()`` or the next line from the peer.
+  public private(set) var isHoldingOutput = false
   /// Batches written straight to the socket so far: one for each loop iteration in which
   /// output was written, while the reader keeps up (for tests and statistics).
   public private(set) var directWrites = 0
@@ -195,14 +201,37 @@ public final class Connection {
     return true
   }
 
-  /// Writes what this iteration has queued so far now, instead of once the iteration's
-  /// callbacks have run: a reply or frame that must not wait behind the rest of the
-  /// iteration's work (a frame clock tick rendering many sessions) leaves at once. Writes
-  /// queued afterwards still leave together at the end of the iteration, and ``onDrained``
-  /// is still reported there, never from inside this call.
+  /// Writes what is queued now (held output included, and the hold ends), instead of once
+  /// the iteration's callbacks have run: a reply or frame that must not wait behind the rest
+  /// of the iteration's work (a frame clock tick rendering many sessions) leaves at once, and
+  /// so do frames held for their deadline when it comes. Writes queued afterwards still leave
+  /// together at the end of the iteration, and ``onDrained`` is reported there, never from
+  /// inside this call.
   public func flushNow() {
-    guard isFlushScheduled, !isFlushing else { return }
+    isHoldingOutput = false
+    guard !isFlushing, let batch, evbuffer_get_length(batch) > 0 else { return }
+    if !isFlushScheduled {
+      isFlushScheduled = true
+      loop.scheduleFlush(self)
+    }
     writeBatch()
+  }
+
+  /// Keeps what is queued, and what is queued after, from being written at the end of loop
+  /// iterations until ``flushNow()``, or until the next line from the peer arrives (the
+  /// reply to a request never waits; the held output then leaves with it). Closing with
+  /// ``closeAfterFlush()`` still sends it.
+  public func holdOutput() {
+    guard state == .open else { return }
+    isHoldingOutput = true
+  }
+
+  /// Ends a hold because a line arrived: what it kept leaves at the end of this iteration.
+  private func liftHold() {
+    isHoldingOutput = false
+    guard !isFlushScheduled, let batch, evbuffer_get_length(batch) > 0 else { return }
+    isFlushScheduled = true
+    loop.scheduleFlush(self)
   }
 
   /// Offers the batch to the socket: written straight with `writev` when nothing is waiting
@@ -213,6 +242,7 @@ public final class Connection {
   /// connection gets one direct write per flush and the loop polls in between.
   func flush() {
     isFlushScheduled = false
+    guard !isHoldingOutput else { return }
     guard writeBatch(), isDrainDue, state == .open else { return }
     isDrainDue = false
     isFlushing = true
@@ -336,6 +366,7 @@ public final class Connection {
       }
       _ = evbuffer_drain(input, 1)
       partialLineSince = nil
+      if isHoldingOutput { liftHold() }
       onLine?(self, line)
     }
   }

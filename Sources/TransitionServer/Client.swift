@@ -34,6 +34,8 @@ final class Client: CustomStringConvertible {
   var isWaitingForAnimator = false
   /// Request lines received while waiting, in order.
   var waitingLines: [[UInt8]] = []
+  /// The frame clock tick that last held this client's output (kept by ``HeldOutput``).
+  var holdMark: HeldOutput.Mark?
 
   init(peer: Peer, limits: ServerLimits, stats: ServerStats, logger: Logger, clock: ServerClock) {
     self.peer = peer
@@ -81,10 +83,17 @@ final class Client: CustomStringConvertible {
     enforceHardLimit()
   }
 
-  /// Sends what is queued for the peer now (``Peer/flushNow()``).
+  /// Sends what is queued for the peer now (``Peer/flushNow()``), held output included.
   func flushNow() {
     guard isOpen else { return }
     peer.flushNow()
+  }
+
+  /// Keeps what is queued for the peer from now on until ``flushNow()``
+  /// (``Peer/holdOutput()``): frames rendered ahead of their deadline wait for it.
+  func holdOutput() {
+    guard isOpen else { return }
+    peer.holdOutput()
   }
 
   /// Sends the success reply for a request with `id`.

@@ -3,24 +3,45 @@
 ///
 /// Deadline k is `origin + k / fps`, computed from k, never as "last fire + interval", so the
 /// grid does not drift; when the loop falls behind, missed deadlines are skipped rather than
-/// fired in a burst. Each tick first lets every due stream's session reach the tick's time
-/// (which may complete it: its streams then send their final frames and leave), then renders
-/// each stream still due once, at the deadline's time. The clock's timer runs only while it has
-/// streams.
+/// fired in a burst.
+///
+/// A tick is rendered ahead of its deadline and shown at it, as a display pipelines its
+/// frames: rendering starts ``RenderLead`` seconds before the deadline (the recent render
+/// time with room to spare), every subscriber's output is held (``HeldOutput``), and all of it
+/// is released when the deadline comes; a render that finishes late releases at once. A
+/// render runs in slices of at most ``sliceSeconds``, and the loop serves its other events
+/// between them, so a request never waits for a whole tick. For each due stream the session
+/// first reaches the deadline's time (which may complete it: its streams then send their final
+/// frames and leave), then the stream renders the deadline's frame, once. The clock's timers
+/// run only while it has streams (and until the last held frames are released).
 final class FrameClock {
+  /// The longest a render runs before the loop serves its other events, in seconds.
+  static let sliceSeconds = 0.000_5
+
   let fps: Double
   /// The time of deadline 0.
   let origin: Double
   private let clock: ServerClock
-  private var timer: (any ServerTimer)?
-  /// The grid index of the scheduled deadline.
+  /// Starts a tick's render, and continues it after each slice.
+  private var renderTimer: (any ServerTimer)?
+  /// Releases a rendered tick's held output at its deadline.
+  private var presentTimer: (any ServerTimer)?
+  /// The grid index of the next deadline to render.
   private var scheduledIndex = 0
   private(set) var streams: [FrameStream] = []
+  private(set) var lead: RenderLead
+  private let held = HeldOutput()
+  /// The deadline being rendered, between slices; nil when no render is under way.
+  private var renderTime: Double?
+  private var renderStreams: [FrameStream] = []
+  private var renderNext = 0
+  private var renderStart = 0.0
 
   init(fps: Double, clock: ServerClock) {
     self.fps = fps
     self.clock = clock
     origin = clock.now
+    lead = RenderLead(period: 1 / fps, timerSlack: clock.timerSlack)
   }
 
   /// The time of grid deadline `index`.
@@ -33,37 +54,28 @@ final class FrameClock {
     stream.isOnFrameClock && streams.contains { $0 === stream }
   }
 
-  /// Adds `stream` to the ticks, from the next grid deadline on.
+  /// Adds `stream` to the ticks, from the next grid deadline not yet rendered on.
   func add(_ stream: FrameStream) {
     guard !stream.isOnFrameClock else { return }
     stream.isOnFrameClock = true
     streams.append(stream)
-    guard timer?.isScheduled != true else { return }
-    schedule(after: clock.now, notBefore: scheduledIndex + 1)
+    guard renderTimer?.isScheduled != true, renderTime == nil else { return }
+    scheduleRender(after: clock.now, notBefore: scheduledIndex + 1)
   }
 
-  /// Takes `stream` out of the ticks; the last one leaving stops the timer.
+  /// Takes `stream` out of the ticks; the last one leaving stops the clock (a render under
+  /// way ends, and its held output is still released at its deadline).
   func remove(_ stream: FrameStream) {
     guard stream.isOnFrameClock else { return }
     stream.isOnFrameClock = false
     streams.removeAll { $0 === stream }
-    if streams.isEmpty { timer?.cancel() }
+    guard streams.isEmpty else { return }
+    renderTimer?.cancel()
+    if renderTime != nil { finishRender() }
   }
 
-  /// Schedules the first grid deadline after `now`, and not before index `minimum`.
-  private func schedule(after now: Double, notBefore minimum: Int) {
-    let elapsed = ((now - origin) * fps).rounded(.down)
-    var index = max(minimum, elapsed < 0 ? 0 : Int(min(elapsed, 1e15)) + 1)
-    // Rounding may leave the computed deadline at or before `now`.
-    while deadline(index) <= now { index += 1 }
-    scheduledIndex = index
-    if timer == nil { timer = clock.makeTimer { [weak self] in self?.tick() } }
-    timer?.schedule(at: deadline(index))
-  }
-
-  /// The grid deadline a tick at `now` shows: the latest deadline at or before `now`, and
-  /// never one before the deadline the timer was set for (a timer that fires a hair early
-  /// still shows its own deadline).
+  /// The grid deadline a render starting at `now` shows: the one the timer was set for, or,
+  /// when the loop fell behind, the latest deadline at or before `now`.
   func tickTime(at now: Double) -> (index: Int, time: Double) {
     let elapsed = ((now - origin) * fps).rounded(.down)
     var index = max(scheduledIndex, elapsed < 0 ? 0 : Int(min(elapsed, 1e15)))
@@ -72,24 +84,85 @@ final class FrameClock {
     return (index, deadline(index))
   }
 
-  /// One tick: every due stream's session reaches `now` (completing some), then each stream
-  /// still on the clock and not yet at this deadline renders the deadline's frame, once. The
-  /// frames show the grid time, not the moment the timer happened to fire, so a frame's `t`
-  /// lies on the grid and the animation shows no timer jitter.
-  private func tick() {
+  /// Schedules the render of the first grid deadline after `now`, and not before index
+  /// `minimum`, a lead before that deadline.
+  private func scheduleRender(after now: Double, notBefore minimum: Int) {
+    let elapsed = ((now - origin) * fps).rounded(.down)
+    var index = max(minimum, elapsed < 0 ? 0 : Int(min(elapsed, 1e15)) + 1)
+    // Rounding may leave the computed deadline at or before `now`.
+    while deadline(index) <= now { index += 1 }
+    scheduledIndex = index
+    if renderTimer == nil {
+      renderTimer = clock.makeTimer { [weak self] in self?.renderTimerFired() }
+    }
+    renderTimer?.schedule(at: deadline(index) - lead.seconds)
+  }
+
+  private func renderTimerFired() {
+    if renderTime == nil { beginRender() } else { renderSlice() }
+  }
+
+  /// Starts rendering the scheduled deadline: what an earlier tick still holds leaves first.
+  private func beginRender() {
     let now = clock.now
+    if presentTimer?.isScheduled == true {
+      presentTimer?.cancel()
+      held.release()
+    }
     let (index, time) = tickTime(at: now)
     scheduledIndex = index
-    let due = streams
-    for stream in due { stream.session.advance(to: now) }
-    for stream in due where stream.isOnFrameClock {
-      // A stream that rendered at or after this deadline (it joined, or its session changed,
-      // after the deadline passed) waits for the next one.
-      if let last = stream.lastFrameTime, last >= time { continue }
-      stream.tick(at: time)
+    renderTime = time
+    renderStreams = streams
+    renderNext = 0
+    renderStart = now
+    held.beginTick()
+    renderSlice()
+  }
+
+  /// Renders due streams until the slice's time is up, then lets the loop run and goes on.
+  private func renderSlice() {
+    let sliceEnd = clock.now + Self.sliceSeconds
+    while let time = renderTime, renderNext < renderStreams.count {
+      let stream = renderStreams[renderNext]
+      renderNext += 1
+      renderIfDue(stream, at: time)
+      if renderTime != nil, renderNext < renderStreams.count, clock.now >= sliceEnd {
+        renderTimer?.schedule(at: clock.now)
+        return
+      }
+    }
+    if renderTime != nil { finishRender() }
+  }
+
+  /// The session of `stream` reaches `time`; then, unless that completed it or the stream
+  /// already showed `time` (it joined, or its session changed, after the render began), the
+  /// stream renders the frame at `time`. Every subscriber's output is held first, so the
+  /// final frames of a session completing here wait for the deadline too.
+  private func renderIfDue(_ stream: FrameStream, at time: Double) {
+    guard stream.isOnFrameClock else { return }
+    stream.holdSubscribers(in: held)
+    if stream.session.advance(to: time) { return }
+    guard stream.isOnFrameClock else { return }
+    if let last = stream.lastFrameTime, last >= time { return }
+    stream.tick(at: time)
+  }
+
+  /// Ends the render under way: its output is released at its deadline (at once when that
+  /// has passed), and the next deadline's render is scheduled while streams remain.
+  private func finishRender() {
+    guard let time = renderTime else { return }
+    let now = clock.now
+    lead.record(now - renderStart)
+    renderTime = nil
+    renderStreams = []
+    if time > now {
+      if presentTimer == nil { presentTimer = clock.makeTimer { [held] in held.release() } }
+      presentTimer?.schedule(at: time)
+    } else {
+      held.release()
     }
     guard !streams.isEmpty else { return }
-    schedule(after: now, notBefore: scheduledIndex + 1)
+    scheduleRender(after: now, notBefore: scheduledIndex + 1)
   }
 }
 

@@ -70,6 +70,13 @@ final class FrameStream {
     if session.isMoving { frameClocks.add(self) }
   }
 
+  /// Has `held` hold every subscriber's output until the frame clock's deadline.
+  func holdSubscribers(in held: HeldOutput) {
+    for subscription in subscribers {
+      if let client = subscription.client { held.hold(client) }
+    }
+  }
+
   /// Renders the frame at `time` for every subscriber: evaluated and encoded once, the same
   /// bytes appended to each subscriber's connection. A session that stands still takes the
   /// stream off the frame clock. The session has reached `time` already (``FrameClock``).

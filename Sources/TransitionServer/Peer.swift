@@ -50,10 +50,17 @@ public protocol Peer: AnyObject {
   /// - Returns: False when the peer has ended (nothing is queued).
   @discardableResult
   func send(_ bytes: UnsafeRawBufferPointer) -> Bool
-  /// Sends what was queued so far in this loop iteration now rather than at its end: the
-  /// frame of an interactive control op leaves before the iteration's other work (a frame
-  /// clock tick) runs.
+  /// Sends what was queued so far now rather than at the end of the loop iteration, output
+  /// held by ``holdOutput()`` included: the frame of an interactive control op leaves before
+  /// the iteration's other work (a frame clock tick) runs, and a tick's held frames leave at
+  /// their deadline.
   func flushNow()
+  /// Holds what is queued for the peer, and what is queued after, past the end of the loop
+  /// iteration, until ``flushNow()``: the frames a frame clock rendered ahead of their
+  /// deadline wait for it. The transport lifts the hold by itself when the peer's next
+  /// request arrives (its reply never waits for a deadline; the held frames then leave with
+  /// it, early).
+  func holdOutput()
   /// Ends the peer now, dropping queued output.
   func close()
   /// Ends the peer after its queued output is sent.
@@ -69,4 +76,8 @@ extension Peer {
 
   /// Does nothing: for peers whose transport sends each line as it is queued.
   public func flushNow() {}
+
+  /// Does nothing: for peers whose transport sends each line as it is queued (their frames
+  /// leave when rendered, up to the frame clock's lead before their deadline).
+  public func holdOutput() {}
 }

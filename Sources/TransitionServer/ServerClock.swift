@@ -6,6 +6,10 @@
 public protocol ServerClock: AnyObject {
   /// The current monotonic time in seconds.
   var now: Double { get }
+  /// How late a timer of this clock may fire after its deadline, in seconds, when the
+  /// machine is not overloaded: a frame clock starts rendering at least this much before a
+  /// deadline, so that its frames are ready when it comes.
+  var timerSlack: Double { get }
   /// A new idle timer that runs `fire` each time it expires.
   func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer
 }

@@ -14,6 +14,9 @@ final class LoopClock: ServerClock {
 
   var now: Double { loop.now }
 
+  /// A millisecond: how late a libevent timer wakes on a busy machine, within reason.
+  var timerSlack: Double { 1e-3 }
+
   func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer {
     do {
       return try LoopTimer(loop: loop, fire)

@@ -55,6 +55,8 @@ final class UnixPeer: Peer {
 
   func flushNow() { connection.flushNow() }
 
+  func holdOutput() { connection.holdOutput() }
+
   func close() { connection.close() }
 
   func closeAfterFlush() { connection.closeAfterFlush() }

@@ -3,13 +3,22 @@
 /// A ``ServerClock`` that moves only when a test advances it; due timers fire in deadline
 /// order, each seeing its own deadline as the current time.
 final class FakeClock: ServerClock {
-  private(set) var now: Double
+  private var current: Double
+  /// Seconds each read of ``now`` moves the clock on, as work between two reads would.
+  var secondsPerRead = 0.0
   private var timers: [FakeTimer] = []
   /// How late every timer fires after its deadline, as a busy loop would.
   var lateness = 0.0
+  /// What the clock reports as its timers' slack (the frame clock's least render lead).
+  var timerSlack = 0.0
 
   init(now: Double = 1_000) {
-    self.now = now
+    current = now
+  }
+
+  var now: Double {
+    current += secondsPerRead
+    return current
   }
 
   func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer {
@@ -26,10 +35,10 @@ final class FakeClock: ServerClock {
     while let next = timers.filter({ ($0.deadline ?? .infinity) + lateness <= time }).min(by: {
       $0.deadline! < $1.deadline!
     }) {
-      now = max(now, next.deadline! + lateness)
+      current = max(current, next.deadline! + lateness)
       next.fire()
     }
-    now = max(now, time)
+    current = max(current, time)
   }
 
   /// Moves `seconds` ahead.

@@ -4,7 +4,8 @@ import TransitionKit
 @testable import TransitionServer
 
 /// A ``Peer`` that keeps what the core sends until the test reads it, as a client that reads
-/// only when told: until then the bytes count as unsent (`pendingOutputBytes`).
+/// only when told: until then the bytes count as unsent (`pendingOutputBytes`). Output held
+/// by ``holdOutput()`` cannot be read until ``flushNow()`` releases it, as on a socket.
 final class FakePeer: Peer {
   let id: UInt64
   let identity: PeerIdentity?
@@ -12,6 +13,12 @@ final class FakePeer: Peer {
   /// True once closed by ``closeAfterFlush()`` rather than ``close()``.
   private(set) var closedAfterFlush = false
   private var unread: [UInt8] = []
+  /// How many bytes of `unread` the peer has released (the rest is held).
+  private var released = 0
+  /// True from ``holdOutput()`` until ``flushNow()``.
+  private(set) var isHoldingOutput = false
+  /// How many times output was held, and released by ``flushNow()``.
+  private(set) var holds = 0
   /// Called when the peer ends, as a transport reports it to the core.
   var onClose: ((FakePeer) -> Void)?
 
@@ -25,7 +32,19 @@ final class FakePeer: Peer {
   func send(_ bytes: [UInt8]) -> Bool {
     guard isOpen else { return false }
     unread += bytes
+    if !isHoldingOutput { released = unread.count }
     return true
+  }
+
+  func holdOutput() {
+    guard isOpen, !isHoldingOutput else { return }
+    isHoldingOutput = true
+    holds += 1
+  }
+
+  func flushNow() {
+    isHoldingOutput = false
+    released = unread.count
   }
 
   func close() { end(flushing: false) }
@@ -38,15 +57,17 @@ final class FakePeer: Peer {
     onClose?(self)
   }
 
-  /// Forgets what was sent since the last read, unparsed (for long runs).
+  /// Forgets what was released since the last read, unparsed (for long runs).
   func dropUnread() {
-    unread.removeAll(keepingCapacity: true)
+    unread.removeFirst(released)
+    released = 0
   }
 
-  /// Every line sent since the last read, parsed; the peer's output is then empty.
+  /// Every line released since the last read, parsed (held lines stay for a later read).
   func readLines() -> [JSONValue] {
-    let bytes = unread
-    unread = []
+    let bytes = unread[..<released]
+    unread.removeFirst(released)
+    released = 0
     return bytes.split(separator: UInt8(ascii: "\n")).map { line in
       (try? JSONValue(parsing: line))
         ?? .string("unparsable: \(String(decoding: line, as: UTF8.self))")

@@ -1,0 +1,173 @@
+import Testing
+import TransitionJSON
+import TransitionKit
+
+@testable import TransitionServer
+
+/// Rendering ahead of the deadline (docs/architecture.md, "The frame clock"): a tick is
+/// rendered a lead before its deadline, its frames are held in the subscribers' output until
+/// the deadline and then released together; a render runs in slices so that requests are
+/// served in between; a control op's frame still leaves at once, in order.
+@Suite struct FrameClockRenderAheadTests {
+  /// A harness whose timers may fire 2 ms late: the frame clock renders at least 2 ms ahead.
+  private func harness() -> CoreHarness {
+    let harness = CoreHarness()
+    harness.clock.timerSlack = 0.002
+    return harness
+  }
+
+  /// Subscribes `peer` to `id` at `fps` and reads the reply and the first frame.
+  private func subscribe(_ peer: FakePeer, to id: String, fps: Int, in harness: CoreHarness) {
+    let reply = harness.reply(#"{"op":"subscribe","session":"\#(id)","fps":\#(fps)}"#, from: peer)
+    #expect(reply["ok"] == .bool(true), "\(reply)")
+  }
+
+  @Test func aTicksFramesAreRenderedAheadAndHeldUntilTheirDeadline() throws {
+    let harness = harness()
+    let peer = harness.connect()
+    let id = harness.beginCrossfade(from: peer, duration: 10)
+    subscribe(peer, to: id, fps: 10, in: harness)
+    let frameClock = try #require(harness.core.frameClocks[10])
+    let start = try #require(harness.core.sessions[id]).startTime
+    for k in 1...5 {
+      let deadline = frameClock.deadline(k)
+      // A millisecond before the deadline the frame is rendered but held.
+      harness.clock.advance(to: deadline - 0.001)
+      #expect(peer.isHoldingOutput)
+      #expect(peer.pendingOutputBytes > 0)
+      #expect(peer.readLines().isEmpty)
+      // At the deadline it is released, showing the deadline's time.
+      harness.clock.advance(to: deadline)
+      #expect(!peer.isHoldingOutput)
+      let frames = peer.readLines().frames
+      #expect(frames.count == 1)
+      let t = try #require(frames.first?["t"]?.numberValue)
+      #expect(abs(start + t - deadline) < 1e-6)
+    }
+    #expect(peer.holds == 5)
+  }
+
+  @Test func theLeadFollowsTheRenderTimeAndStaysWithinAPeriod() throws {
+    let harness = harness()
+    let owner = harness.connect()
+    let sessions = (0..<20).map { _ in harness.beginCrossfade(from: owner, duration: 100) }
+    let peer = harness.connect()
+    for id in sessions { subscribe(peer, to: id, fps: 60, in: harness) }
+    let frameClock = try #require(harness.core.frameClocks[60])
+    #expect(frameClock.lead.seconds == 0.002)
+    // Each read of the clock now costs 50 µs: a tick of 20 streams takes a while.
+    harness.clock.secondsPerRead = 0.000_05
+    harness.clock.advance(by: 0.5)
+    let lead = frameClock.lead
+    #expect(lead.estimate > 0.001)
+    #expect(lead.seconds > 0.002 + lead.estimate)
+    #expect(lead.seconds <= 1.0 / 60)
+    // Every tick still delivered all twenty frames, on the grid, none late: each render
+    // began early enough to finish before its deadline.
+    harness.clock.secondsPerRead = 0
+    let frames = peer.readLines().frames
+    #expect(frames.count >= 20 * 29)
+    #expect(Set(frames.compactMap { $0["session"]?.stringValue }) == Set(sessions))
+  }
+
+  @Test func aRenderRunsInSlicesAndRequestsAreAnsweredBetweenThem() throws {
+    let harness = harness()
+    let owner = harness.connect()
+    let sessions = (0..<40).map { _ in harness.beginCrossfade(from: owner, duration: 100) }
+    let viewer = harness.connect()
+    for id in sessions { subscribe(viewer, to: id, fps: 30, in: harness) }
+    _ = viewer.readLines()
+    let frameClock = try #require(harness.core.frameClocks[30])
+    // 100 µs a read: a slice (0.5 ms) renders a few streams, the tick many slices.
+    harness.clock.secondsPerRead = 0.000_1
+    harness.clock.advance(to: frameClock.deadline(1) - frameClock.lead.seconds + 0.000_5)
+    let rendered = harness.core.sessions.all.filter {
+      $0.streams[30]?.lastFrameTime == frameClock.deadline(1)
+    }.count
+    #expect(rendered > 0)
+    #expect(rendered < sessions.count, "the whole tick ran in one slice")
+    // Between slices the core serves a request at once.
+    let control = harness.connect()
+    let reply = harness.reply(#"{"op":"sessions"}"#, from: control)
+    #expect(reply["ok"] == .bool(true))
+    // The render goes on and the tick's frames all leave at the deadline.
+    harness.clock.secondsPerRead = 0
+    harness.clock.advance(to: frameClock.deadline(1))
+    #expect(viewer.readLines().frames.count == sessions.count)
+  }
+
+  @Test func aControlOpReleasesHeldFramesFirstAndSendsItsFrameAtOnce() throws {
+    let harness = harness()
+    let peer = harness.connect()
+    let id = harness.beginCrossfade(from: peer, duration: 10)
+    subscribe(peer, to: id, fps: 10, in: harness)
+    _ = peer.readLines()
+    let frameClock = try #require(harness.core.frameClocks[10])
+    harness.clock.advance(to: frameClock.deadline(1) - 0.001)
+    #expect(peer.isHoldingOutput)
+    let lines = harness.send(#"{"op":"pause","session":"\#(id)"}"#, from: peer)
+    // The held grid frame, the reply, then the frame of the paused state: in seq order.
+    #expect(lines.map(\.event) == ["frame", nil, "frame"])
+    #expect(lines[1]["ok"] == .bool(true))
+    let seqs = lines.frames.compactMap { $0["seq"]?.numberValue }
+    #expect(seqs.count == 2 && seqs[1] == seqs[0] + 1)
+    #expect(!peer.isHoldingOutput)
+  }
+
+  @Test func aSessionEndingWithinTheLeadCompletesInTheRenderAndItsLastLinesWaitForTheDeadline()
+    throws
+  {
+    let harness = harness()
+    let peer = harness.connect()
+    // The subscription starts the 10 fps grid at the session's start: the end, 0.299 s, lies
+    // within the 2 ms lead of deadline 3 (0.3 s).
+    let id = harness.beginCrossfade(from: peer, duration: 0.299)
+    subscribe(peer, to: id, fps: 10, in: harness)
+    _ = peer.readLines()
+    let frameClock = try #require(harness.core.frameClocks[10])
+    let start = try #require(harness.core.sessions[id]).startTime
+    #expect(frameClock.origin == start)
+    harness.clock.advance(to: frameClock.deadline(2))
+    #expect(peer.readLines().frames.count == 2)
+    harness.clock.advance(to: start + 0.298_5)
+    #expect(harness.core.sessions[id] == nil, "the session completed when its end was rendered")
+    #expect(peer.readLines().isEmpty, "its final frame and complete wait for the deadline")
+    harness.clock.advance(to: frameClock.deadline(3))
+    let lines = peer.readLines()
+    #expect(lines.map(\.event) == ["frame", "complete"])
+    #expect(lines.first?["progress"] == .number(1))
+    // The clock lost its last stream and stopped.
+    #expect(harness.core.frameClocks[10] == nil)
+    #expect(harness.clock.scheduledTimers.isEmpty)
+  }
+}
+
+@Suite struct RenderLeadTests {
+  @Test func theLeadRisesAtOnceAndDecaysSlowly() {
+    var lead = RenderLead(period: 1.0 / 60, timerSlack: 0.001)
+    #expect(lead.seconds == 0.001)
+    lead.record(0.008)
+    #expect(lead.estimate == 0.008)
+    #expect(abs(lead.seconds - (0.008 * 1.25 + 0.001)) < 1e-12)
+    lead.record(0.002)
+    // A twentieth of the way down, not all of it.
+    #expect(abs(lead.estimate - (0.008 - 0.006 / 20)) < 1e-12)
+    lead.record(0.009)
+    #expect(lead.estimate == 0.009)
+  }
+
+  @Test func theLeadIsAtMostOnePeriod() {
+    var lead = RenderLead(period: 1.0 / 120, timerSlack: 0.001)
+    lead.record(0.05)
+    #expect(lead.seconds == 1.0 / 120)
+  }
+
+  @Test func nonsenseDurationsAreIgnored() {
+    var lead = RenderLead(period: 1.0 / 60, timerSlack: -1)
+    lead.record(.nan)
+    lead.record(-0.5)
+    lead.record(.infinity)
+    #expect(lead.estimate == 0)
+    #expect(lead.seconds == 0)
+  }
+}
