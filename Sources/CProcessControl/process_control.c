@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -65,4 +66,8 @@ int process_control_reset_signals(void) {
   sigset_t none;
   sigemptyset(&none);
   return sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int process_control_keep_freed_heap(int trim, int mmap) {
+  return mallopt(M_TRIM_THRESHOLD, trim) == 1 && mallopt(M_MMAP_THRESHOLD, mmap) == 1;
 }

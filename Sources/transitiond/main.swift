@@ -33,6 +33,7 @@ case .version:
 case .run(var options):
   // No --config: the installed layout's config, then /etc's, else the built-in defaults.
   if options.configPath == nil { options.configPath = InstalledLayout.running.defaultConfig() }
+  keepFreedHeap()
   do {
     let daemon = try Daemon(options: options)
     UnexpectedExit.arm()

@@ -4,8 +4,9 @@
 #include <sys/types.h>
 
 // Process controls Swift cannot call directly: `prctl` is variadic, `pidfd_open` and
-// `close_range` are raw system calls without glibc wrappers on every target. Each returns what
-// the call returns (-1 with errno set on failure).
+// `close_range` are raw system calls without glibc wrappers on every target, and malloc.h is
+// not part of Swift's Glibc module. Each returns what the call returns (-1 with errno set on
+// failure, unless said otherwise).
 
 /// `prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)`: execve can never grant privileges again.
 int process_control_set_no_new_privileges(void);
@@ -25,5 +26,10 @@ int process_control_close_descriptors_from(int lowest);
 
 /// Restores every signal's default disposition and unblocks every signal.
 int process_control_reset_signals(void);
+
+/// `mallopt(M_TRIM_THRESHOLD, trim)` and `mallopt(M_MMAP_THRESHOLD, mmap)`: freed memory at
+/// the top of the heap is given back to the kernel only beyond `trim` bytes, and blocks below
+/// `mmap` bytes come from the heap. Returns 1 when glibc took both, 0 otherwise.
+int process_control_keep_freed_heap(int trim, int mmap);
 
 #endif
