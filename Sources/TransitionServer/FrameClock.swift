@@ -136,15 +136,14 @@ final class FrameClock {
 
   /// The session of `stream` reaches `time`; then, unless that completed it or the stream
   /// already showed `time` (it joined, or its session changed, after the render began), the
-  /// stream renders the frame at `time`. Every subscriber's output is held first, so the
-  /// final frames of a session completing here wait for the deadline too.
+  /// stream renders the frame at `time`. Whatever either sends is held until the deadline:
+  /// the final frames of a session completing here wait for it too.
   private func renderIfDue(_ stream: FrameStream, at time: Double) {
     guard stream.isOnFrameClock else { return }
-    stream.holdSubscribers(in: held)
-    if stream.session.advance(to: time) { return }
+    if stream.session.advance(to: time, holding: held) { return }
     guard stream.isOnFrameClock else { return }
     if let last = stream.lastFrameTime, last >= time { return }
-    stream.tick(at: time)
+    stream.tick(at: time, holding: held)
   }
 
   /// Ends the render under way: its output is released at its deadline (at once when that

@@ -70,24 +70,22 @@ final class FrameStream {
     if session.isMoving { frameClocks.add(self) }
   }
 
-  /// Has `held` hold every subscriber's output until the frame clock's deadline.
-  func holdSubscribers(in held: HeldOutput) {
-    for subscription in subscribers {
-      if let client = subscription.client { held.hold(client) }
-    }
-  }
-
   /// Renders the frame at `time` for every subscriber: evaluated and encoded once, the same
   /// bytes appended to each subscriber's connection. A session that stands still takes the
   /// stream off the frame clock. The session has reached `time` already (``FrameClock``).
-  func tick(at time: Double) {
+  ///
+  /// - Parameter held: When the frame clock renders ahead: each subscriber's output is held
+  ///   there until the deadline.
+  func tick(at time: Double, holding held: HeldOutput? = nil) {
     guard !session.isCompleted else { return }
     lastFrameTime = time
     let sessionID = session.id
     session.render(seq: seq, progress: session.progress(at: time), t: time - session.startTime) {
       bytes in
       for subscription in subscribers {
-        subscription.client?.sendFrame(bytes, subscription: subscription, session: sessionID)
+        guard let client = subscription.client else { continue }
+        held?.hold(client)
+        client.sendFrame(bytes, subscription: subscription, session: sessionID)
       }
     }
     seq += 1
@@ -95,7 +93,10 @@ final class FrameStream {
   }
 
   /// Sends the final frame at `progress` and `complete` to every subscriber, then ends.
-  func finish(progress: Double, t: Double, finished: Bool) {
+  ///
+  /// - Parameter held: When a frame clock renders ahead: each subscriber's output is held
+  ///   there until the deadline.
+  func finish(progress: Double, t: Double, finished: Bool, holding held: HeldOutput? = nil) {
     frameClocks.remove(self)
     let finalSubscribers = subscribers
     subscribers = []
@@ -104,7 +105,9 @@ final class FrameStream {
     let sessionID = session.id
     session.render(seq: seq, progress: progress, t: t) { bytes in
       for subscription in finalSubscribers {
-        subscription.client?.sendFinal(
+        guard let client = subscription.client else { continue }
+        held?.hold(client)
+        client.sendFinal(
           frame: bytes, complete: complete, subscription: subscription, session: sessionID)
       }
     }

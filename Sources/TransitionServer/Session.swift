@@ -126,15 +126,17 @@ final class Session {
 
   /// Completes the session if its clock has reached the end by `now`.
   ///
+  /// - Parameter held: When a frame clock renders ahead: the final frames' subscribers are
+  ///   held there until its deadline.
   /// - Returns: True when the session is completed (now or earlier).
   @discardableResult
-  func advance(to now: Double) -> Bool {
+  func advance(to now: Double, holding held: HeldOutput? = nil) -> Bool {
     if outcome != nil { return true }
     var time = now
     // A timer may fire a hair before its deadline; count that as the deadline.
     if let end = clock.endTime, now < end, end - now < 1e-3 { time = end }
     guard let completion = clock.advance(to: time) else { return false }
-    complete(finished: completion.finished, at: completion.time)
+    complete(finished: completion.finished, at: completion.time, holding: held)
     return true
   }
 
@@ -209,14 +211,15 @@ final class Session {
     completionTimer?.schedule(at: end)
   }
 
-  private func complete(finished: Bool, at time: Double) {
+  private func complete(finished: Bool, at time: Double, holding held: HeldOutput? = nil) {
     outcome = Outcome(finished: finished, time: time)
     completionTimer?.cancel()
     completionTimer = nil
     let finishedStreams = Array(streams.values)
     streams = [:]
     for stream in finishedStreams {
-      stream.finish(progress: finished ? 1 : 0, t: time - startTime, finished: finished)
+      stream.finish(
+        progress: finished ? 1 : 0, t: time - startTime, finished: finished, holding: held)
     }
     let handler = onComplete
     onComplete = nil
