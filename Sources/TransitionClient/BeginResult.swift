@@ -10,6 +10,9 @@ public struct BeginResult: Equatable, Sendable {
   public let fallback: Bool
   /// The number of layers in the timeline, when the daemon reports it.
   public let layers: Int?
+  /// When the session began, in seconds on the daemon's monotonic clock (`CLOCK_MONOTONIC`):
+  /// a wall frame shows at `start + t`. Nil from a daemon that does not send it.
+  public let start: Double?
 
   /// Reads the fields of a `begin` reply.
   /// - Throws: ``ClientError/Code/malformed`` when a field is missing or mistyped.
@@ -20,6 +23,7 @@ public struct BeginResult: Equatable, Sendable {
     duration = try object.double("duration")
     fallback = object["fallback"]?.boolValue ?? false
     layers = object["layers"]?.numberValue.flatMap { Int(exactly: $0) }
+    start = object["start"]?.numberValue
   }
 }
 

@@ -104,6 +104,9 @@ public struct BeginEvent: Sendable {
   public let fps: Double?
   /// Whether the session began waiting for interaction, when the daemon says.
   public let interactive: Bool?
+  /// When the session began, in seconds on the daemon's monotonic clock (`CLOCK_MONOTONIC`):
+  /// a wall frame shows at `start + t`. Nil from a daemon that does not send it.
+  public let start: Double?
   /// The line exactly as received, without its `\n`.
   public let line: String
 
@@ -117,6 +120,7 @@ public struct BeginEvent: Sendable {
     clock = object["clock"]?.stringValue
     fps = object["fps"]?.numberValue
     interactive = object["interactive"]?.boolValue
+    start = object["start"]?.numberValue
     self.line = line
   }
 }

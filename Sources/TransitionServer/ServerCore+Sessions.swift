@@ -82,7 +82,7 @@ extension ServerCore {
         "operation": .string(session.operation.rawValue),
         "duration": .number(session.duration), "fallback": .bool(made.fallback != nil),
         "layers": .number(Double(session.layerCount)),
-        "interactive": .bool(session.interactive),
+        "interactive": .bool(session.interactive), "start": .number(session.startTime),
       ]
       if let reason = made.fallback {
         members["fallbackReason"] = .string(reason.code)
@@ -134,7 +134,7 @@ extension ServerCore {
         "animator": .string(session.animatorName),
         "operation": .string(session.operation.rawValue), "duration": .number(session.duration),
         "clock": .string(subscription.clock.rawValue), "fps": .number(subscription.fps),
-        "interactive": .bool(session.interactive),
+        "interactive": .bool(session.interactive), "start": .number(session.startTime),
       ])
   }
 

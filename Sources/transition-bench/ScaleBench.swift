@@ -3,13 +3,11 @@ import Foundation
 /// Many wall-clock sessions at once: `sessions` zoom-present sessions at `fps`, subscribed
 /// over `connections` connections, each read by its own thread.
 ///
-/// Lateness of a frame is its arrival time minus the instant it shows (the session's start
-/// plus its `t`), on the monotonic clock both processes share. The session's start is taken
-/// as the moment its `begin` was sent, which is no later than the daemon's own start time, so
-/// lateness is if anything overstated; taken at the moment the reply arrived instead, which is
-/// no earlier than the daemon's start, it is understated (`latenessAfterReply`). The truth
-/// lies between; the difference is the begin's round trip through the plugin host. A `seq`
-/// gap is a frame a subscriber never got.
+/// Lateness of a frame is its arrival time minus the instant it shows (the session's `start`,
+/// from the `begin` reply, plus its `t`), on the monotonic clock both processes share. (From a
+/// daemon that does not report `start`, the moment the `begin` was sent stands in for it,
+/// which overstates lateness by the begin's round trip.) A `seq` gap is a frame a subscriber
+/// never got.
 struct ScaleBench {
   struct Result {
     var sessions: Int
@@ -20,8 +18,6 @@ struct ScaleBench {
     var framesDue = 0
     var gaps = 0
     var lateness = Percentiles([])
-    /// Lateness with each session's start taken when its `begin` reply arrived.
-    var latenessAfterReply = Percentiles([])
     var cpuFraction = 0.0
     var peakResidentBytes = 0
     var seconds = 0.0
@@ -41,18 +37,16 @@ struct ScaleBench {
     let setup = 0.5 + Double(sessions) * 0.001
     let duration = seconds + setup
     var starts = [Double](repeating: 0, count: sessions)
-    var answers = [Double](repeating: 0, count: sessions)
     for index in 0..<sessions {
-      starts[index] = Monotonic.now
+      let sent = Monotonic.now
       let reply = try control.request(
         #"{"op":"begin","session":"z\#(index)","duration":\#(duration),"context":\#(BenchContexts.zoomPresent)}"#
       )
-      answers[index] = Monotonic.now
       guard reply.contains(#""ok":true"#) else { throw BenchError("begin failed: \(reply)") }
+      starts[index] = reply.value(of: "start").flatMap(Double.init) ?? sent
       if index == 0 { result.layers = reply.value(of: "layers").flatMap(Int.init) ?? 0 }
     }
     let startTimes = starts
-    let answerTimes = answers
     let subscribed = Monotonic.now
     let cpuBefore = daemon.cpuSeconds
     let readerCPUBefore = Self.ownCPUSeconds()
@@ -69,8 +63,6 @@ struct ScaleBench {
         var lastSeq = [Int](repeating: -1, count: sessions)
         var lateness: [Double] = []
         lateness.reserveCapacity(Int(duration * Double(fps)) * mine.count + 64)
-        var latenessAfterReply: [Double] = []
-        latenessAfterReply.reserveCapacity(lateness.capacity)
         var frames = 0
         var gaps = 0
         var completes = 0
@@ -87,7 +79,6 @@ struct ScaleBench {
                 }
                 lastSeq[session] = seq
                 lateness.append(arrival - (startTimes[session] + t))
-                latenessAfterReply.append(arrival - (answerTimes[session] + t))
               case .complete: completes += 1
               case .failure(let line): failure = BenchError("a request failed: \(line)")
               case .other: break
@@ -96,11 +87,9 @@ struct ScaleBench {
           }
           if !more { failure = BenchError("the daemon closed a connection") }
         }
-        collector.add(
-          frames: frames, gaps: gaps, lateness: lateness, latenessAfterReply: latenessAfterReply,
-          failure: failure)
+        collector.add(frames: frames, gaps: gaps, lateness: lateness, failure: failure)
       } catch {
-        collector.add(frames: 0, gaps: 0, lateness: [], latenessAfterReply: [], failure: error)
+        collector.add(frames: 0, gaps: 0, lateness: [], failure: error)
       }
     }
     let finished = Monotonic.now
@@ -112,7 +101,6 @@ struct ScaleBench {
     result.framesRead = collector.frames
     result.gaps = collector.gaps
     result.lateness = Percentiles(collector.lateness)
-    result.latenessAfterReply = Percentiles(collector.latenessAfterReply)
     // Each session shows a frame at every grid deadline between its subscription and its end.
     result.framesDue = starts.reduce(0) { due, start in
       due + max(Int(((start + duration - subscribed) * Double(fps)).rounded(.down)), 0)
@@ -137,18 +125,14 @@ final class Collector: @unchecked Sendable {
   private(set) var frames = 0
   private(set) var gaps = 0
   private(set) var lateness: [Double] = []
-  private(set) var latenessAfterReply: [Double] = []
   private(set) var failure: Error?
 
-  func add(
-    frames: Int, gaps: Int, lateness: [Double], latenessAfterReply: [Double], failure: Error?
-  ) {
+  func add(frames: Int, gaps: Int, lateness: [Double], failure: Error?) {
     lock.lock()
     defer { lock.unlock() }
     self.frames += frames
     self.gaps += gaps
     self.lateness += lateness
-    self.latenessAfterReply += latenessAfterReply
     if self.failure == nil { self.failure = failure }
   }
 }

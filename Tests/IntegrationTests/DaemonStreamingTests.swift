@@ -188,3 +188,45 @@ import TransitionJSON
         == "unknown_subscription")
   }
 }
+
+/// Wall frames leave at their instant, not before: the daemon renders a tick ahead of its
+/// deadline and holds it until then (docs/architecture.md, "The frame clock").
+@Suite struct DaemonFrameTimingTests {
+  /// `CLOCK_MONOTONIC` in seconds: the clock the daemon's `start` is on.
+  private func monotonicNow() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
+  @Test func beginReportsItsStartAndNoWallFrameArrivesBeforeStartPlusT() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    let sent = monotonicNow()
+    let begun = try client.begin(
+      context: DaemonScenes.present(), animator: "crossfade", duration: 0.6)
+    let answered = monotonicNow()
+    let start = try #require(begun.start)
+    #expect(sent <= start && start <= answered)
+    _ = try client.subscribe(session: begun.session, fps: 120, clock: .wall)
+    var frames = 0
+    var early: [String] = []
+    reading: while true {
+      let event = try client.event()
+      let arrival = monotonicNow()
+      switch event {
+      case .begin(let begin): #expect(begin.start == start)
+      case .frame(let frame):
+        frames += 1
+        // `t` is written to at least 7 significant digits; a timer may round to 1 µs.
+        if arrival < start + frame.t - 1e-5 {
+          early.append("seq \(frame.seq) came \((start + frame.t - arrival) * 1e3) ms early")
+        }
+      case .complete: break reading
+      default: continue
+      }
+    }
+    #expect(frames > 20)
+    #expect(early.isEmpty, "\(early)")
+  }
+}

@@ -14,14 +14,16 @@ import TransitionKit
   @Test func beginRepliesAndTheSessionCompletesAtItsEnd() {
     let harness = CoreHarness()
     let peer = harness.connect()
+    harness.clock.advance(by: 0.25)
     let reply = harness.reply(begin(#","id":5"#), from: peer)
+    // `start` is the core's clock at the begin: frame `t` counts from it.
     #expect(
       reply
         == .object([
           "id": .number(5), "ok": .bool(true), "session": .string("s1"),
           "animator": .string("crossfade"), "operation": .string("present"),
           "duration": .number(0.5), "fallback": .bool(false), "layers": .number(2),
-          "interactive": .bool(false),
+          "interactive": .bool(false), "start": .number(1_000.25),
         ]))
     let listed = harness.reply(#"{"op":"sessions"}"#, from: peer)["sessions"]?.arrayValue
     #expect(listed?.first?["state"] == .string("running"))

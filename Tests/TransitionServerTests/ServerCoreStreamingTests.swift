@@ -7,7 +7,7 @@ import TransitionKit
 /// Frames in the core: wall-clock streams on the shared frame clock of their rate, frames
 /// sent at once for interactive changes, `*` subscriptions, and virtual-clock streams.
 @Suite struct ServerCoreStreamingTests {
-  @Test func aWallStreamSendsAFrameAtOnceThenOneAPeriodThenTheFinalFrameAndComplete() {
+  @Test func aWallStreamSendsAFrameAtOnceThenOneAPeriodThenTheFinalFrameAndComplete() throws {
     let harness = CoreHarness()
     let peer = harness.connect()
     let id = harness.beginCrossfade(from: peer)
@@ -16,6 +16,7 @@ import TransitionKit
     #expect(subscribed.map(\.event) == [nil, "begin", "frame"])
     #expect(subscribed[0]["subscription"] == .number(1))
     // Every subscriber's stream opens with the session's begin event: what drawing needs.
+    let start = try #require(harness.core.sessions[id]).startTime
     #expect(
       subscribed[1]
         == .object([
@@ -23,6 +24,7 @@ import TransitionKit
           "container": .array([.number(100), .number(200)]), "animator": .string("crossfade"),
           "operation": .string("present"), "duration": .number(0.5), "clock": .string("wall"),
           "fps": .number(10), "interactive": .bool(false),
+          "start": .number(start),
         ]))
     #expect(subscribed[2]["seq"] == .number(0))
     #expect(subscribed[2]["progress"] == .number(0))
