@@ -22,6 +22,7 @@ final class FrameClock {
   /// The time of deadline 0.
   let origin: Double
   private let clock: ServerClock
+  private let stats: ServerStats
   /// Starts a tick's render, and continues it after each slice.
   private var renderTimer: (any ServerTimer)?
   /// Releases a rendered tick's held output at its deadline.
@@ -37,9 +38,10 @@ final class FrameClock {
   private var renderNext = 0
   private var renderStart = 0.0
 
-  init(fps: Double, clock: ServerClock) {
+  init(fps: Double, clock: ServerClock, stats: ServerStats) {
     self.fps = fps
     self.clock = clock
+    self.stats = stats
     origin = clock.now
     lead = RenderLead(period: 1 / fps, timerSlack: clock.timerSlack)
   }
@@ -154,10 +156,12 @@ final class FrameClock {
     lead.record(now - renderStart)
     renderTime = nil
     renderStreams = []
+    stats.ticksRendered += 1
     if time > now {
       if presentTimer == nil { presentTimer = clock.makeTimer { [held] in held.release() } }
       presentTimer?.schedule(at: time)
     } else {
+      stats.ticksLate += 1
       held.release()
     }
     guard !streams.isEmpty else { return }

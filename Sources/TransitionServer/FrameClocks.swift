@@ -2,15 +2,17 @@
 /// its last stream leaves.
 final class FrameClocks {
   private let clock: ServerClock
+  private let stats: ServerStats
   private var clocks: [Double: FrameClock] = [:]
 
-  init(clock: ServerClock) {
+  init(clock: ServerClock, stats: ServerStats) {
     self.clock = clock
+    self.stats = stats
   }
 
   /// Adds `stream` to the clock of its rate.
   func add(_ stream: FrameStream) {
-    let frameClock = clocks[stream.fps] ?? FrameClock(fps: stream.fps, clock: clock)
+    let frameClock = clocks[stream.fps] ?? FrameClock(fps: stream.fps, clock: clock, stats: stats)
     clocks[stream.fps] = frameClock
     frameClock.add(stream)
   }

@@ -63,7 +63,7 @@ public final class ServerCore {
     self.logger = logger
     stats = ServerStats(startTime: clock.now)
     routes = AnimatorRoutes(config.routes)
-    frameClocks = FrameClocks(clock: clock)
+    frameClocks = FrameClocks(clock: clock, stats: stats)
   }
 
   /// Puts a reloaded configuration in force: routes are reset to its routes, limits apply to

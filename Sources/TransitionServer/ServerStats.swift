@@ -20,6 +20,10 @@ final class ServerStats {
   var bytesReceived = 0
   /// Clients disconnected for reading too slowly.
   var slowSubscribersDisconnected = 0
+  /// Frame clock ticks rendered, and of those the ones whose render ended after their
+  /// deadline (their frames left late).
+  var ticksRendered = 0
+  var ticksLate = 0
   /// Sessions begun, by the animator that served them.
   var sessionsByAnimator: [String: Int] = [:]
 
@@ -48,6 +52,9 @@ final class ServerStats {
       "bytes": .object([
         "sent": .number(Double(bytesSent)),
         "received": .number(Double(bytesReceived)),
+      ]),
+      "ticks": .object([
+        "rendered": .number(Double(ticksRendered)), "late": .number(Double(ticksLate)),
       ]),
       "slowDisconnects": .number(Double(slowSubscribersDisconnected)),
       "animators": .object(sessionsByAnimator.mapValues { .number(Double($0)) }),

@@ -68,6 +68,31 @@ import TransitionKit
     let frames = peer.readLines().frames
     #expect(frames.count >= 20 * 29)
     #expect(Set(frames.compactMap { $0["session"]?.stringValue }) == Set(sessions))
+    #expect(harness.core.stats.ticksRendered >= 29)
+    #expect(harness.core.stats.ticksLate == 0)
+  }
+
+  @Test func aRenderLongerThanAPeriodIsCountedLateAndSkipsDeadlinesRatherThanBursting() throws {
+    let harness = harness()
+    let owner = harness.connect()
+    let sessions = (0..<20).map { _ in harness.beginCrossfade(from: owner, duration: 100) }
+    let peer = harness.connect()
+    for id in sessions { subscribe(peer, to: id, fps: 60, in: harness) }
+    _ = peer.readLines()
+    let frameClock = try #require(harness.core.frameClocks[60])
+    let start = try #require(harness.core.sessions[sessions[0]]).startTime
+    // A millisecond a read: a tick of twenty streams takes longer than a 60 fps period.
+    harness.clock.secondsPerRead = 0.001
+    harness.clock.advance(by: 0.5)
+    harness.clock.secondsPerRead = 0
+    #expect(harness.core.stats.ticksLate > 0)
+    let indexes = peer.readLines().frames.filter { $0["session"]?.stringValue == sessions[0] }
+      .compactMap { frame in frame["t"]?.numberValue.map { (start + $0 - frameClock.origin) * 60 } }
+    // Frames stay on the grid, one per rendered deadline, in order; missed deadlines are
+    // skipped (fewer frames than the 30 deadlines), never rendered twice.
+    #expect(indexes.count < 30)
+    #expect(zip(indexes, indexes.dropFirst()).allSatisfy { $1 - $0 >= 0.999 })
+    #expect(indexes.allSatisfy { abs($0 - $0.rounded()) < 1e-3 })
   }
 
   @Test func aRenderRunsInSlicesAndRequestsAreAnsweredBetweenThem() throws {
