@@ -10,10 +10,11 @@
 /// time with room to spare), every subscriber's output is held (``HeldOutput``), and all of it
 /// is released when the deadline comes; a render that finishes late releases at once. A
 /// render runs in slices of at most ``sliceSeconds``, and the loop serves its other events
-/// between them, so a request never waits for a whole tick. For each due stream the session
-/// first reaches the deadline's time (which may complete it: its streams then send their final
-/// frames and leave), then the stream renders the deadline's frame, once. The clock's timers
-/// run only while it has streams (and until the last held frames are released).
+/// between them, so a request never waits for a whole tick. Each due stream renders the
+/// deadline's frame once; a stream whose session ends by the deadline renders none (the
+/// session's own timer completes it at its end, and its final frame and `complete` leave
+/// then). The clock's timers run only while it has streams (and until the last held frames
+/// are released).
 final class FrameClock {
   /// The longest a render runs before the loop serves its other events, in seconds.
   static let sliceSeconds = 0.000_5
@@ -136,14 +137,11 @@ final class FrameClock {
     if renderTime != nil { finishRender() }
   }
 
-  /// The session of `stream` reaches `time`; then, unless that completed it or the stream
-  /// already showed `time` (it joined, or its session changed, after the render began), the
-  /// stream renders the frame at `time`. Whatever either sends is held until the deadline:
-  /// the final frames of a session completing here wait for it too.
+  /// Renders the frame at `time` for `stream`, held until the deadline, unless its session
+  /// ends by then (its completion sends the last frame) or the stream already showed `time`
+  /// (it joined, or its session changed, after the render began).
   private func renderIfDue(_ stream: FrameStream, at time: Double) {
-    guard stream.isOnFrameClock else { return }
-    if stream.session.advance(to: time, holding: held) { return }
-    guard stream.isOnFrameClock else { return }
+    guard stream.isOnFrameClock, !stream.session.ends(by: time) else { return }
     if let last = stream.lastFrameTime, last >= time { return }
     stream.tick(at: time, holding: held)
   }

@@ -92,11 +92,9 @@ final class FrameStream {
     if !session.isMoving { frameClocks.remove(self) }
   }
 
-  /// Sends the final frame at `progress` and `complete` to every subscriber, then ends.
-  ///
-  /// - Parameter held: When a frame clock renders ahead: each subscriber's output is held
-  ///   there until the deadline.
-  func finish(progress: Double, t: Double, finished: Bool, holding held: HeldOutput? = nil) {
+  /// Sends the final frame at `progress` and `complete` to every subscriber, at once (with
+  /// any frames a subscriber's connection holds for a deadline, a little early), then ends.
+  func finish(progress: Double, t: Double, finished: Bool) {
     frameClocks.remove(self)
     let finalSubscribers = subscribers
     subscribers = []
@@ -105,14 +103,15 @@ final class FrameStream {
     let sessionID = session.id
     session.render(seq: seq, progress: progress, t: t) { bytes in
       for subscription in finalSubscribers {
-        guard let client = subscription.client else { continue }
-        held?.hold(client)
-        client.sendFinal(
+        subscription.client?.sendFinal(
           frame: bytes, complete: complete, subscription: subscription, session: sessionID)
       }
     }
     seq += 1
-    for subscription in finalSubscribers { subscription.streamFinished(self) }
+    for subscription in finalSubscribers {
+      subscription.client?.flushNow()
+      subscription.streamFinished(self)
+    }
   }
 }
 

@@ -3,8 +3,9 @@
 ///
 /// The lead follows the recent render durations: it rises at once to a longer render and
 /// decays slowly (a twentieth of the difference a tick) after shorter ones, so one quick tick
-/// does not make the next, slower one late. It is the estimate with a quarter to spare, plus
-/// the clock's timer slack, and never more than one frame period (one tick renders at a time).
+/// does not make the next, slower one late. It is twice the estimate (a render the machine
+/// interrupts takes longer than its CPU time), plus the clock's timer slack, and never more
+/// than one frame period (one tick renders at a time).
 struct RenderLead {
   /// The frame period, in seconds: the most the lead can be.
   let period: Double
@@ -20,7 +21,7 @@ struct RenderLead {
 
   /// Seconds before a deadline to start rendering it.
   var seconds: Double {
-    min(period, estimate * 1.25 + timerSlack)
+    min(period, estimate * 2 + timerSlack)
   }
 
   /// Records that rendering one tick took `duration` seconds (from its first stream to its

@@ -124,19 +124,25 @@ final class Session {
     streams[stream.fps] = nil
   }
 
+  /// Whether the session's clock reaches its end by `time` without a change: its completion
+  /// timer then sends the final frame at the end, and a frame clock renders no frame for a
+  /// deadline at or after it.
+  func ends(by time: Double) -> Bool {
+    guard let end = clock.endTime else { return false }
+    return end <= time
+  }
+
   /// Completes the session if its clock has reached the end by `now`.
   ///
-  /// - Parameter held: When a frame clock renders ahead: the final frames' subscribers are
-  ///   held there until its deadline.
   /// - Returns: True when the session is completed (now or earlier).
   @discardableResult
-  func advance(to now: Double, holding held: HeldOutput? = nil) -> Bool {
+  func advance(to now: Double) -> Bool {
     if outcome != nil { return true }
     var time = now
     // A timer may fire a hair before its deadline; count that as the deadline.
     if let end = clock.endTime, now < end, end - now < 1e-3 { time = end }
     guard let completion = clock.advance(to: time) else { return false }
-    complete(finished: completion.finished, at: completion.time, holding: held)
+    complete(finished: completion.finished, at: completion.time)
     return true
   }
 
@@ -211,15 +217,14 @@ final class Session {
     completionTimer?.schedule(at: end)
   }
 
-  private func complete(finished: Bool, at time: Double, holding held: HeldOutput? = nil) {
+  private func complete(finished: Bool, at time: Double) {
     outcome = Outcome(finished: finished, time: time)
     completionTimer?.cancel()
     completionTimer = nil
     let finishedStreams = Array(streams.values)
     streams = [:]
     for stream in finishedStreams {
-      stream.finish(
-        progress: finished ? 1 : 0, t: time - startTime, finished: finished, holding: held)
+      stream.finish(progress: finished ? 1 : 0, t: time - startTime, finished: finished)
     }
     let handler = onComplete
     onComplete = nil

@@ -139,30 +139,56 @@ import TransitionKit
     #expect(!peer.isHoldingOutput)
   }
 
-  @Test func aSessionEndingWithinTheLeadCompletesInTheRenderAndItsLastLinesWaitForTheDeadline()
-    throws
-  {
+  @Test func aSessionCompletesAtItsEndNotWhenARenderCoversItAndItsLastLinesLeaveThen() throws {
     let harness = harness()
     let peer = harness.connect()
-    // The subscription starts the 10 fps grid at the session's start: the end, 0.299 s, lies
-    // within the 2 ms lead of deadline 3 (0.3 s).
-    let id = harness.beginCrossfade(from: peer, duration: 0.299)
+    // The subscription starts the 10 fps grid at the sessions' start: the short one's end,
+    // 0.299 s, lies within the 2 ms lead of deadline 3 (0.3 s).
+    let short = harness.beginCrossfade(from: peer, duration: 0.299)
+    let long = harness.beginCrossfade(from: peer, duration: 10)
+    subscribe(peer, to: short, fps: 10, in: harness)
+    subscribe(peer, to: long, fps: 10, in: harness)
+    _ = peer.readLines()
+    let frameClock = try #require(harness.core.frameClocks[10])
+    let start = try #require(harness.core.sessions[short]).startTime
+    #expect(frameClock.origin == start)
+    harness.clock.advance(to: frameClock.deadline(2))
+    #expect(peer.readLines().frames.count == 4)
+    // Deadline 3 is rendered: the long session's frame is held, the short one has none.
+    harness.clock.advance(to: start + 0.298_5)
+    #expect(harness.core.sessions[short] != nil, "a session does not end before its end")
+    #expect(peer.isHoldingOutput)
+    #expect(peer.readLines().isEmpty)
+    // At its end the short session completes; its last lines leave at once, with the held
+    // frame ahead of them (a millisecond early).
+    harness.clock.advance(to: start + 0.299)
+    #expect(harness.core.sessions[short] == nil)
+    let lines = peer.readLines()
+    #expect(lines.map(\.event) == ["frame", "frame", "complete"])
+    #expect(lines[0]["session"] == .string(long))
+    #expect(lines[1]["session"] == .string(short))
+    #expect(lines[1]["progress"] == .number(1))
+    #expect(lines[1]["t"] == .number(0.299))
+    #expect(!peer.isHoldingOutput)
+  }
+
+  @Test func theClockStopsWithItsLastStreamAndStillReleasesWhatItHolds() throws {
+    let harness = harness()
+    let peer = harness.connect()
+    let id = harness.beginCrossfade(from: peer, duration: 10)
     subscribe(peer, to: id, fps: 10, in: harness)
     _ = peer.readLines()
     let frameClock = try #require(harness.core.frameClocks[10])
-    let start = try #require(harness.core.sessions[id]).startTime
-    #expect(frameClock.origin == start)
-    harness.clock.advance(to: frameClock.deadline(2))
-    #expect(peer.readLines().frames.count == 2)
-    harness.clock.advance(to: start + 0.298_5)
-    #expect(harness.core.sessions[id] == nil, "the session completed when its end was rendered")
-    #expect(peer.readLines().isEmpty, "its final frame and complete wait for the deadline")
-    harness.clock.advance(to: frameClock.deadline(3))
+    harness.clock.advance(to: frameClock.deadline(1) - 0.001)
+    #expect(peer.isHoldingOutput)
+    // Another client ends the session between the render and the deadline.
+    let admin = harness.connect(uid: CoreHarness.daemonUID)
+    #expect(harness.reply(#"{"op":"end","session":"\#(id)"}"#, from: admin)["ok"] == .bool(true))
     let lines = peer.readLines()
-    #expect(lines.map(\.event) == ["frame", "complete"])
-    #expect(lines.first?["progress"] == .number(1))
-    // The clock lost its last stream and stopped.
+    #expect(lines.map(\.event) == ["frame", "frame", "complete"])
     #expect(harness.core.frameClocks[10] == nil)
+    harness.clock.advance(by: 1)
+    #expect(peer.readLines().isEmpty)
     #expect(harness.clock.scheduledTimers.isEmpty)
   }
 }
@@ -171,14 +197,14 @@ import TransitionKit
   @Test func theLeadRisesAtOnceAndDecaysSlowly() {
     var lead = RenderLead(period: 1.0 / 60, timerSlack: 0.001)
     #expect(lead.seconds == 0.001)
-    lead.record(0.008)
-    #expect(lead.estimate == 0.008)
-    #expect(abs(lead.seconds - (0.008 * 1.25 + 0.001)) < 1e-12)
+    lead.record(0.006)
+    #expect(lead.estimate == 0.006)
+    #expect(abs(lead.seconds - (0.006 * 2 + 0.001)) < 1e-12)
     lead.record(0.002)
     // A twentieth of the way down, not all of it.
-    #expect(abs(lead.estimate - (0.008 - 0.006 / 20)) < 1e-12)
-    lead.record(0.009)
-    #expect(lead.estimate == 0.009)
+    #expect(abs(lead.estimate - (0.006 - 0.004 / 20)) < 1e-12)
+    lead.record(0.007)
+    #expect(lead.estimate == 0.007)
   }
 
   @Test func theLeadIsAtMostOnePeriod() {
