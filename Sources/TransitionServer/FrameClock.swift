@@ -47,6 +47,10 @@ final class FrameClock {
     lead = RenderLead(period: 1 / fps, timerSlack: clock.timerSlack)
   }
 
+  deinit {
+    renderTimer?.cancel()
+  }
+
   /// The time of grid deadline `index`.
   func deadline(_ index: Int) -> Double {
     origin + Double(index) / fps
@@ -96,7 +100,9 @@ final class FrameClock {
     while deadline(index) <= now { index += 1 }
     scheduledIndex = index
     if renderTimer == nil {
-      renderTimer = clock.makeTimer { [weak self] in self?.renderTimerFired() }
+      // Unowned: deinit cancels the timer (the present timer, which holds only the held
+      // output, may outlive the clock).
+      renderTimer = clock.makeTimer { [unowned self] in self.renderTimerFired() }
     }
     renderTimer?.schedule(at: deadline(index) - lead.seconds)
   }

@@ -75,6 +75,10 @@ final class Session {
       duration: self.duration, interactive: interactive, at: now)
   }
 
+  deinit {
+    completionTimer?.cancel()
+  }
+
   var operation: TransitionOperation { context.operation }
   var isCompleted: Bool { outcome != nil }
 
@@ -209,8 +213,10 @@ final class Session {
       return
     }
     if completionTimer == nil {
-      completionTimer = clockSource.makeTimer { [weak self] in
-        guard let self else { return }
+      // Unowned, not weak: a weak reference would give the session a side table, and every
+      // reference to it, one a frame, would be counted the slow way. The timer never fires
+      // once the session is gone (deinit cancels it).
+      completionTimer = clockSource.makeTimer { [unowned self] in
         if !self.advance(to: self.clockSource.now) { self.scheduleCompletion() }
       }
     }
