@@ -50,6 +50,9 @@ extension ServerCore {
         self.sessionQuota.release(client: client.id, uid: uid)
       }
       self.resumeWaitingRequests(of: client)
+      // The answer may come after the request's line was handled, while the connection
+      // holds frames for a deadline: the replies leave now all the same.
+      client.flushNow()
     }
   }
 

@@ -52,6 +52,27 @@ import TransitionKit
     #expect(lines[1]["sessions"]?.arrayValue?.count == 1)
   }
 
+  @Test func aReplyThatComesLaterLeavesAtOnceEvenWhileFramesAreHeld() throws {
+    let source = DeferredSource()
+    let harness = CoreHarness(animators: source)
+    harness.clock.timerSlack = 0.002
+    let peer = harness.connect()
+    _ = harness.send(CoreHarness.beginCrossfadeLine(duration: 10), from: peer)
+    source.answerAll()
+    _ = harness.send(#"{"op":"subscribe","session":"s1","fps":10}"#, from: peer)
+    _ = peer.readLines()
+    _ = harness.send(CoreHarness.beginCrossfadeLine(extra: #","id":7"#), from: peer)
+    // The next tick is rendered and held; then the animator answers the begin.
+    let frameClock = try #require(harness.core.frameClocks[10])
+    harness.clock.advance(to: frameClock.deadline(1) - 0.001)
+    #expect(peer.isHoldingOutput)
+    source.answerAll()
+    // The reply leaves now, with the held frame ahead of it.
+    let lines = peer.readLines()
+    #expect(lines.map(\.event) == ["frame", nil])
+    #expect(lines.last?["id"] == .number(7))
+  }
+
   @Test func aDeclinedContextFallsBackThroughTheSameAnswerPath() {
     let source = DeferredSource()
     let harness = CoreHarness(animators: source)
