@@ -82,18 +82,13 @@ public struct FrameEncoder {
       head = headSink.bytes
       headSession = session
     }
-    sink.append(contentsOf: head)
-    sink.appendInteger(Int64(seq))
-    sink.append(",\"t\":")
-    sink.appendFixed(frame.t)
-    sink.append(",\"progress\":")
-    sink.appendFixed(frame.progress)
     if let animatedFields, animatedFields.count == frame.layers.count {
       if template == nil {
         template = FrameTemplate(firstFrame: frame, animatedFields: animatedFields)
       }
-      return writeFromTemplate(frame)
+      if let template { return writeFromTemplate(template, seq: seq, frame: frame) }
     }
+    Self.writeHead(head, seq: seq, frame: frame, into: &sink)
     sink.append(",\"layers\":[")
     if headRanges.count != frame.layers.count {
       fragments.removeAll(keepingCapacity: true)
@@ -114,27 +109,44 @@ public struct FrameEncoder {
     sink.append("]}\n")
   }
 
-  /// Writes the layers of `frame` from ``template``: its constant runs as bytes, between them
-  /// the animated fields.
-  private mutating func writeFromTemplate(_ frame: Frame) {
-    guard let template else { return }
-    template.text.withUnsafeBufferPointer { text in
-      template.steps.withUnsafeBufferPointer { steps in
-        frame.layers.withUnsafeBufferPointer { layers in
-          guard let first = layers.baseAddress else {
-            // No layers: the template is the constant text alone.
-            sink.append(contentsOf: text)
-            return
-          }
-          var start = 0
-          for step in steps {
-            sink.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<step.textEnd]))
-            start = step.textEnd
-            if !step.field.isEmpty { Self.write(step.field, of: first + step.layer, into: &sink) }
-          }
-        }
+  /// Writes `{"event":"frame","session":…,"seq":…,"t":…,"progress":…` (`head` is up to the
+  /// `seq`).
+  private static func writeHead<Output: FrameTextOutput>(
+    _ head: [UInt8], seq: Int, frame: Frame, into output: inout Output
+  ) {
+    head.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+    output.appendInteger(Int64(seq))
+    output.append(",\"t\":")
+    output.appendFixed(frame.t, prefix: 0)
+    output.append(",\"progress\":")
+    output.appendFixed(frame.progress, prefix: 0)
+  }
+
+  /// The most bytes ``writeHead(_:seq:frame:into:)`` writes after ``head``.
+  private static let headBound = 21 + 2 * (13 + FixedPrecisionNumber.maximumLength)
+
+  /// Writes the frame from `template`: its constant runs as bytes, between them the animated
+  /// fields, all into capacity reserved once for the whole frame and written through a
+  /// pointer. A frame with a number the reserved bound does not cover (see
+  /// ``ReservedTextCursor``) is written again into the sink value by value.
+  private mutating func writeFromTemplate(_ template: FrameTemplate, seq: Int, frame: Frame) {
+    let head = self.head
+    let bound = head.count + Self.headBound + template.bound
+    var complete = true
+    sink.bytes.append(addingCapacity: bound) { span in
+      span.withUnsafeMutableBufferPointer { buffer, count in
+        let start = buffer.baseAddress! + count
+        var cursor = ReservedTextCursor(start)
+        Self.writeHead(head, seq: seq, frame: frame, into: &cursor)
+        template.write(frame, into: &cursor)
+        count += cursor.position - start
+        complete = !cursor.isIncomplete
       }
     }
+    guard !complete else { return }
+    sink.bytes.removeAll(keepingCapacity: true)
+    Self.writeHead(head, seq: seq, frame: frame, into: &sink)
+    template.write(frame, into: &sink)
   }
 
   /// Appends `range` of ``fragments``.
@@ -187,8 +199,9 @@ public struct FrameEncoder {
   /// Writes one field of a layer (`field` holds one), as the frame contract spells it: the
   /// box's numbers (its key is in the head), then each other field with its key and leading
   /// comma, or nothing when it has its default.
-  static func write(
-    _ field: LayerFields, of layer: UnsafePointer<LayerState>, into sink: inout ByteSink
+  @inline(__always)
+  static func write<Output: FrameTextOutput>(
+    _ field: LayerFields, of layer: UnsafePointer<LayerState>, into sink: inout Output
   ) {
     switch field {
     case .frame:
@@ -230,12 +243,12 @@ public struct FrameEncoder {
       let alpha = layer.pointee.alpha
       guard alpha != 1 else { return }
       sink.append(",\"alpha\":")
-      sink.appendFixed(alpha)
+      sink.appendFixed(alpha, prefix: 0)
     case .hidden:
       if layer.pointee.hidden { sink.append(",\"hidden\":true") }
     case .z:
       sink.append(",\"z\":")
-      sink.appendFixed(layer.pointee.z)
+      sink.appendFixed(layer.pointee.z, prefix: 0)
     case .background:
       guard let background = layer.pointee.background else { return }
       sink.append(",\"background\":")
@@ -262,6 +275,8 @@ private struct FrameTemplate {
   /// From `,"layers":[` to `]}\n`, without the animated fields.
   var text: [UInt8]
   var steps: [Step]
+  /// The most bytes a frame's layers take: the text and the bound of each animated field.
+  var bound: Int
 
   /// The template of every frame like `first`, whose layer `i` changes only
   /// `animatedFields[i]`: the constant fields are written from `first`.
@@ -291,8 +306,50 @@ private struct FrameTemplate {
     }
     sink.append("]}\n")
     steps.append(Step(textEnd: sink.bytes.count, layer: 0, field: []))
+    bound = steps.reduce(sink.bytes.count) { $0 + Self.bound(of: $1.field) }
     // Kept for the session's lifetime: at exact capacity.
     text = sink.bytes.withUnsafeBufferPointer { Array($0) }
     self.steps = steps.withUnsafeBufferPointer { Array($0) }
+  }
+
+  /// The most bytes ``FrameEncoder/write(_:of:into:)`` writes for `field`, its numbers
+  /// within ``TransitionJSON/FixedPrecisionNumber/maximumLength`` each.
+  static func bound(of field: LayerFields) -> Int {
+    let number = FixedPrecisionNumber.maximumLength
+    switch field {
+    case .frame: return 4 * number + 1
+    case .anchor: return 11 + 2 * number + 1
+    case .transform: return 14 + 16 * number + 1
+    case .alpha: return 9 + number
+    case .hidden: return 14
+    case .z: return 5 + number
+    case .background: return 14 + 11
+    default: return 0
+    }
+  }
+
+  /// Writes the layers of `frame` (shaped as the template's first frame): the constant runs
+  /// as bytes, between them the animated fields.
+  @inline(__always)
+  func write<Output: FrameTextOutput>(_ frame: Frame, into output: inout Output) {
+    text.withUnsafeBufferPointer { text in
+      steps.withUnsafeBufferPointer { steps in
+        frame.layers.withUnsafeBufferPointer { layers in
+          guard let first = layers.baseAddress else {
+            // No layers: the text alone.
+            output.append(contentsOf: text)
+            return
+          }
+          var start = 0
+          for step in steps {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<step.textEnd]))
+            start = step.textEnd
+            if !step.field.isEmpty {
+              FrameEncoder.write(step.field, of: first + step.layer, into: &output)
+            }
+          }
+        }
+      }
+    }
   }
 }

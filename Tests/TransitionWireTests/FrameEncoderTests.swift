@@ -127,6 +127,17 @@ import TransitionWire
     #expect(json["layers"]?.arrayValue?.last?["alpha"] == .number(0.75))
     #expect(json["layers"]?.arrayValue?.first?["background"] == .string("#ffffffff"))
   }
+
+  @Test func aFrameWithANumberPastTheReservedBoundIsWrittenValueByValue() {
+    var templated = FrameEncoder(animatedFields: [[], [.frame, .alpha]])
+    var plain = FrameEncoder()
+    for x in [1.0, 2e15, -7e20, 3] {
+      let frame = Frame(layers: layers(0.5, x))
+      #expect(
+        templated.encode(session: "s", seq: 1, frame: frame)
+          == plain.encode(session: "s", seq: 1, frame: frame), "x \(x)")
+    }
+  }
 }
 
 @Suite struct WireMessageTests {
