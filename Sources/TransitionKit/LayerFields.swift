@@ -5,21 +5,18 @@
 public struct LayerFields: OptionSet, Hashable, Sendable {
   public let rawValue: UInt8
 
+  @inlinable
   public init(rawValue: UInt8) {
     self.rawValue = rawValue
   }
 
-  public static let frame = LayerFields(rawValue: 1 << 0)
-  public static let anchor = LayerFields(rawValue: 1 << 1)
-  public static let transform = LayerFields(rawValue: 1 << 2)
-  public static let alpha = LayerFields(rawValue: 1 << 3)
-  public static let hidden = LayerFields(rawValue: 1 << 4)
-  public static let z = LayerFields(rawValue: 1 << 5)
-  public static let background = LayerFields(rawValue: 1 << 6)
-  /// Every field.
-  public static let all: LayerFields = [
-    .frame, .anchor, .transform, .alpha, .hidden, .z, .background,
-  ]
+  @inlinable public static var frame: LayerFields { LayerFields(rawValue: 1 << 0) }
+  @inlinable public static var anchor: LayerFields { LayerFields(rawValue: 1 << 1) }
+  @inlinable public static var transform: LayerFields { LayerFields(rawValue: 1 << 2) }
+  @inlinable public static var alpha: LayerFields { LayerFields(rawValue: 1 << 3) }
+  @inlinable public static var hidden: LayerFields { LayerFields(rawValue: 1 << 4) }
+  @inlinable public static var z: LayerFields { LayerFields(rawValue: 1 << 5) }
+  @inlinable public static var background: LayerFields { LayerFields(rawValue: 1 << 6) }
 
   /// The fields a track of `property` changes: `frame` for the box and its parts, `transform`
   /// for the matrix and every scalar component composed into it.
