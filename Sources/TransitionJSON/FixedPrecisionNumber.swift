@@ -71,9 +71,12 @@ public enum FixedPrecisionNumber {
 }
 
 extension FixedPrecisionNumber {
-  /// The most bytes ``write(_:prefix:to:)`` writes: a prefix, a sign, 15 integer digits, the
-  /// point and 15 decimals (at most 22 are ever written; the bound leaves room).
-  public static let maximumLength = 40
+  /// The most bytes ``write(_:prefix:to:)`` writes, with 2 to spare: 22 at most, a prefix, a
+  /// sign and 20 characters. Below 10^15 a whole number has at most 15 digits; otherwise the
+  /// rounded units have at most 19 digits (below 10^18, as magnitudes of 1000 and more keep
+  /// 3 decimals, and 8 digits for smaller ones), written with a point, or `0.` and at most 15
+  /// decimals.
+  public static let maximumLength = 24
 
   /// Writes `value` as the frame number writer spells it at `out`, after the byte `prefix`
   /// when it is not 0, and returns the count of bytes written (at most ``maximumLength``);

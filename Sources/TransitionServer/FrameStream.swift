@@ -74,6 +74,10 @@ final class FrameStream {
   /// bytes appended to each subscriber's connection. A session that stands still takes the
   /// stream off the frame clock. The session has reached `time` already (``FrameClock``).
   func tick(at time: Double) {
+    // One strong reference to the session for the whole frame: each use of the unowned one
+    // takes its own, and a session's references are counted the slow way (it is weakly
+    // referenced by its completion timer).
+    let session = self.session
     guard !session.isCompleted else { return }
     lastFrameTime = time
     let sessionID = session.id
