@@ -94,15 +94,16 @@ extension FixedPrecisionNumber {
       out[0] = prefix
       end = 1
     }
-    // Below 10^15 a double converts to an integer exactly when it is whole (no libm call).
-    let whole = UInt64(magnitude)
+    // Below 10^15 a double converts to an integer exactly when it is whole (no libm call;
+    // signed conversions, which are one instruction each way).
+    let whole = Int64(magnitude)
     if Double(whole) == magnitude {
       // Whole numbers (frame boxes, z, 0 and 1 of matrices) need no scaling.
       if value < 0, whole != 0 {
         out[end] = UInt8(ascii: "-")
         end += 1
       }
-      return ByteSink.writeDigits(whole, to: out, at: end)
+      return ByteSink.writeDigits(UInt64(whole), to: out, at: end)
     }
     let decimals = decimals(forMagnitude: magnitude)
     let units = roundedToNearest(magnitude * powerOfTen(decimals).0)
@@ -122,8 +123,9 @@ extension FixedPrecisionNumber {
   /// above, where every double is whole) is a half or more.
   @inline(__always)
   static func roundedToNearest(_ scaled: Double) -> UInt64 {
-    let truncated = UInt64(scaled)
-    return scaled - Double(truncated) >= 0.5 ? truncated + 1 : truncated
+    let truncated = Int64(scaled)
+    let rounded = scaled - Double(truncated) >= 0.5 ? truncated + 1 : truncated
+    return UInt64(rounded)
   }
 }
 

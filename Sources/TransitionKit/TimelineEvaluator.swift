@@ -13,8 +13,8 @@ public struct TimelineEvaluator: Sendable {
     var content: JSONValue?
     /// The layer's number tracks (linear or discrete), as a range of ``numberTracks``.
     var numberTracks: Range<Int>
-    /// Its other tracks.
-    var tracks: [CompiledTrack]
+    /// Its other tracks, as a range of ``otherTracks``.
+    var tracks: Range<Int>
     /// The fields its tracks animate (none: every frame shows its resting state).
     var animated: LayerFields
     /// The layer's composed transform and clamped alpha at rest (its initial attributes).
@@ -56,6 +56,9 @@ public struct TimelineEvaluator: Sendable {
   /// track, which is what evaluating many sessions at once is bound by (cache misses).
   private let numberTracks: [NumberTrack]
   private let numberKeys: [NumberKey]
+  /// The tracks that are not number tracks, of every layer in layer order (flat, so that a
+  /// frame retains none of them, nor an array per layer).
+  private let otherTracks: [CompiledTrack]
   /// The curves of the number keys that are not linear.
   private let curves: [TimingCurve]
   /// Per layer, in timeline order: the fields its tracks animate. The others keep their initial
@@ -68,17 +71,18 @@ public struct TimelineEvaluator: Sendable {
     var numberTracks: [NumberTrack] = []
     var numberKeys: [NumberKey] = []
     var curves: [TimingCurve] = []
+    var otherTracks: [CompiledTrack] = []
     let layers = timeline.layers.map { layer in
       let compiled = layer.tracks.map {
         CompiledTrack($0, initial: layer.initial.value(of: $0.property))
       }
       let first = numberTracks.count
-      var others: [CompiledTrack] = []
+      let firstOther = otherTracks.count
       // Number tracks set only scalar fields that no other track sets, so evaluating them
       // before the others (each group in its own order) gives the same state.
       for track in compiled {
         guard let keys = track.numberKeys else {
-          others.append(track)
+          otherTracks.append(track)
           continue
         }
         numberTracks.append(
@@ -98,7 +102,7 @@ public struct TimelineEvaluator: Sendable {
       }
       return CompiledLayer(
         id: layer.id, initial: layer.initial, content: layer.content,
-        numberTracks: first..<numberTracks.count, tracks: others,
+        numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
         animated: layer.tracks.reduce(into: LayerFields()) {
           $0.formUnion(LayerFields($1.property))
         },
@@ -113,6 +117,7 @@ public struct TimelineEvaluator: Sendable {
     self.numberTracks = numberTracks.withUnsafeBufferPointer { Array($0) }
     self.numberKeys = numberKeys.withUnsafeBufferPointer { Array($0) }
     self.curves = curves.withUnsafeBufferPointer { Array($0) }
+    self.otherTracks = otherTracks.withUnsafeBufferPointer { Array($0) }
   }
 
   /// The value of a number track at relative time `time`: ``CompiledTrack/numberValue(at:)``
@@ -172,33 +177,36 @@ public struct TimelineEvaluator: Sendable {
     numberTracks.withUnsafeBufferPointer { tracks in
       numberKeys.withUnsafeBufferPointer { keys in
         curves.withUnsafeBufferPointer { curves in
-          layers.withUnsafeBufferPointer { compiled in
-            frame.layers.withUnsafeMutableBufferPointer { states in
-              guard let compiled = compiled.baseAddress, let states = states.baseAddress else {
-                return
-              }
-              let time = relativeTime
-              if animatedOnly {
-                for index in animatedLayers {
-                  Self.writeAnimated(
-                    compiled + index, into: states + index, tracks: tracks.baseAddress,
-                    keys: keys.baseAddress, curves: curves.baseAddress, at: time)
+          otherTracks.withUnsafeBufferPointer { others in
+            layers.withUnsafeBufferPointer { compiled in
+              frame.layers.withUnsafeMutableBufferPointer { states in
+                guard let compiled = compiled.baseAddress, let states = states.baseAddress else {
+                  return
                 }
-                return
-              }
-              for index in 0..<layers.count {
-                let layer = compiled + index
-                let state = states + index
-                if state.pointee.id != layer.pointee.id {
-                  state.pointee = LayerState(
-                    id: layer.pointee.id, frame: layer.pointee.initial.frame,
-                    content: layer.pointee.content)
+                let time = relativeTime
+                if animatedOnly {
+                  for index in animatedLayers {
+                    Self.writeAnimated(
+                      compiled + index, into: states + index, tracks: tracks.baseAddress,
+                      keys: keys.baseAddress, curves: curves.baseAddress,
+                      others: others.baseAddress, at: time)
+                  }
+                  return
                 }
-                Self.writeResting(layer, into: state)
-                if !layer.pointee.animated.isEmpty {
-                  Self.writeAnimated(
-                    layer, into: state, tracks: tracks.baseAddress, keys: keys.baseAddress,
-                    curves: curves.baseAddress, at: time)
+                for index in 0..<layers.count {
+                  let layer = compiled + index
+                  let state = states + index
+                  if state.pointee.id != layer.pointee.id {
+                    state.pointee = LayerState(
+                      id: layer.pointee.id, frame: layer.pointee.initial.frame,
+                      content: layer.pointee.content)
+                  }
+                  Self.writeResting(layer, into: state)
+                  if !layer.pointee.animated.isEmpty {
+                    Self.writeAnimated(
+                      layer, into: state, tracks: tracks.baseAddress, keys: keys.baseAddress,
+                      curves: curves.baseAddress, others: others.baseAddress, at: time)
+                  }
                 }
               }
             }
@@ -228,7 +236,8 @@ public struct TimelineEvaluator: Sendable {
   private static func writeAnimated(
     _ layer: UnsafePointer<CompiledLayer>, into state: UnsafeMutablePointer<LayerState>,
     tracks: UnsafePointer<NumberTrack>?, keys: UnsafePointer<NumberKey>?,
-    curves: UnsafePointer<TimingCurve>?, at time: Double
+    curves: UnsafePointer<TimingCurve>?, others: UnsafePointer<CompiledTrack>?,
+    at time: Double
   ) {
     var attributes = layer.pointee.initial
     if let tracks, let keys {
@@ -238,8 +247,13 @@ public struct TimelineEvaluator: Sendable {
           to: value(of: tracks + track, keys: keys, curves: curves, at: time))
       }
     }
-    for track in layer.pointee.tracks {
-      attributes.set(track.property, to: track.value(at: time))
+    if let others {
+      for index in layer.pointee.tracks {
+        // Borrowed, not retained.
+        Unmanaged.passUnretained(others[index])._withUnsafeGuaranteedRef { track in
+          attributes.set(track.property, to: track.value(at: time))
+        }
+      }
     }
     let animated = layer.pointee.animated
     if animated.contains(.frame) { state.pointee.frame = attributes.frame }
