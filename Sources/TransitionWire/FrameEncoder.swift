@@ -13,8 +13,11 @@ import TransitionKit
 /// It keeps each layer's encoded id head and `content` by layer index, and the session's line
 /// head, so that what does not change is written once. A layer's cached `content` is reused
 /// only while it is the same value, so one encoder may serve frames of any timelines; an
-/// encoder made with `stableLayers` (``FrameRenderer``'s, which serves one timeline, whose
-/// layers keep their ids and contents) skips that comparison.
+/// encoder made with `stableLayers` (whose frames come from one timeline, whose layers keep
+/// their ids and contents) skips that comparison. An encoder made with `animatedFields`
+/// (``FrameRenderer``'s) goes further: it writes everything but the animated fields once, as a
+/// template, and each frame as the template's constant runs with the animated fields between
+/// them, into capacity reserved once for the frame.
 public struct FrameEncoder {
   /// Grows to the largest frame once; small at first, as a daemon holds one per session.
   private var sink = ByteSink(capacity: 2_048)
@@ -159,7 +162,7 @@ public struct FrameEncoder {
   private mutating func appendLayer(_ layer: UnsafePointer<LayerState>, index: Int) {
     if headRanges[index].isEmpty || layerIDs[index] != layer.pointee.id {
       var headSink = ByteSink(capacity: 64)
-      Self.writeHead(of: layer, into: &headSink)
+      Self.writeLayerHead(of: layer, into: &headSink)
       layerIDs[index] = layer.pointee.id
       headRanges[index] = fragments.count..<fragments.count + headSink.bytes.count
       fragments.append(contentsOf: headSink.bytes)
@@ -190,7 +193,7 @@ public struct FrameEncoder {
   ]
 
   /// Writes `{"id":"…","frame":`, what precedes a layer's box.
-  static func writeHead(of layer: UnsafePointer<LayerState>, into sink: inout ByteSink) {
+  static func writeLayerHead(of layer: UnsafePointer<LayerState>, into sink: inout ByteSink) {
     sink.append("{\"id\":")
     sink.appendString(layer.pointee.id)
     sink.append(",\"frame\":")
@@ -289,7 +292,7 @@ private struct FrameTemplate {
       for index in layers.indices {
         let layer = base + index
         if index > 0 { sink.append(UInt8(ascii: ",")) }
-        FrameEncoder.writeHead(of: layer, into: &sink)
+        FrameEncoder.writeLayerHead(of: layer, into: &sink)
         for field in FrameEncoder.fieldOrder {
           if animatedFields[index].contains(field) {
             steps.append(Step(textEnd: sink.bytes.count, layer: index, field: field))
