@@ -22,12 +22,16 @@ public struct TimelineEvaluator: Sendable {
     var restingAlpha: Double
   }
 
-  /// A number track laid out flat: its keys are a range of ``numberKeys``.
+  /// A number track laid out flat: its first key inline (most tracks have one, so evaluating
+  /// them reads no other array), the others a range of ``numberKeys``.
   private struct NumberTrack: Sendable {
     var property: LayerProperty
-    var keys: Range<Int>
     var discrete: Bool
     var initial: Double
+    /// The first key; for a track without keys, one that never starts.
+    var first: NumberKey
+    /// The keys after the first.
+    var rest: Range<Int>
   }
 
   /// A key of a number track (``CompiledTrack/NumberKey``) in 40 bytes: its curve is an index
@@ -85,20 +89,24 @@ public struct TimelineEvaluator: Sendable {
           otherTracks.append(track)
           continue
         }
-        numberTracks.append(
-          NumberTrack(
-            property: track.property, keys: numberKeys.count..<numberKeys.count + keys.count,
-            discrete: track.mode == .discrete, initial: track.initialNumber))
-        for key in keys {
+        let flat = keys.map { key in
           var curveIndex = NumberKey.linear
           if key.curve != .linear {
             curveIndex = Int32(curves.count)
             curves.append(key.curve)
           }
-          numberKeys.append(
-            NumberKey(start: key.start, end: key.end, from: key.from, to: key.to, curve: curveIndex)
-          )
+          return NumberKey(
+            start: key.start, end: key.end, from: key.from, to: key.to, curve: curveIndex)
         }
+        numberTracks.append(
+          NumberTrack(
+            property: track.property, discrete: track.mode == .discrete,
+            initial: track.initialNumber,
+            first: flat.first
+              ?? NumberKey(
+                start: .infinity, end: .infinity, from: 0, to: 0, curve: NumberKey.linear),
+            rest: numberKeys.count..<numberKeys.count + max(flat.count - 1, 0)))
+        numberKeys += flat.dropFirst()
       }
       return CompiledLayer(
         id: layer.id, initial: layer.initial, content: layer.content,
@@ -124,15 +132,31 @@ public struct TimelineEvaluator: Sendable {
   /// over the flat arrays.
   @inline(__always)
   private static func value(
-    of track: UnsafePointer<NumberTrack>, keys: UnsafePointer<NumberKey>,
+    of track: UnsafePointer<NumberTrack>, keys: UnsafePointer<NumberKey>?,
     curves: UnsafePointer<TimingCurve>?, at time: Double
   ) -> Double {
-    var index = track.pointee.keys.upperBound - 1
-    let first = track.pointee.keys.lowerBound
-    while index >= first, keys[index].start > time { index -= 1 }
-    guard index >= first else { return track.pointee.initial }
-    let key = keys + index
-    if track.pointee.discrete { return key.pointee.to }
+    // The key that started last at or before `time`: among the others, then the first.
+    let rest = track.pointee.rest
+    if let keys, !rest.isEmpty {
+      var index = rest.upperBound - 1
+      while index >= rest.lowerBound, keys[index].start > time { index -= 1 }
+      if index >= rest.lowerBound {
+        return value(of: keys + index, discrete: track.pointee.discrete, curves: curves, at: time)
+      }
+    }
+    guard track.pointee.first.start <= time else { return track.pointee.initial }
+    return withUnsafePointer(to: track.pointee.first) {
+      value(of: $0, discrete: track.pointee.discrete, curves: curves, at: time)
+    }
+  }
+
+  /// The value of `key`, the key in charge at relative time `time`.
+  @inline(__always)
+  private static func value(
+    of key: UnsafePointer<NumberKey>, discrete: Bool, curves: UnsafePointer<TimingCurve>?,
+    at time: Double
+  ) -> Double {
+    if discrete { return key.pointee.to }
     let duration = key.pointee.end - key.pointee.start
     let local = duration > 0 ? min(max((time - key.pointee.start) / duration, 0), 1) : 1
     // A linear curve's value is its (clamped) progress.
@@ -240,7 +264,7 @@ public struct TimelineEvaluator: Sendable {
     at time: Double
   ) {
     var attributes = layer.pointee.initial
-    if let tracks, let keys {
+    if let tracks {
       for track in layer.pointee.numberTracks {
         attributes.setNumber(
           tracks[track].property,
