@@ -110,8 +110,9 @@ public struct ByteSink: TextOutputStream {
     }
   }
 
+  /// The lowercase hexadecimal digit of `nibble` (0 to 15).
   @inline(__always)
-  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+  public static func hexDigit(_ nibble: UInt8) -> UInt8 {
     nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
   }
 

@@ -70,11 +70,66 @@ public enum FixedPrecisionNumber {
   }
 }
 
-extension ByteSink {
-  /// The most bytes ``appendFixed(_:prefix:)`` writes for a magnitude below 10^15: a prefix, a
-  /// sign, 15 integer digits, the point and 15 decimals.
-  static let fixedNumberBound = 40
+extension FixedPrecisionNumber {
+  /// The most bytes ``write(_:prefix:to:)`` writes, with 2 to spare: 22 at most, a prefix, a
+  /// sign and 20 characters. Below 10^15 a whole number has at most 15 digits; otherwise the
+  /// rounded units have at most 19 digits (below 10^18, as magnitudes of 1000 and more keep
+  /// 3 decimals, and 8 digits for smaller ones), written with a point, or `0.` and at most 15
+  /// decimals.
+  public static let maximumLength = 24
 
+  /// Writes `value` as the frame number writer spells it at `out`, after the byte `prefix`
+  /// when it is not 0, and returns the count of bytes written (at most ``maximumLength``);
+  /// nil, having written nothing, for a value that is not finite or whose magnitude is 10^15
+  /// or more (``ByteSink/appendFixed(_:prefix:)`` writes those).
+  @inline(__always)
+  public static func write(_ value: Double, prefix: UInt8, to out: UnsafeMutablePointer<UInt8>)
+    -> Int?
+  {
+    let magnitude = value.magnitude
+    // Also false for NaN.
+    guard magnitude < 1e15 else { return nil }
+    var end = 0
+    if prefix != 0 {
+      out[0] = prefix
+      end = 1
+    }
+    // Below 10^15 a double converts to an integer exactly when it is whole (no libm call;
+    // signed conversions, which are one instruction each way).
+    let whole = Int64(magnitude)
+    if Double(whole) == magnitude {
+      // Whole numbers (frame boxes, z, 0 and 1 of matrices) need no scaling.
+      if value < 0, whole != 0 {
+        out[end] = UInt8(ascii: "-")
+        end += 1
+      }
+      return ByteSink.writeDigits(UInt64(whole), to: out, at: end)
+    }
+    let decimals = decimals(forMagnitude: magnitude)
+    let units = roundedToNearest(magnitude * powerOfTen(decimals).0)
+    if units == 0 {
+      out[end] = UInt8(ascii: "0")
+      return end + 1
+    }
+    if value < 0 {
+      out[end] = UInt8(ascii: "-")
+      end += 1
+    }
+    return ByteSink.writeScaledDigits(units, decimals: decimals, to: out, at: end)
+  }
+
+  /// `scaled.rounded()` (halves away from zero) as an integer, for 0 ≤ `scaled` < 2^63,
+  /// without a libm call: the integer part, plus one when the fraction (exact below 2^52, 0
+  /// above, where every double is whole) is a half or more.
+  @inline(__always)
+  static func roundedToNearest(_ scaled: Double) -> UInt64 {
+    let truncated = Int64(scaled)
+    let rounded = scaled - Double(truncated) >= 0.5 ? truncated + 1 : truncated
+    return UInt64(rounded)
+  }
+}
+
+extension ByteSink {
   /// Appends `value` as ``FixedPrecisionNumber`` writes it, after the byte `prefix` when it is
   /// not 0 (a separator such as `,` or `[`), into capacity reserved once for both and written
   /// through a pointer.
@@ -83,38 +138,11 @@ extension ByteSink {
     if !value.isFinite {
       value = value.isNaN ? 0 : (value > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude)
     }
-    let magnitude = value.magnitude
-    guard magnitude < 1e15 else { return appendLargeFixed(value, prefix: prefix) }
-    bytes.append(addingCapacity: Self.fixedNumberBound) { span in
+    guard value.magnitude < 1e15 else { return appendLargeFixed(value, prefix: prefix) }
+    bytes.append(addingCapacity: FixedPrecisionNumber.maximumLength) { span in
       span.withUnsafeMutableBufferPointer { buffer, count in
-        let out = buffer.baseAddress!
-        var end = count
-        if prefix != 0 {
-          out[end] = prefix
-          end += 1
-        }
-        // Whole numbers (frame boxes, z, 0 and 1 of matrices) need no scaling.
-        if magnitude == magnitude.rounded(.towardZero) {
-          let whole = UInt64(magnitude)
-          if value < 0, whole != 0 {
-            out[end] = UInt8(ascii: "-")
-            end += 1
-          }
-          count = Self.writeDigits(whole, to: out, at: end)
-          return
-        }
-        let decimals = FixedPrecisionNumber.decimals(forMagnitude: magnitude)
-        let units = UInt64((magnitude * FixedPrecisionNumber.powerOfTen(decimals).0).rounded())
-        if units == 0 {
-          out[end] = UInt8(ascii: "0")
-          count = end + 1
-          return
-        }
-        if value < 0 {
-          out[end] = UInt8(ascii: "-")
-          end += 1
-        }
-        count = Self.writeScaledDigits(units, decimals: decimals, to: out, at: end)
+        let out = buffer.baseAddress! + count
+        count += FixedPrecisionNumber.write(value, prefix: prefix, to: out) ?? 0
       }
     }
   }
@@ -254,10 +282,12 @@ extension ByteSink {
     }
   }
 
-  /// Writes the decimal digits of `value` at `out[index]`; returns the index after the last
-  /// digit.
+  /// Writes the decimal digits of `value` at `out[index]` (at most 20); returns the index
+  /// after the last digit.
   @inline(__always)
-  static func writeDigits(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>, at index: Int)
+  public static func writeDigits(
+    _ value: UInt64, to out: UnsafeMutablePointer<UInt8>, at index: Int
+  )
     -> Int
   {
     let end = index + digitCount(value)

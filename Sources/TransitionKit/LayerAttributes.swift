@@ -113,9 +113,11 @@ public struct LayerAttributes: Equatable, Sendable {
   /// m43)`, and every other coordinate as with `R` alone. When `m13 = m23 = m43 = 0` the layer
   /// stays in its plane and `w`, so every drawn point, is the same with or without `P`.
   public var composedTransform: Transform3D {
+    // Scale, translation and perspective touch a few entries: composed in place (the same
+    // numbers as the full products); rotations take the full product.
     var result = transform
     if scaleX != 1 || scaleY != 1 {
-      result = result.concatenating(.scale(x: scaleX, y: scaleY))
+      result.concatenateScale(x: scaleX, y: scaleY)
     }
     if rotationX != 0 {
       result = result.concatenating(.rotation(angle: rotationX, x: 1, y: 0, z: 0))
@@ -127,10 +129,10 @@ public struct LayerAttributes: Equatable, Sendable {
       result = result.concatenating(.rotation(angle: rotationZ, x: 0, y: 0, z: 1))
     }
     if translationX != 0 || translationY != 0 || translationZ != 0 {
-      result = result.concatenating(.translation(x: translationX, y: translationY, z: translationZ))
+      result.concatenateTranslation(x: translationX, y: translationY, z: translationZ)
     }
     if perspective != 0 && (result.m13 != 0 || result.m23 != 0 || result.m43 != 0) {
-      result = result.concatenating(.perspective(m34: perspective))
+      result.concatenatePerspective(m34: perspective)
     }
     return result
   }

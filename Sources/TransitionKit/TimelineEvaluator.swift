@@ -4,7 +4,8 @@ import TransitionJSON
 ///
 /// Evaluation is a pure function of the timeline and the progress (same input, same bits), and
 /// `evaluate(progress:time:into:)` reuses the frame's storage, so the steady state allocates
-/// nothing on the heap.
+/// nothing on the heap. ``update(_:progress:time:)`` brings a frame this evaluator wrote to
+/// another progress by writing only what the timeline animates.
 public struct TimelineEvaluator: Sendable {
   private struct CompiledLayer: Sendable {
     var id: String
@@ -12,16 +13,37 @@ public struct TimelineEvaluator: Sendable {
     var content: JSONValue?
     /// The layer's number tracks (linear or discrete), as a range of ``numberTracks``.
     var numberTracks: Range<Int>
-    /// Its other tracks.
-    var tracks: [CompiledTrack]
+    /// Its other tracks, as a range of ``otherTracks``.
+    var tracks: Range<Int>
+    /// The fields its tracks animate (none: every frame shows its resting state).
+    var animated: LayerFields
+    /// The layer's composed transform and clamped alpha at rest (its initial attributes).
+    var restingTransform: Transform3D
+    var restingAlpha: Double
   }
 
-  /// A number track laid out flat: its keys are a range of ``numberKeys``.
+  /// A number track laid out flat: its first key inline (most tracks have one, so evaluating
+  /// them reads no other array), the others a range of ``numberKeys``.
   private struct NumberTrack: Sendable {
     var property: LayerProperty
-    var keys: Range<Int>
     var discrete: Bool
     var initial: Double
+    /// The first key; for a track without keys, one that never starts.
+    var first: NumberKey
+    /// The keys after the first.
+    var rest: Range<Int>
+  }
+
+  /// A key of a number track (``CompiledTrack/NumberKey``) in 40 bytes: its curve is an index
+  /// into ``curves``, or ``linear``, so that walking the keys reads no timing curve (an enum as
+  /// large as a spring) and a linear key none at all.
+  private struct NumberKey: Sendable {
+    static let linear: Int32 = -1
+    var start: Double
+    var end: Double
+    var from: Double
+    var to: Double
+    var curve: Int32
   }
 
   /// The timeline's duration in seconds.
@@ -31,62 +53,117 @@ public struct TimelineEvaluator: Sendable {
   /// Only what evaluation needs is kept, not the timeline itself: its keyframes (two
   /// `PropertyValue`s each) would double a session's memory.
   private let layers: [CompiledLayer]
+  /// The indices of the layers some track animates, in order.
+  private let animatedLayers: [Int]
   /// Every number track of every layer, in layer order, then track order: evaluation walks
   /// them (and their keys) in order through two flat arrays instead of chasing a pointer per
   /// track, which is what evaluating many sessions at once is bound by (cache misses).
   private let numberTracks: [NumberTrack]
-  private let numberKeys: [CompiledTrack.NumberKey]
+  private let numberKeys: [NumberKey]
+  /// The tracks that are not number tracks, of every layer in layer order (flat, so that a
+  /// frame retains none of them, nor an array per layer).
+  private let otherTracks: [CompiledTrack]
+  /// The curves of the number keys that are not linear.
+  private let curves: [TimingCurve]
+  /// Per layer, in timeline order: the fields its tracks animate. The others keep their initial
+  /// values in every frame (an encoder can write them once).
+  public let animatedFields: [LayerFields]
 
   public init(_ timeline: Timeline) {
     duration = timeline.duration
     curve = timeline.curve
     var numberTracks: [NumberTrack] = []
-    var numberKeys: [CompiledTrack.NumberKey] = []
-    layers = timeline.layers.map { layer in
+    var numberKeys: [NumberKey] = []
+    var curves: [TimingCurve] = []
+    var otherTracks: [CompiledTrack] = []
+    let layers = timeline.layers.map { layer in
       let compiled = layer.tracks.map {
         CompiledTrack($0, initial: layer.initial.value(of: $0.property))
       }
       let first = numberTracks.count
-      var others: [CompiledTrack] = []
+      let firstOther = otherTracks.count
       // Number tracks set only scalar fields that no other track sets, so evaluating them
       // before the others (each group in its own order) gives the same state.
       for track in compiled {
         guard let keys = track.numberKeys else {
-          others.append(track)
+          otherTracks.append(track)
           continue
+        }
+        let flat = keys.map { key in
+          var curveIndex = NumberKey.linear
+          if key.curve != .linear {
+            curveIndex = Int32(curves.count)
+            curves.append(key.curve)
+          }
+          return NumberKey(
+            start: key.start, end: key.end, from: key.from, to: key.to, curve: curveIndex)
         }
         numberTracks.append(
           NumberTrack(
-            property: track.property, keys: numberKeys.count..<numberKeys.count + keys.count,
-            discrete: track.mode == .discrete, initial: track.initialNumber))
-        numberKeys += keys
+            property: track.property, discrete: track.mode == .discrete,
+            initial: track.initialNumber,
+            first: flat.first
+              ?? NumberKey(
+                start: .infinity, end: .infinity, from: 0, to: 0, curve: NumberKey.linear),
+            rest: numberKeys.count..<numberKeys.count + max(flat.count - 1, 0)))
+        numberKeys += flat.dropFirst()
       }
       return CompiledLayer(
         id: layer.id, initial: layer.initial, content: layer.content,
-        numberTracks: first..<numberTracks.count, tracks: others)
+        numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
+        animated: layer.tracks.reduce(into: LayerFields()) {
+          $0.formUnion(LayerFields($1.property))
+        },
+        restingTransform: layer.initial.composedTransform,
+        restingAlpha: min(max(layer.initial.alpha, 0), 1))
     }
+    self.layers = layers
+    animatedFields = layers.map(\.animated)
+    animatedLayers = layers.indices.filter { !layers[$0].animated.isEmpty }
     // Copied to exact capacities (appending left them up to twice as large): a session
     // keeps these arrays for its lifetime.
     self.numberTracks = numberTracks.withUnsafeBufferPointer { Array($0) }
     self.numberKeys = numberKeys.withUnsafeBufferPointer { Array($0) }
+    self.curves = curves.withUnsafeBufferPointer { Array($0) }
+    self.otherTracks = otherTracks.withUnsafeBufferPointer { Array($0) }
   }
 
   /// The value of a number track at relative time `time`: ``CompiledTrack/numberValue(at:)``
   /// over the flat arrays.
   @inline(__always)
   private static func value(
-    of track: UnsafePointer<NumberTrack>, keys: UnsafePointer<CompiledTrack.NumberKey>,
+    of track: UnsafePointer<NumberTrack>, keys: UnsafePointer<NumberKey>?,
+    curves: UnsafePointer<TimingCurve>?, at time: Double
+  ) -> Double {
+    // The key that started last at or before `time`: among the others, then the first.
+    let rest = track.pointee.rest
+    if let keys, !rest.isEmpty {
+      var index = rest.upperBound - 1
+      while index >= rest.lowerBound, keys[index].start > time { index -= 1 }
+      if index >= rest.lowerBound {
+        return value(of: keys + index, discrete: track.pointee.discrete, curves: curves, at: time)
+      }
+    }
+    guard track.pointee.first.start <= time else { return track.pointee.initial }
+    return withUnsafePointer(to: track.pointee.first) {
+      value(of: $0, discrete: track.pointee.discrete, curves: curves, at: time)
+    }
+  }
+
+  /// The value of `key`, the key in charge at relative time `time`.
+  @inline(__always)
+  private static func value(
+    of key: UnsafePointer<NumberKey>, discrete: Bool, curves: UnsafePointer<TimingCurve>?,
     at time: Double
   ) -> Double {
-    var index = track.pointee.keys.upperBound - 1
-    let first = track.pointee.keys.lowerBound
-    while index >= first, keys[index].start > time { index -= 1 }
-    guard index >= first else { return track.pointee.initial }
-    let key = keys + index
-    if track.pointee.discrete { return key.pointee.to }
+    if discrete { return key.pointee.to }
     let duration = key.pointee.end - key.pointee.start
     let local = duration > 0 ? min(max((time - key.pointee.start) / duration, 0), 1) : 1
-    return lerp(key.pointee.from, key.pointee.to, key.pointee.curve.value(at: local))
+    // A linear curve's value is its (clamped) progress.
+    let eased =
+      key.pointee.curve == NumberKey.linear || curves == nil
+      ? local : curves.unsafelyUnwrapped[Int(key.pointee.curve)].value(at: local)
+    return lerp(key.pointee.from, key.pointee.to, eased)
   }
 
   /// Writes the state of every layer at linear `progress` (clamped to [0, 1]) into `frame`.
@@ -94,52 +171,122 @@ public struct TimelineEvaluator: Sendable {
   ///   - progress: linear progress; the timeline's curve is applied to it.
   ///   - time: the frame's `t` in seconds (session time); defaults to `progress × duration`.
   public func evaluate(progress: Double, time: Double? = nil, into frame: inout Frame) {
+    write(progress: progress, time: time, into: &frame, animatedOnly: false)
+  }
+
+  /// Brings `frame` to linear `progress` as ``evaluate(progress:time:into:)`` does, writing
+  /// only the ``animatedFields`` of each layer: the same frame, for less work.
+  ///
+  /// `frame` must hold a frame this evaluator wrote, unchanged since (what a renderer that
+  /// keeps its frame has); a frame with another number of layers is written in full.
+  public func update(_ frame: inout Frame, progress: Double, time: Double? = nil) {
+    write(progress: progress, time: time, into: &frame, animatedOnly: true)
+  }
+
+  private func write(progress: Double, time: Double?, into frame: inout Frame, animatedOnly: Bool) {
     let linear = progress.isNaN ? 0 : min(max(progress, 0), 1)
     let relativeTime = curve.value(at: linear)
     frame.t = time ?? linear * duration
     frame.progress = linear
+    var animatedOnly = animatedOnly
     if frame.layers.count != layers.count {
       frame.layers = layers.map {
         LayerState(id: $0.id, frame: $0.initial.frame, content: $0.content)
       }
+      animatedOnly = false
     }
     // Borrowed through buffer pointers so that no layer or track is copied (no reference
     // counting on the hot path); the id and content of a state never change, so only the
     // animated fields are written.
-    numberTracks.withUnsafeBufferPointer { flatTracksBuffer in
-      numberKeys.withUnsafeBufferPointer { flatKeysBuffer in
-        let flatTracks = flatTracksBuffer.baseAddress
-        let flatKeys = flatKeysBuffer.baseAddress
-        layers.withUnsafeBufferPointer { compiled in
-          frame.layers.withUnsafeMutableBufferPointer { states in
-            for index in compiled.indices {
-              var attributes = compiled[index].initial
-              if let tracks = flatTracks, let keys = flatKeys {
-                for track in compiled[index].numberTracks {
-                  attributes.setNumber(
-                    tracks[track].property,
-                    to: Self.value(of: tracks + track, keys: keys, at: relativeTime))
+    numberTracks.withUnsafeBufferPointer { tracks in
+      numberKeys.withUnsafeBufferPointer { keys in
+        curves.withUnsafeBufferPointer { curves in
+          otherTracks.withUnsafeBufferPointer { others in
+            layers.withUnsafeBufferPointer { compiled in
+              frame.layers.withUnsafeMutableBufferPointer { states in
+                guard let compiled = compiled.baseAddress, let states = states.baseAddress else {
+                  return
+                }
+                let time = relativeTime
+                if animatedOnly {
+                  for index in animatedLayers {
+                    Self.writeAnimated(
+                      compiled + index, into: states + index, tracks: tracks.baseAddress,
+                      keys: keys.baseAddress, curves: curves.baseAddress,
+                      others: others.baseAddress, at: time)
+                  }
+                  return
+                }
+                for index in 0..<layers.count {
+                  let layer = compiled + index
+                  let state = states + index
+                  if state.pointee.id != layer.pointee.id {
+                    state.pointee = LayerState(
+                      id: layer.pointee.id, frame: layer.pointee.initial.frame,
+                      content: layer.pointee.content)
+                  }
+                  Self.writeResting(layer, into: state)
+                  if !layer.pointee.animated.isEmpty {
+                    Self.writeAnimated(
+                      layer, into: state, tracks: tracks.baseAddress, keys: keys.baseAddress,
+                      curves: curves.baseAddress, others: others.baseAddress, at: time)
+                  }
                 }
               }
-              for track in compiled[index].tracks {
-                attributes.set(track.property, to: track.value(at: relativeTime))
-              }
-              if states[index].id != compiled[index].id {
-                states[index] = LayerState(
-                  id: compiled[index].id, frame: attributes.frame, content: compiled[index].content)
-              }
-              states[index].frame = attributes.frame
-              states[index].anchor = attributes.anchor
-              states[index].transform = attributes.composedTransform
-              states[index].alpha = min(max(attributes.alpha, 0), 1)
-              states[index].hidden = attributes.hidden
-              states[index].z = attributes.z
-              states[index].background = attributes.background
             }
           }
         }
       }
     }
+  }
+
+  /// Writes the resting state of `layer` (its initial attributes, composed) into `state`.
+  @inline(__always)
+  private static func writeResting(
+    _ layer: UnsafePointer<CompiledLayer>, into state: UnsafeMutablePointer<LayerState>
+  ) {
+    state.pointee.frame = layer.pointee.initial.frame
+    state.pointee.anchor = layer.pointee.initial.anchor
+    state.pointee.transform = layer.pointee.restingTransform
+    state.pointee.alpha = layer.pointee.restingAlpha
+    state.pointee.hidden = layer.pointee.initial.hidden
+    state.pointee.z = layer.pointee.initial.z
+    state.pointee.background = layer.pointee.initial.background
+  }
+
+  /// Evaluates the tracks of `layer` at relative time `time` and writes the fields they
+  /// animate into `state`.
+  @inline(__always)
+  private static func writeAnimated(
+    _ layer: UnsafePointer<CompiledLayer>, into state: UnsafeMutablePointer<LayerState>,
+    tracks: UnsafePointer<NumberTrack>?, keys: UnsafePointer<NumberKey>?,
+    curves: UnsafePointer<TimingCurve>?, others: UnsafePointer<CompiledTrack>?,
+    at time: Double
+  ) {
+    var attributes = layer.pointee.initial
+    if let tracks {
+      for track in layer.pointee.numberTracks {
+        attributes.setNumber(
+          tracks[track].property,
+          to: value(of: tracks + track, keys: keys, curves: curves, at: time))
+      }
+    }
+    if let others {
+      for index in layer.pointee.tracks {
+        // Borrowed, not retained.
+        Unmanaged.passUnretained(others[index])._withUnsafeGuaranteedRef { track in
+          attributes.set(track.property, to: track.value(at: time))
+        }
+      }
+    }
+    let animated = layer.pointee.animated
+    if animated.contains(.frame) { state.pointee.frame = attributes.frame }
+    if animated.contains(.anchor) { state.pointee.anchor = attributes.anchor }
+    if animated.contains(.transform) { state.pointee.transform = attributes.composedTransform }
+    if animated.contains(.alpha) { state.pointee.alpha = min(max(attributes.alpha, 0), 1) }
+    if animated.contains(.hidden) { state.pointee.hidden = attributes.hidden }
+    if animated.contains(.z) { state.pointee.z = attributes.z }
+    if animated.contains(.background) { state.pointee.background = attributes.background }
   }
 
   /// A new frame at linear `progress`.

@@ -173,6 +173,48 @@ public struct Transform3D: Equatable, Hashable, Sendable {
       m44: m41 * b.m14 + m42 * b.m24 + m43 * b.m34 + m44 * b.m44)
   }
 
+  /// `self · scale(x, y)` (``concatenating(_:)`` with ``scale(x:y:z:)``) without the
+  /// multiplications by the scale's zeros: the first two columns scaled. The same numbers as
+  /// the full product of finite matrices (a zero may differ in sign, which no frame shows).
+  mutating func concatenateScale(x: Double, y: Double) {
+    m11 *= x
+    m21 *= x
+    m31 *= x
+    m41 *= x
+    m12 *= y
+    m22 *= y
+    m32 *= y
+    m42 *= y
+  }
+
+  /// `self · translation(x, y, z)` without the multiplications by the translation's zeros
+  /// and ones: each row gains its `m_i4` times the translation. The same numbers as the full
+  /// product of finite matrices (a zero may differ in sign).
+  mutating func concatenateTranslation(x: Double, y: Double, z: Double) {
+    m11 = m11 + m14 * x
+    m12 = m12 + m14 * y
+    m13 = m13 + m14 * z
+    m21 = m21 + m24 * x
+    m22 = m22 + m24 * y
+    m23 = m23 + m24 * z
+    m31 = m31 + m34 * x
+    m32 = m32 + m34 * y
+    m33 = m33 + m34 * z
+    m41 = m41 + m44 * x
+    m42 = m42 + m44 * y
+    m43 = m43 + m44 * z
+  }
+
+  /// `self · perspective(m34)` without the multiplications by its zeros and ones: the fourth
+  /// column gains the third times `m34`. The same numbers as the full product of finite
+  /// matrices (a zero may differ in sign).
+  mutating func concatenatePerspective(m34 p: Double) {
+    m14 = m13 * p + m14
+    m24 = m23 * p + m24
+    m34 = m33 * p + m34
+    m44 = m43 * p + m44
+  }
+
   /// `translation(x, y, z) · self`, as `CATransform3DTranslate(self, x, y, z)`: the
   /// translation acts first, then `self`.
   public func translatedBy(x: Double, y: Double, z: Double = 0) -> Transform3D {

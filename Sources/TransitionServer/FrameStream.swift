@@ -72,11 +72,15 @@ final class FrameStream {
 
   /// Renders the frame at `time` for every subscriber: evaluated and encoded once, the same
   /// bytes appended to each subscriber's connection. A session that stands still takes the
-  /// stream off the frame clock. The session has reached `time` already (``FrameClock``).
+  /// stream off the frame clock. `time` is before the session's end (``FrameClock`` renders
+  /// nothing at or after it: the session's completion sends the final frame).
   ///
   /// - Parameter held: When the frame clock renders ahead: each subscriber's output is held
   ///   there until the deadline.
   func tick(at time: Double, holding held: HeldOutput? = nil) {
+    // One strong reference to the session for the whole frame: each use of the unowned one
+    // takes its own.
+    let session = self.session
     guard !session.isCompleted else { return }
     lastFrameTime = time
     let sessionID = session.id

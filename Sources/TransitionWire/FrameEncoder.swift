@@ -13,8 +13,11 @@ import TransitionKit
 /// It keeps each layer's encoded id head and `content` by layer index, and the session's line
 /// head, so that what does not change is written once. A layer's cached `content` is reused
 /// only while it is the same value, so one encoder may serve frames of any timelines; an
-/// encoder made with `stableLayers` (``FrameRenderer``'s, which serves one timeline, whose
-/// layers keep their ids and contents) skips that comparison.
+/// encoder made with `stableLayers` (whose frames come from one timeline, whose layers keep
+/// their ids and contents) skips that comparison. An encoder made with `animatedFields`
+/// (``FrameRenderer``'s) goes further: it writes everything but the animated fields once, as a
+/// template, and each frame as the template's constant runs with the animated fields between
+/// them, into capacity reserved once for the frame.
 public struct FrameEncoder {
   /// Grows to the largest frame once; small at first, as a daemon holds one per session.
   private var sink = ByteSink(capacity: 2_048)
@@ -32,11 +35,28 @@ public struct FrameEncoder {
   private var head: [UInt8] = []
   private var headSession: String?
 
+  /// Per layer, the fields that may change from frame to frame (``init(animatedFields:)``).
+  private let animatedFields: [LayerFields]?
+  /// The frame's text from `,"layers":[` on with what never changes written once, built from
+  /// the first frame of an encoder made with `animatedFields`.
+  private var template: FrameTemplate?
+
   /// - Parameter stableLayers: True when every frame comes from one timeline, whose layers
   ///   keep their ids and contents: a layer's content is then not compared with the cached
   ///   one every frame.
   public init(stableLayers: Bool = false) {
     self.stableLayers = stableLayers
+    animatedFields = nil
+  }
+
+  /// An encoder for the frames of one timeline (``FrameRenderer``'s): every frame has
+  /// `animatedFields.count` layers, which keep their ids and contents, and layer `i` differs
+  /// from frame to frame only in the fields `animatedFields[i]` (``TimelineEvaluator/animatedFields``).
+  /// The rest of the text is written once, from the first frame, and copied as bytes after
+  /// that. A frame with another number of layers is written field by field.
+  public init(animatedFields: [LayerFields]) {
+    stableLayers = true
+    self.animatedFields = animatedFields
   }
 
   /// Encodes the `frame` event for `frame` of `session` and passes the `\n`-terminated line to
@@ -65,12 +85,13 @@ public struct FrameEncoder {
       head = headSink.bytes
       headSession = session
     }
-    sink.append(contentsOf: head)
-    sink.appendInteger(Int64(seq))
-    sink.append(",\"t\":")
-    sink.appendFixed(frame.t)
-    sink.append(",\"progress\":")
-    sink.appendFixed(frame.progress)
+    if let animatedFields, animatedFields.count == frame.layers.count {
+      if template == nil {
+        template = FrameTemplate(firstFrame: frame, animatedFields: animatedFields)
+      }
+      if let template { return writeFromTemplate(template, seq: seq, frame: frame) }
+    }
+    Self.writeHead(head, seq: seq, frame: frame, into: &sink)
     sink.append(",\"layers\":[")
     if headRanges.count != frame.layers.count {
       fragments.removeAll(keepingCapacity: true)
@@ -91,6 +112,46 @@ public struct FrameEncoder {
     sink.append("]}\n")
   }
 
+  /// Writes `{"event":"frame","session":…,"seq":…,"t":…,"progress":…` (`head` is up to the
+  /// `seq`).
+  private static func writeHead<Output: FrameTextOutput>(
+    _ head: [UInt8], seq: Int, frame: Frame, into output: inout Output
+  ) {
+    head.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+    output.appendInteger(Int64(seq))
+    output.append(",\"t\":")
+    output.appendFixed(frame.t, prefix: 0)
+    output.append(",\"progress\":")
+    output.appendFixed(frame.progress, prefix: 0)
+  }
+
+  /// The most bytes ``writeHead(_:seq:frame:into:)`` writes after ``head``.
+  private static let headBound = 21 + 2 * (13 + FixedPrecisionNumber.maximumLength)
+
+  /// Writes the frame from `template`: its constant runs as bytes, between them the animated
+  /// fields, all into capacity reserved once for the whole frame and written through a
+  /// pointer. A frame with a number the reserved bound does not cover (see
+  /// ``ReservedTextCursor``) is written again into the sink value by value.
+  private mutating func writeFromTemplate(_ template: FrameTemplate, seq: Int, frame: Frame) {
+    let head = self.head
+    let bound = head.count + Self.headBound + template.bound
+    var complete = true
+    sink.bytes.append(addingCapacity: bound) { span in
+      span.withUnsafeMutableBufferPointer { buffer, count in
+        let start = buffer.baseAddress! + count
+        var cursor = ReservedTextCursor(start)
+        Self.writeHead(head, seq: seq, frame: frame, into: &cursor)
+        template.write(frame, into: &cursor)
+        count += cursor.position - start
+        complete = !cursor.isIncomplete
+      }
+    }
+    guard !complete else { return }
+    sink.bytes.removeAll(keepingCapacity: true)
+    Self.writeHead(head, seq: seq, frame: frame, into: &sink)
+    template.write(frame, into: &sink)
+  }
+
   /// Appends `range` of ``fragments``.
   private mutating func appendFragment(_ range: Range<Int>) {
     fragments.withUnsafeBufferPointer { all in
@@ -101,30 +162,68 @@ public struct FrameEncoder {
   private mutating func appendLayer(_ layer: UnsafePointer<LayerState>, index: Int) {
     if headRanges[index].isEmpty || layerIDs[index] != layer.pointee.id {
       var headSink = ByteSink(capacity: 64)
-      headSink.append("{\"id\":")
-      headSink.appendString(layer.pointee.id)
-      headSink.append(",\"frame\":")
+      Self.writeLayerHead(of: layer, into: &headSink)
       layerIDs[index] = layer.pointee.id
       headRanges[index] = fragments.count..<fragments.count + headSink.bytes.count
       fragments.append(contentsOf: headSink.bytes)
       contentRanges[index] = nil
     }
     appendFragment(headRanges[index])
-    let box = layer.pointee.frame
-    sink.appendFixed(box.x, prefix: UInt8(ascii: "["))
-    sink.appendFixed(box.y, prefix: UInt8(ascii: ","))
-    sink.appendFixed(box.width, prefix: UInt8(ascii: ","))
-    sink.appendFixed(box.height, prefix: UInt8(ascii: ","))
-    sink.append(UInt8(ascii: "]"))
-    let anchor = layer.pointee.anchor
-    if anchor != .center {
+    for field in Self.fieldOrder { Self.write(field, of: layer, into: &sink) }
+    if layer.pointee.content != nil {
+      if contentRanges[index] == nil
+        || (!stableLayers && contentValues[index] != layer.pointee.content),
+        let content = layer.pointee.content
+      {
+        var contentSink = ByteSink(capacity: 64)
+        contentSink.appendJSON(content)
+        contentRanges[index] = fragments.count..<fragments.count + contentSink.bytes.count
+        contentValues[index] = stableLayers ? nil : content
+        fragments.append(contentsOf: contentSink.bytes)
+      }
+      sink.append(",\"content\":")
+      if let range = contentRanges[index] { appendFragment(range) }
+    }
+    sink.append(UInt8(ascii: "}"))
+  }
+
+  /// The fields of a layer in the order they are written, after its id.
+  static let fieldOrder: [LayerFields] = [
+    .frame, .anchor, .transform, .alpha, .hidden, .z, .background,
+  ]
+
+  /// Writes `{"id":"…","frame":`, what precedes a layer's box.
+  static func writeLayerHead(of layer: UnsafePointer<LayerState>, into sink: inout ByteSink) {
+    sink.append("{\"id\":")
+    sink.appendString(layer.pointee.id)
+    sink.append(",\"frame\":")
+  }
+
+  /// Writes one field of a layer (`field` holds one), as the frame contract spells it: the
+  /// box's numbers (its key is in the head), then each other field with its key and leading
+  /// comma, or nothing when it has its default.
+  @inline(__always)
+  static func write<Output: FrameTextOutput>(
+    _ field: LayerFields, of layer: UnsafePointer<LayerState>, into sink: inout Output
+  ) {
+    switch field {
+    case .frame:
+      let box = layer.pointee.frame
+      sink.appendFixed(box.x, prefix: UInt8(ascii: "["))
+      sink.appendFixed(box.y, prefix: UInt8(ascii: ","))
+      sink.appendFixed(box.width, prefix: UInt8(ascii: ","))
+      sink.appendFixed(box.height, prefix: UInt8(ascii: ","))
+      sink.append(UInt8(ascii: "]"))
+    case .anchor:
+      let anchor = layer.pointee.anchor
+      guard anchor != .center else { return }
       sink.append(",\"anchor\":")
       sink.appendFixed(anchor.x, prefix: UInt8(ascii: "["))
       sink.appendFixed(anchor.y, prefix: UInt8(ascii: ","))
       sink.append(UInt8(ascii: "]"))
-    }
-    let m = layer.pointee.transform
-    if m != .identity {
+    case .transform:
+      let m = layer.pointee.transform
+      guard m != .identity else { return }
       sink.append(",\"transform\":")
       sink.appendFixed(m.m11, prefix: UInt8(ascii: "["))
       sink.appendFixed(m.m12, prefix: UInt8(ascii: ","))
@@ -143,33 +242,117 @@ public struct FrameEncoder {
       sink.appendFixed(m.m43, prefix: UInt8(ascii: ","))
       sink.appendFixed(m.m44, prefix: UInt8(ascii: ","))
       sink.append(UInt8(ascii: "]"))
-    }
-    let alpha = layer.pointee.alpha
-    if alpha != 1 {
+    case .alpha:
+      let alpha = layer.pointee.alpha
+      guard alpha != 1 else { return }
       sink.append(",\"alpha\":")
-      sink.appendFixed(alpha)
-    }
-    if layer.pointee.hidden { sink.append(",\"hidden\":true") }
-    sink.append(",\"z\":")
-    sink.appendFixed(layer.pointee.z)
-    if let background = layer.pointee.background {
+      sink.appendFixed(alpha, prefix: 0)
+    case .hidden:
+      if layer.pointee.hidden { sink.append(",\"hidden\":true") }
+    case .z:
+      sink.append(",\"z\":")
+      sink.appendFixed(layer.pointee.z, prefix: 0)
+    case .background:
+      guard let background = layer.pointee.background else { return }
       sink.append(",\"background\":")
       sink.appendColor(background)
+    default:
+      break
     }
-    if layer.pointee.content != nil {
-      if contentRanges[index] == nil
-        || (!stableLayers && contentValues[index] != layer.pointee.content),
-        let content = layer.pointee.content
-      {
-        var contentSink = ByteSink(capacity: 64)
-        contentSink.appendJSON(content)
-        contentRanges[index] = fragments.count..<fragments.count + contentSink.bytes.count
-        contentValues[index] = stableLayers ? nil : content
-        fragments.append(contentsOf: contentSink.bytes)
+  }
+}
+
+/// The text of a frame's layers with the fields that never change already written: constant
+/// runs of bytes and, between them, the animated fields to write in each frame.
+private struct FrameTemplate {
+  /// One animated field, and the constant text before it.
+  struct Step {
+    /// Where the constant run before the field ends in ``text`` (it starts where the previous
+    /// step's ended).
+    var textEnd: Int
+    var layer: Int
+    /// The field (one of ``LayerFields``), or none for the last run.
+    var field: LayerFields
+  }
+
+  /// From `,"layers":[` to `]}\n`, without the animated fields.
+  var text: [UInt8]
+  var steps: [Step]
+  /// The most bytes a frame's layers take: the text and the bound of each animated field.
+  var bound: Int
+
+  /// The template of every frame like `first`, whose layer `i` changes only
+  /// `animatedFields[i]`: the constant fields are written from `first`.
+  init(firstFrame first: Frame, animatedFields: [LayerFields]) {
+    var sink = ByteSink(capacity: 1024)
+    var steps: [Step] = []
+    sink.append(",\"layers\":[")
+    first.layers.withUnsafeBufferPointer { layers in
+      guard let base = layers.baseAddress else { return }
+      for index in layers.indices {
+        let layer = base + index
+        if index > 0 { sink.append(UInt8(ascii: ",")) }
+        FrameEncoder.writeLayerHead(of: layer, into: &sink)
+        for field in FrameEncoder.fieldOrder {
+          if animatedFields[index].contains(field) {
+            steps.append(Step(textEnd: sink.bytes.count, layer: index, field: field))
+          } else {
+            FrameEncoder.write(field, of: layer, into: &sink)
+          }
+        }
+        if let content = layer.pointee.content {
+          sink.append(",\"content\":")
+          sink.appendJSON(content)
+        }
+        sink.append(UInt8(ascii: "}"))
       }
-      sink.append(",\"content\":")
-      if let range = contentRanges[index] { appendFragment(range) }
     }
-    sink.append(UInt8(ascii: "}"))
+    sink.append("]}\n")
+    steps.append(Step(textEnd: sink.bytes.count, layer: 0, field: []))
+    bound = steps.reduce(sink.bytes.count) { $0 + Self.bound(of: $1.field) }
+    // Kept for the session's lifetime: at exact capacity.
+    text = sink.bytes.withUnsafeBufferPointer { Array($0) }
+    self.steps = steps.withUnsafeBufferPointer { Array($0) }
+  }
+
+  /// The most bytes ``FrameEncoder/write(_:of:into:)`` writes for `field`, its numbers
+  /// within ``TransitionJSON/FixedPrecisionNumber/maximumLength`` each.
+  static func bound(of field: LayerFields) -> Int {
+    let number = FixedPrecisionNumber.maximumLength
+    switch field {
+    case .frame: return 4 * number + 1
+    case .anchor: return 11 + 2 * number + 1
+    case .transform: return 14 + 16 * number + 1
+    case .alpha: return 9 + number
+    case .hidden: return 14
+    case .z: return 5 + number
+    case .background: return 14 + 11
+    default: return 0
+    }
+  }
+
+  /// Writes the layers of `frame` (shaped as the template's first frame): the constant runs
+  /// as bytes, between them the animated fields.
+  @inline(__always)
+  func write<Output: FrameTextOutput>(_ frame: Frame, into output: inout Output) {
+    text.withUnsafeBufferPointer { text in
+      steps.withUnsafeBufferPointer { steps in
+        frame.layers.withUnsafeBufferPointer { layers in
+          guard let first = layers.baseAddress else {
+            // No layers: the text alone.
+            output.append(contentsOf: text)
+            return
+          }
+          var start = 0
+          for step in steps {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<step.textEnd]))
+            start = step.textEnd
+            if !step.field.isEmpty {
+              FrameEncoder.write(step.field, of: first + step.layer, into: &output)
+            }
+          }
+        }
+      }
+    }
   }
 }

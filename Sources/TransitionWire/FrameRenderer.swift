@@ -14,12 +14,13 @@ public struct FrameRenderer {
   public let evaluator: TimelineEvaluator
   /// The frame evaluated last.
   public private(set) var frame = Frame()
-  /// Serves one timeline, so layer ids and contents are encoded once.
-  private var encoder = FrameEncoder(stableLayers: true)
+  /// Serves one timeline: what its layers never change is encoded once.
+  private var encoder: FrameEncoder
 
   public init(session: String, evaluator: TimelineEvaluator) {
     self.session = session
     self.evaluator = evaluator
+    encoder = FrameEncoder(animatedFields: evaluator.animatedFields)
   }
 
   public init(session: String, timeline: Timeline) {
@@ -36,7 +37,8 @@ public struct FrameRenderer {
     seq: Int, progress: Double, time: Double? = nil,
     _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
-    evaluator.evaluate(progress: progress, time: time, into: &frame)
+    // The frame is this renderer's alone: only what the timeline animates is written again.
+    evaluator.update(&frame, progress: progress, time: time)
     return try encoder.encode(session: session, seq: seq, frame: frame, body)
   }
 

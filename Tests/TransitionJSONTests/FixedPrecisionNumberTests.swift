@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TransitionJSON
+
+@testable import TransitionJSON
 
 /// The frame number writer (docs/protocol.md, "Numbers in frames"): 7 significant digits and
 /// at least 3 decimals, plain decimal notation, never `-0`, an exponent, NaN or an infinity.
@@ -131,5 +132,46 @@ import TransitionJSON
     sink.appendFixed(-0.25, prefix: UInt8(ascii: ","))
     sink.append(UInt8(ascii: "]"))
     #expect(String(decoding: sink.bytes, as: UTF8.self) == "[1.5,-0.25]")
+  }
+
+  @Test func roundingWithoutLibmIsRoundingHalvesAwayFromZero() {
+    var values: [Double] = [0, 0.5, 1.5, 2.5, 0.49999999999999994, 4_503_599_627_370_495.5]
+    values += [9_007_199_254_740_993, 1e18, 123.5.nextDown, 123.5.nextUp]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      values.append(pow(10, Double.random(in: -3...18, using: &generator)))
+      values.append(Double(Int.random(in: 0..<1_000_000, using: &generator)) + 0.5)
+    }
+    for value in values {
+      #expect(FixedPrecisionNumber.roundedToNearest(value) == UInt64(value.rounded()), "\(value)")
+    }
+  }
+
+  @Test func writingThroughAPointerWritesWhatTheSinkWrites() {
+    var values: [Double] = [0, -0.0, 1, -1, 0.1, 1.0 / 3, 999_999_999_999_999.9, -2.5e-7, 1e-300]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<10_000 {
+      let exponent = Double.random(in: -16...15, using: &generator)
+      values.append(pow(10, exponent) * Double.random(in: -10..<10, using: &generator))
+    }
+    var buffer = [UInt8](repeating: 0, count: FixedPrecisionNumber.maximumLength)
+    for value in values where abs(value) < 1e15 {
+      let count = buffer.withUnsafeMutableBufferPointer {
+        FixedPrecisionNumber.write(value, prefix: UInt8(ascii: ","), to: $0.baseAddress!)
+      }
+      #expect(count != nil && count! <= 22, "\(value)")
+      #expect(Array(buffer.prefix(count ?? 0)) == [UInt8(ascii: ",")] + Array(written(value).utf8))
+    }
+  }
+
+  @Test func numbersFromTenToTheFifteenthAndNonFiniteOnesAreLeftToTheSink() {
+    for value in [1e15, -1e15, 1e300, .infinity, -.infinity, .nan] {
+      var buffer = [UInt8](repeating: 0, count: FixedPrecisionNumber.maximumLength)
+      let count = buffer.withUnsafeMutableBufferPointer {
+        FixedPrecisionNumber.write(value, prefix: 0, to: $0.baseAddress!)
+      }
+      #expect(count == nil, "\(value)")
+      #expect(buffer.allSatisfy { $0 == 0 })
+    }
   }
 }

@@ -3,7 +3,7 @@ import Testing
 import TransitionKit
 
 /// A seeded SplitMix64 generator, so every run draws the same "random" matrices.
-private struct SeededGenerator: RandomNumberGenerator {
+struct SeededGenerator: RandomNumberGenerator {
   var state: UInt64
   mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15

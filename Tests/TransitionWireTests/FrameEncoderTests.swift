@@ -92,6 +92,54 @@ import TransitionWire
   }
 }
 
+@Suite struct FrameTemplateTests {
+  private func layers(_ alpha: Double, _ x: Double) -> [LayerState] {
+    [
+      LayerState(
+        id: "still", frame: Rect(x: 1, y: 2, width: 3, height: 4), z: 2,
+        background: .white, content: .object(["image": .string("a.jpg")])),
+      LayerState(id: "fading", frame: Rect(x: x, y: 0, width: 10, height: 10), alpha: alpha),
+    ]
+  }
+
+  @Test func anEncoderOfOneTimelineWritesWhatAPlainEncoderWrites() {
+    var templated = FrameEncoder(animatedFields: [[], [.frame, .alpha]])
+    for (seq, (alpha, x)) in [(0.0, 5.0), (0.5, 7.25), (1, -3)].enumerated() {
+      var plain = FrameEncoder()
+      let frame = Frame(t: Double(seq), progress: 0.5, layers: layers(alpha, x))
+      #expect(
+        templated.encode(session: "s", seq: seq, frame: frame)
+          == plain.encode(session: "s", seq: seq, frame: frame))
+    }
+  }
+
+  @Test func aFrameOfAnotherShapeIsWrittenFieldByField() throws {
+    var templated = FrameEncoder(animatedFields: [[], [.alpha]])
+    _ = templated.encode(session: "s", seq: 0, frame: Frame(layers: layers(0.5, 0)))
+    let other = Frame(layers: [LayerState(id: "only", frame: .zero, alpha: 0.25)])
+    var plain = FrameEncoder()
+    #expect(
+      templated.encode(session: "s", seq: 1, frame: other)
+        == plain.encode(session: "s", seq: 1, frame: other))
+    let json = try JSONValue(
+      parsing: templated.encode(session: "s", seq: 2, frame: Frame(layers: layers(0.75, 0)))
+        .dropLast())
+    #expect(json["layers"]?.arrayValue?.last?["alpha"] == .number(0.75))
+    #expect(json["layers"]?.arrayValue?.first?["background"] == .string("#ffffffff"))
+  }
+
+  @Test func aFrameWithANumberPastTheReservedBoundIsWrittenValueByValue() {
+    var templated = FrameEncoder(animatedFields: [[], [.frame, .alpha]])
+    var plain = FrameEncoder()
+    for x in [1.0, 2e15, -7e20, 3] {
+      let frame = Frame(layers: layers(0.5, x))
+      #expect(
+        templated.encode(session: "s", seq: 1, frame: frame)
+          == plain.encode(session: "s", seq: 1, frame: frame), "x \(x)")
+    }
+  }
+}
+
 @Suite struct WireMessageTests {
   @Test func successEchoesTheIdAndCarriesTheFields() throws {
     let bytes = WireMessage.success(id: RequestID(.number(7)), ["session": .string("s1")])

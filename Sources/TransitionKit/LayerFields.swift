@@ -1,0 +1,36 @@
+/// A set of the evaluated fields of a layer (``LayerState``'s `frame`, `anchor`, `transform`,
+/// `alpha`, `hidden`, `z`, `background`): for example the fields a timeline animates on one
+/// layer (``TimelineEvaluator/animatedFields``), every other field keeping its initial value in
+/// every frame.
+public struct LayerFields: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt8
+
+  @inlinable
+  public init(rawValue: UInt8) {
+    self.rawValue = rawValue
+  }
+
+  @inlinable public static var frame: LayerFields { LayerFields(rawValue: 1 << 0) }
+  @inlinable public static var anchor: LayerFields { LayerFields(rawValue: 1 << 1) }
+  @inlinable public static var transform: LayerFields { LayerFields(rawValue: 1 << 2) }
+  @inlinable public static var alpha: LayerFields { LayerFields(rawValue: 1 << 3) }
+  @inlinable public static var hidden: LayerFields { LayerFields(rawValue: 1 << 4) }
+  @inlinable public static var z: LayerFields { LayerFields(rawValue: 1 << 5) }
+  @inlinable public static var background: LayerFields { LayerFields(rawValue: 1 << 6) }
+
+  /// The fields a track of `property` changes: `frame` for the box and its parts, `transform`
+  /// for the matrix and every scalar component composed into it.
+  public init(_ property: LayerProperty) {
+    switch property {
+    case .frame, .position, .size: self = .frame
+    case .anchor: self = .anchor
+    case .alpha: self = .alpha
+    case .hidden: self = .hidden
+    case .z: self = .z
+    case .background: self = .background
+    case .transform, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY,
+      .translationX, .translationY, .translationZ, .perspective:
+      self = .transform
+    }
+  }
+}
