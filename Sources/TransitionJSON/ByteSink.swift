@@ -116,14 +116,6 @@ public struct ByteSink: TextOutputStream {
     nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
   }
 
-  /// Appends `byte` as two lowercase hexadecimal digits.
-  public mutating func appendHexByte(_ byte: UInt8) {
-    bytes.append(addingCapacity: 2) { span in
-      span.append(Self.hexDigit(byte >> 4))
-      span.append(Self.hexDigit(byte & 15))
-    }
-  }
-
   /// Appends any JSON value (object keys sorted).
   public mutating func appendJSON(_ value: JSONValue) {
     switch value {

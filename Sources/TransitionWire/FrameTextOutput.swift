@@ -69,19 +69,7 @@ struct ReservedTextCursor: FrameTextOutput {
   }
 
   mutating func appendColor(_ color: Color) {
-    let (red, green, blue, alpha) = color.bytes
-    append(UInt8(ascii: "\""))
-    append(UInt8(ascii: "#"))
-    appendHexByte(red)
-    appendHexByte(green)
-    appendHexByte(blue)
-    appendHexByte(alpha)
-    append(UInt8(ascii: "\""))
-  }
-
-  @inline(__always)
-  private mutating func appendHexByte(_ byte: UInt8) {
-    append(ByteSink.hexDigit(byte >> 4))
-    append(ByteSink.hexDigit(byte & 15))
+    color.writeJSON(to: position)
+    position += Color.jsonLength
   }
 }
