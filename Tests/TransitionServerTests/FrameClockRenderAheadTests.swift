@@ -22,6 +22,19 @@ import TransitionKit
     #expect(reply["ok"] == .bool(true), "\(reply)")
   }
 
+  /// Begins `count` long crossfades from one peer and subscribes another to all of them at
+  /// `fps`, reading what the subscriptions sent.
+  private func watchedSessions(_ count: Int, fps: Int, in harness: CoreHarness)
+    -> (sessions: [String], viewer: FakePeer)
+  {
+    let owner = harness.connect()
+    let sessions = (0..<count).map { _ in harness.beginCrossfade(from: owner, duration: 100) }
+    let viewer = harness.connect()
+    for id in sessions { subscribe(viewer, to: id, fps: fps, in: harness) }
+    _ = viewer.readLines()
+    return (sessions, viewer)
+  }
+
   @Test func aTicksFramesAreRenderedAheadAndHeldUntilTheirDeadline() throws {
     let harness = harness()
     let peer = harness.connect()
@@ -49,10 +62,7 @@ import TransitionKit
 
   @Test func theLeadFollowsTheRenderTimeAndStaysWithinAPeriod() throws {
     let harness = harness()
-    let owner = harness.connect()
-    let sessions = (0..<20).map { _ in harness.beginCrossfade(from: owner, duration: 100) }
-    let peer = harness.connect()
-    for id in sessions { subscribe(peer, to: id, fps: 60, in: harness) }
+    let (sessions, peer) = watchedSessions(20, fps: 60, in: harness)
     let frameClock = try #require(harness.core.frameClocks[60])
     #expect(frameClock.lead.seconds == 0.002)
     // Each read of the clock now costs 50 µs: a tick of 20 streams takes a while.
@@ -74,11 +84,7 @@ import TransitionKit
 
   @Test func aRenderLongerThanAPeriodIsCountedLateAndSkipsDeadlinesRatherThanBursting() throws {
     let harness = harness()
-    let owner = harness.connect()
-    let sessions = (0..<20).map { _ in harness.beginCrossfade(from: owner, duration: 100) }
-    let peer = harness.connect()
-    for id in sessions { subscribe(peer, to: id, fps: 60, in: harness) }
-    _ = peer.readLines()
+    let (sessions, peer) = watchedSessions(20, fps: 60, in: harness)
     let frameClock = try #require(harness.core.frameClocks[60])
     let start = try #require(harness.core.sessions[sessions[0]]).startTime
     // A millisecond a read: a tick of twenty streams takes longer than a 60 fps period.
@@ -97,11 +103,7 @@ import TransitionKit
 
   @Test func aRenderRunsInSlicesAndRequestsAreAnsweredBetweenThem() throws {
     let harness = harness()
-    let owner = harness.connect()
-    let sessions = (0..<40).map { _ in harness.beginCrossfade(from: owner, duration: 100) }
-    let viewer = harness.connect()
-    for id in sessions { subscribe(viewer, to: id, fps: 30, in: harness) }
-    _ = viewer.readLines()
+    let (sessions, viewer) = watchedSessions(40, fps: 30, in: harness)
     let frameClock = try #require(harness.core.frameClocks[30])
     // 100 µs a read: a slice (0.5 ms) renders a few streams, the tick many slices.
     harness.clock.secondsPerRead = 0.000_1
