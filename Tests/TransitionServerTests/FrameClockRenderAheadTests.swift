@@ -123,8 +123,11 @@ import TransitionKit
     #expect(viewer.readLines().frames.count == sessions.count)
   }
 
-  @Test func aControlOpReleasesHeldFramesFirstAndSendsItsFrameAtOnce() throws {
-    let harness = harness()
+  /// A peer following a 10 fps session, a millisecond before deadline 1, its frame for that
+  /// deadline rendered and held.
+  private func heldAheadOfTheFirstDeadline(in harness: CoreHarness) throws
+    -> (peer: FakePeer, session: String)
+  {
     let peer = harness.connect()
     let id = harness.beginCrossfade(from: peer, duration: 10)
     subscribe(peer, to: id, fps: 10, in: harness)
@@ -132,6 +135,12 @@ import TransitionKit
     let frameClock = try #require(harness.core.frameClocks[10])
     harness.clock.advance(to: frameClock.deadline(1) - 0.001)
     #expect(peer.isHoldingOutput)
+    return (peer, id)
+  }
+
+  @Test func aControlOpReleasesHeldFramesFirstAndSendsItsFrameAtOnce() throws {
+    let harness = harness()
+    let (peer, id) = try heldAheadOfTheFirstDeadline(in: harness)
     let lines = harness.send(#"{"op":"pause","session":"\#(id)"}"#, from: peer)
     // The held grid frame, the reply, then the frame of the paused state: in seq order.
     #expect(lines.map(\.event) == ["frame", nil, "frame"])
@@ -176,13 +185,7 @@ import TransitionKit
 
   @Test func theClockStopsWithItsLastStreamAndStillReleasesWhatItHolds() throws {
     let harness = harness()
-    let peer = harness.connect()
-    let id = harness.beginCrossfade(from: peer, duration: 10)
-    subscribe(peer, to: id, fps: 10, in: harness)
-    _ = peer.readLines()
-    let frameClock = try #require(harness.core.frameClocks[10])
-    harness.clock.advance(to: frameClock.deadline(1) - 0.001)
-    #expect(peer.isHoldingOutput)
+    let (peer, id) = try heldAheadOfTheFirstDeadline(in: harness)
     // Another client ends the session between the render and the deadline.
     let admin = harness.connect(uid: CoreHarness.daemonUID)
     #expect(harness.reply(#"{"op":"end","session":"\#(id)"}"#, from: admin)["ok"] == .bool(true))
