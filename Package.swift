@@ -102,11 +102,14 @@ let package = Package(
       name: "transition-bench",
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO"]),
 
-    // The fuzzer: RequestCheck takes bytes through the request path; `make fuzz` builds
-    // transition-fuzz with -DFUZZING and libFuzzer (a plain build gets a stub).
+    // The fuzzer: RequestCheck takes bytes through the request path, ConversationCheck plays
+    // them as a conversation with the server core; `make fuzz` builds transition-fuzz with
+    // -DFUZZING and libFuzzer (a plain build gets a stub).
     .target(
       name: "RequestFuzzing",
-      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost"]),
+      dependencies: [
+        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "TransitionServer",
+      ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
       swiftSettings: [.unsafeFlags(["-parse-as-library"])]),

@@ -21,13 +21,7 @@ public struct RequestCheck: Sendable {
   /// Loads the animator plugins found in `pluginDirectory` (the built `lib<Name>.so` files);
   /// `animatorNames` tells which loaded.
   public init(pluginDirectory: String) {
-    registry = PluginRegistry(
-      configuration: .init(
-        searchPath: PluginSearchPath(configured: [pluginDirectory], executableDirectory: nil),
-        // The fuzzer loads the plugins of its own build tree; the ownership policy is the
-        // daemon's business, not what is fuzzed here.
-        allowInsecurePlugins: true))
-    _ = registry.rescan()
+    registry = loadFuzzPlugins(from: pluginDirectory)
   }
 
   /// The names of the loaded animators.

@@ -81,6 +81,13 @@ final class FrameClock {
     if renderTime != nil { finishRender() }
   }
 
+  /// Sends what a rendered tick holds now and stops its present timer: at shutdown the held
+  /// frames leave before `stopping`, and nothing holds a client any longer.
+  func releaseHeldOutput() {
+    presentTimer?.cancel()
+    held.release()
+  }
+
   /// The grid deadline a render starting at `now` shows: the one the timer was set for, or,
   /// when the loop fell behind, the latest deadline at or before `now`.
   func tickTime(at now: Double) -> (index: Int, time: Double) {

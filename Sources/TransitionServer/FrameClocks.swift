@@ -27,10 +27,11 @@ final class FrameClocks {
   /// The clock of `fps`, while it has streams.
   subscript(fps: Double) -> FrameClock? { clocks[fps] }
 
-  /// Stops every clock (shutdown).
+  /// Stops every clock (shutdown); what they hold for a deadline is sent now.
   func removeAll() {
     for frameClock in clocks.values {
       for stream in frameClock.streams { frameClock.remove(stream) }
+      frameClock.releaseHeldOutput()
     }
     clocks = [:]
   }

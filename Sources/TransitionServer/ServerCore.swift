@@ -184,8 +184,9 @@ public final class ServerCore {
     guard !isStopping else { return }
     isStopping = true
     logger.info("stopping (\(reason)): \(clients.count) clients, \(sessions.count) sessions")
-    for session in sessions.all { session.shutDown() }
+    // The frame clocks first: what they hold for a deadline leaves now, before `stopping`.
     frameClocks.removeAll()
+    for session in sessions.all { session.shutDown() }
     let stopping = WireMessage.event("stopping")
     let connected = Array(clients.values)
     for client in connected { client.send(stopping) }

@@ -1,4 +1,5 @@
-// transition-fuzz: libFuzzer over the request path (RequestCheck). `make fuzz` builds it with
+// transition-fuzz: libFuzzer over the request path (RequestCheck) and over conversations with
+// the server core (ConversationCheck), each input through both. `make fuzz` builds it with
 // `-DFUZZING -sanitize=fuzzer,address` and runs it on Tests/FuzzCorpus; a plain `swift build`
 // builds the stub at the end of this file, which only says how to run it.
 
@@ -6,8 +7,9 @@
   import Foundation
   import RequestFuzzing
 
-  /// The check, with the plugins of `TRANSITION_FUZZ_PLUGINS` (the built products directory).
+  /// The checks, with the plugins of `TRANSITION_FUZZ_PLUGINS` (the built products directory).
   nonisolated(unsafe) private var check: RequestCheck?
+  nonisolated(unsafe) private var conversation: ConversationCheck?
 
   @_silgen_name("LLVMFuzzerRunDriver")
   private func runDriver(
@@ -20,7 +22,7 @@
   @_cdecl("LLVMFuzzerTestOneInput")
   public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    if let problem = check?.problem(with: bytes) {
+    if let problem = check?.problem(with: bytes) ?? conversation?.problem(with: bytes) {
       FileHandle.standardError.write(Data("transition-fuzz: \(problem)\n".utf8))
       abort()
     }
@@ -42,6 +44,7 @@
     FileHandle.standardError.write(
       Data("transition-fuzz: animators \(loaded.animatorNames.joined(separator: ", "))\n".utf8))
     check = loaded
+    conversation = ConversationCheck(pluginDirectory: directory)
     var count = argc
     var arguments = argv
     return runDriver(&count, &arguments, fuzzOneInput)

@@ -13,6 +13,7 @@ import Testing
     ((try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory)) ?? []).sorted()
 
   static let check = RequestCheck(pluginDirectory: Bundle.main.bundlePath)
+  static let conversation = ConversationCheck(pluginDirectory: Bundle.main.bundlePath)
 
   @Test func theBuiltInAnimatorsAreLoaded() {
     #expect(
@@ -28,5 +29,25 @@ import Testing
   func inputKeepsEveryPromise(name: String) throws {
     let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(Self.corpusDirectory)/\(name)"))
     #expect(Self.check.problem(with: Array(bytes)) == nil)
+    #expect(Self.conversation.problem(with: Array(bytes)) == nil)
+  }
+
+  @Test func theConversationSeedsReachFramesAndReplies() throws {
+    let seeds = Self.inputNames.filter { $0.hasPrefix("conversation-") }
+    #expect(seeds.count >= 3)
+    for name in seeds {
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(Self.corpusDirectory)/\(name)"))
+      let outcome = Self.conversation.play(Array(bytes))
+      #expect(outcome.problem == nil, "\(name)")
+      #expect(outcome.frames > 10, "\(name): the core streamed \(outcome.frames) frames")
+      #expect(outcome.replies >= 3, "\(name)")
+    }
+  }
+
+  @Test func aRequestGetsItsOneReply() {
+    // The check counts the requests a client sent while connected and the replies it got.
+    let outcome = Self.conversation.play(Array(#"{"id":1,"op":"hello"}"#.utf8))
+    #expect(outcome.problem == nil)
+    #expect(outcome.replies == 1)
   }
 }

@@ -54,6 +54,7 @@ final class FakePeer: Peer {
     guard isOpen else { return }
     isOpen = false
     closedAfterFlush = flushing
+    if flushing { flushNow() }
     onClose?(self)
   }
 

@@ -183,6 +183,15 @@ import TransitionKit
     #expect(!peer.isHoldingOutput)
   }
 
+  @Test func atShutdownHeldFramesLeaveFirstAndNothingStaysScheduled() throws {
+    let harness = harness()
+    let (peer, _) = try heldAheadOfTheFirstDeadline(in: harness)
+    harness.core.shutDown(reason: "test")
+    #expect(peer.readLines().map(\.event) == ["frame", "stopping"])
+    // No present timer is left holding the client until a deadline that no longer matters.
+    #expect(harness.clock.scheduledTimers.isEmpty)
+  }
+
   @Test func theClockStopsWithItsLastStreamAndStillReleasesWhatItHolds() throws {
     let harness = harness()
     let (peer, id) = try heldAheadOfTheFirstDeadline(in: harness)
