@@ -12,11 +12,10 @@ final class HeldOutput {
   }
 
   private var clients: [Client] = []
-  private var tick: UInt64 = 0
+  /// Starts anywhere, so that a holder made at the address of one gone before does not take
+  /// a client's old mark for its own.
+  private var tick = UInt64.random(in: 0...UInt64.max)
   private var mark: Mark { Mark(holder: ObjectIdentifier(self), tick: tick) }
-
-  /// Whether any client's output is held.
-  var isEmpty: Bool { clients.isEmpty }
 
   /// Starts a new tick's list (after ``release()``).
   func beginTick() {
