@@ -13,6 +13,8 @@ final class EventStreamPeer: Peer {
   /// Events queued before the reply started (the `begin` events and first frames the
   /// subscription sends), or nil once it streams.
   private var early: [UInt8]? = []
+  /// Events held for a frame clock's deadline (``holdOutput()``), or nil while none are.
+  private var held: [UInt8]?
   private var closeReported = false
   /// Called once when the peer ends, after the core was told.
   var onEnded: ((EventStreamPeer) -> Void)?
@@ -37,7 +39,9 @@ final class EventStreamPeer: Peer {
 
   var identity: PeerIdentity? { nil }
   var isOpen: Bool { !closeReported && request.isOpen }
-  var pendingOutputBytes: Int { early?.count ?? request.pendingOutputBytes }
+  var pendingOutputBytes: Int {
+    (early?.count ?? request.pendingOutputBytes) + (held?.count ?? 0)
+  }
 
   @discardableResult
   func send(_ bytes: [UInt8]) -> Bool {
@@ -46,7 +50,25 @@ final class EventStreamPeer: Peer {
       early?.append(contentsOf: Self.events(of: bytes))
       return true
     }
+    if held != nil {
+      held?.append(contentsOf: Self.events(of: bytes))
+      return true
+    }
     return request.send(Self.events(of: bytes))
+  }
+
+  /// Keeps the events sent from now on until ``flushNow()``, as a socket connection does: the
+  /// frames a frame clock rendered ahead leave at their deadline.
+  func holdOutput() {
+    guard isOpen, early == nil, held == nil else { return }
+    held = []
+  }
+
+  /// Sends the held events, as one chunk.
+  func flushNow() {
+    guard let events = held else { return }
+    held = nil
+    if isOpen, !events.isEmpty { request.send(events) }
   }
 
   /// Starts the `200 OK` event stream and sends what was queued before it.
@@ -100,6 +122,7 @@ final class EventStreamPeer: Peer {
         message: String(decoding: line ?? [], as: UTF8.self))
       return
     }
+    flushNow()
     request.endStream()
     reportClosed(reason: nil)
   }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitionClient
+import TransitionJSON
 import TransitionViewer
 
 #if canImport(Glibc)
@@ -103,6 +104,32 @@ struct DaemonViewerHTTPTests {
       let refused = try viewer.get("/events", token: viewer.token, method: method)
       #expect([405, 501].contains(refused.status), "\(method): \(refused.status)")
     }
+  }
+
+  @Test("/events frames, rendered ahead, arrive at their instant, not before")
+  func eventsArriveWhenDue() throws {
+    let viewer = try Viewer()
+    let client = try viewer.daemon.client()
+    defer { client.close() }
+    _ = try client.begin(
+      context: DaemonScenes.present(), animator: "crossfade", duration: 0.6, session: "timed")
+    let stream = try ViewerHTTPClient(port: viewer.port)
+    try stream.send("/events?session=timed&fps=120&token=\(viewer.token)")
+    let events = try stream.readTimedEvents { $0.contains(#""event":"complete""#) }
+    let begin = try #require(events.first.map { try JSONValue(parsing: Array($0.line.utf8)) })
+    let start = try #require(begin["start"]?.numberValue)
+    var frames = 0
+    var early: [String] = []
+    for (line, arrival) in events.dropFirst() {
+      let event = try JSONValue(parsing: Array(line.utf8))
+      guard event["event"] == .string("frame"), let t = event["t"]?.numberValue else { continue }
+      frames += 1
+      if arrival < start + t - 1e-5 {
+        early.append("seq \(event["seq"] ?? .null) came \((start + t - arrival) * 1e3) ms early")
+      }
+    }
+    #expect(frames > 20)
+    #expect(early.isEmpty, "\(early)")
   }
 
   @Test("/events carries the same lines as the socket: begin, every frame, complete")

@@ -87,6 +87,20 @@ final class ViewerHTTPClient {
     return text.components(separatedBy: "\r\n\r\n").first ?? ""
   }
 
+  /// Reads the event stream until an event satisfies `last`, noting when each event arrived
+  /// (`CLOCK_MONOTONIC` seconds, taken right after the read that completed it).
+  func readTimedEvents(until last: (String) -> Bool) throws -> [(line: String, arrival: Double)] {
+    var timed: [(line: String, arrival: Double)] = []
+    while !(timed.last.map { last($0.line) } ?? false) {
+      guard try read(timeout: 20) else { break }
+      var time = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &time)
+      let arrival = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+      timed += events.dropFirst(timed.count).map { ($0, arrival) }
+    }
+    return timed
+  }
+
   /// Reads the event stream until `done` holds for the events so far (or it ends, or 20 s
   /// pass without anything arriving).
   func readEvents(until done: ([String]) -> Bool) throws -> [String] {
