@@ -192,7 +192,7 @@ final class Client: CustomStringConvertible {
   private func closeSlow(_ reason: String) {
     guard isOpen else { return }
     stats.slowSubscribersDisconnected += 1
-    logger.warn("disconnecting slow \(self): \(reason)")
+    logger.warnRefusal("disconnecting slow \(self): \(reason)")
     peer.close()
   }
 }

@@ -9,6 +9,8 @@ public final class Logger {
   /// The most detailed level written.
   public var level: LogLevel
   private let name: String
+  /// Bounds the warnings a client can cause at will (``warnRefusal(_:)``).
+  private var refusals = LogThrottle(burst: 10)
 
   /// Creates a logger.
   ///
@@ -41,6 +43,18 @@ public final class Logger {
   public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
   /// Writes `message` at level `warn`.
   public func warn(_ message: @autoclosure () -> String) { log(.warn, message()) }
+  /// Writes `message` at level `warn`, for a refusal a client can cause as often as it likes
+  /// (over its share, an admin op, an overlong line): at most 10 such lines a second; the
+  /// count of those held back is written with the next one (``LogThrottle``).
+  public func warnRefusal(_ message: @autoclosure () -> String) {
+    guard LogLevel.warn <= level else { return }
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let (write, suppressed) = refusals.admit(at: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+    guard write else { return }
+    log(.warn, message() + (suppressed > 0 ? " (\(suppressed) more refusals not logged)" : ""))
+  }
+
   /// Writes `message` at level `info`.
   public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
   /// Writes `message` at level `debug`.

@@ -97,7 +97,7 @@ public final class ServerCore {
     }
     if let refusal = clientQuota.admit(uid: peer.identity?.uid, limits: config.limits) {
       let who = peer.identity.map { " (pid \($0.pid), uid \($0.uid))" } ?? ""
-      logger.warn("refusing client \(peer.id)\(who): \(refusal.message)")
+      logger.warnRefusal("refusing client \(peer.id)\(who): \(refusal.message)")
       peer.send(WireMessage.failure(id: nil, refusal))
       peer.closeAfterFlush()
       return false
@@ -133,7 +133,7 @@ public final class ServerCore {
   public func peerSentOverlongLine(_ peer: Peer) {
     guard let client = clients[peer.id] else { return }
     let limit = config.limits.maxLineBytes
-    logger.warn("\(client) sent a line longer than \(limit) bytes; closing")
+    logger.warnRefusal("\(client) sent a line longer than \(limit) bytes; closing")
     client.fail(
       id: nil,
       WireError(.lineTooLong, "a request line is longer than the limit of \(limit) bytes"))
@@ -144,7 +144,8 @@ public final class ServerCore {
   /// gets `limit_exceeded` and is closed after the reply is sent.
   public func peerLeftLineUnfinished(_ peer: Peer, seconds: Double) {
     guard let client = clients[peer.id] else { return }
-    logger.warn("\(client) left a request line unfinished for more than \(seconds) s; closing")
+    logger.warnRefusal(
+      "\(client) left a request line unfinished for more than \(seconds) s; closing")
     client.fail(
       id: nil,
       WireError(
@@ -209,7 +210,7 @@ public final class ServerCore {
         throw WireError(.unknownOp, "unknown op \"\(request.op)\"")
       }
       if op.isAdmin, !adminPolicy.isAdmin(client.identity) {
-        logger.warn("refused admin op \(op.rawValue) from \(client)")
+        logger.warnRefusal("refused admin op \(op.rawValue) from \(client)")
         throw WireError(
           .forbidden,
           "\(op.rawValue) is an admin op: it needs uid 0, the daemon's uid or the admin group")
