@@ -152,9 +152,13 @@ final class Client: CustomStringConvertible {
       return
     }
     var active = subscriptions.filter { $0.clock == .virtual && $0.hasVirtualFrames }
+    var pumped = false
     while isOpen, !active.isEmpty, peer.pendingOutputBytes < virtualBatchBytes {
       active = active.filter { $0.pumpVirtual(into: self) }
+      pumped = true
     }
+    // Virtual frames wait for no deadline: what the peer holds for one leaves with them.
+    if pumped, isOpen, peer.isHoldingOutput { peer.flushNow() }
   }
 
   /// The peer's queued output fell low: waiting frames go out, virtual streams go on.

@@ -61,6 +61,8 @@ public protocol Peer: AnyObject {
   /// request arrives (its reply never waits for a deadline; the held frames then leave with
   /// it, early).
   func holdOutput()
+  /// True from ``holdOutput()`` until the hold ends.
+  var isHoldingOutput: Bool { get }
   /// Ends the peer now, dropping queued output.
   func close()
   /// Ends the peer after its queued output is sent.
@@ -80,4 +82,7 @@ extension Peer {
   /// Does nothing: for peers whose transport sends each line as it is queued (their frames
   /// leave when rendered, up to the frame clock's lead before their deadline).
   public func holdOutput() {}
+
+  /// False: for peers that never hold.
+  public var isHoldingOutput: Bool { false }
 }

@@ -64,6 +64,8 @@ final class EventStreamPeer: Peer {
     held = []
   }
 
+  var isHoldingOutput: Bool { held != nil }
+
   /// Sends the held events, as one chunk.
   func flushNow() {
     guard let events = held else { return }

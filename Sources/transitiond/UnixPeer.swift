@@ -57,6 +57,8 @@ final class UnixPeer: Peer {
 
   func holdOutput() { connection.holdOutput() }
 
+  var isHoldingOutput: Bool { connection.isHoldingOutput }
+
   func close() { connection.close() }
 
   func closeAfterFlush() { connection.closeAfterFlush() }

@@ -183,6 +183,18 @@ import TransitionKit
     #expect(!peer.isHoldingOutput)
   }
 
+  @Test func virtualFramesDoNotWaitForADeadlineAndTakeHeldFramesAlong() throws {
+    let harness = harness()
+    let (peer, _) = try heldAheadOfTheFirstDeadline(in: harness)
+    let other = harness.beginCrossfade(from: harness.connect(), duration: 0.5)
+    // A virtual subscription on the same connection while a wall frame is held.
+    let lines = harness.send(
+      #"{"op":"subscribe","session":"\#(other)","fps":30,"clock":"virtual"}"#, from: peer)
+    #expect(!peer.isHoldingOutput)
+    #expect(lines.first?.event == "frame", "the held wall frame leaves first")
+    #expect(lines.frames.filter { $0["session"] == .string(other) }.count > 5)
+  }
+
   @Test func atShutdownHeldFramesLeaveFirstAndNothingStaysScheduled() throws {
     let harness = harness()
     let (peer, _) = try heldAheadOfTheFirstDeadline(in: harness)
