@@ -56,11 +56,6 @@ final class FrameClock {
     origin + Double(index) / fps
   }
 
-  /// Whether `stream` ticks on this clock.
-  func contains(_ stream: FrameStream) -> Bool {
-    stream.isOnFrameClock && streams.contains { $0 === stream }
-  }
-
   /// Adds `stream` to the ticks, from the next grid deadline not yet rendered on.
   func add(_ stream: FrameStream) {
     guard !stream.isOnFrameClock else { return }
