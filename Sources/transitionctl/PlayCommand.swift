@@ -16,7 +16,8 @@ enum PlayCommand: Command {
     (container, animator, clock, fps), every frame and the complete event, one JSON object a
     line exactly as the daemon sent them. The recording replays with no daemon (the viewer
     page opens it, docs/viewer.md). A scene may carry "animator", "duration" and
-    "interactive"; the options below override them.
+    "interactive" (the options below override them), "description", and "hints" for the
+    animator; any other key is refused, and errors name fields as the file writes them.
 
     options:
       --animator NAME   use this animator instead of the operation's route
@@ -67,8 +68,12 @@ enum PlayCommand: Command {
         context: scene.context, animator: animator,
         duration: duration ?? scene.duration, interactive: interactive,
         session: arguments.value("session"))
-    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
-      throw CommandFailure(ExitCode.dataError, "\(path): \(error.description)")
+    } catch where error.daemonCode == WireError.Code.invalidContext.rawValue {
+      // The daemon names fields under the request's `context`; the scene writes them from its
+      // root.
+      let message = error.message.hasPrefix("context.")
+        ? String(error.message.dropFirst("context.".count)) : error.message
+      throw CommandFailure(ExitCode.dataError, "\(path): invalid_context: \(message)")
     } catch {
       throw CommandFailure(error)
     }

@@ -25,6 +25,41 @@ import TransitionWire
     #expect(anonymous["admin"] == .bool(false))
   }
 
+  @Test func helloListsTheFeaturesThisDaemonSpeaks() {
+    let harness = CoreHarness()
+    let reply = harness.reply(#"{"op":"hello"}"#, from: harness.connect())
+    #expect(reply["features"] == .array(Feature.allCases.map { .string($0.rawValue) }))
+    #expect(Feature.allCases.contains(.strictRequests))
+  }
+
+  /// Every op refuses a member it does not take, naming it and what the op takes, before any
+  /// handler runs: a misspelt `interactive` never begins a running session.
+  @Test func unknownMembersAreRefusedNamingThem() {
+    let harness = CoreHarness()
+    let admin = harness.connect(uid: CoreHarness.daemonUID)
+    let misspelt = harness.reply(
+      #"{"id":1,"op":"begin","interactve":true,"context":{}}"#, from: admin)
+    #expect(misspelt.errorCode == "bad_request")
+    #expect(misspelt["id"] == .number(1))
+    #expect(
+      misspelt["error"]?["message"]
+        == .string(
+          "interactve is not a member of begin"
+            + " (begin takes context, animator, duration, interactive, session)"))
+    #expect(harness.core.sessions.all.isEmpty)
+    let hello = harness.reply(#"{"op":"hello","verbose":true}"#, from: admin)
+    #expect(
+      hello["error"]?["message"]
+        == .string("verbose is not a member of hello (hello takes no members)"))
+    for op in Op.allCases {
+      let reply = harness.reply(#"{"op":"\#(op.rawValue)","zzz":1}"#, from: admin)
+      #expect(reply.errorCode == "bad_request", "\(op.rawValue)")
+      #expect(
+        reply["error"]?["message"]?.stringValue?.hasPrefix("zzz is not a member of \(op.rawValue)")
+          == true, "\(op.rawValue)")
+    }
+  }
+
   @Test func badLinesGetOneErrorReplyEach() {
     let harness = CoreHarness()
     let peer = harness.connect()
