@@ -33,8 +33,11 @@ enum PlayCommand: Command {
       --out FILE        write the recording to FILE instead of standard output
 
     exit status:
-      0 the session finished, 3 it was cancelled, 1 the daemon refused it,
-      65 the scene file is invalid, 66 it cannot be read, 69 the daemon is unreachable
+      0 the session finished, 3 it was cancelled, 4 it finished but the animator the scene
+      or --animator named did not serve it (it declined, failed, crashed or is quarantined:
+      the daemon's fallback played it, and the reason is printed on standard error),
+      1 the daemon refused it, 65 the scene file is invalid, 66 it cannot be read,
+      69 the daemon is unreachable, 73 FILE cannot be created
 
     example:
       transitionctl play config/scenes/album-flip-push.json --virtual --fps 30 --out flip.ndjson
@@ -68,27 +71,35 @@ enum PlayCommand: Command {
         context: scene.context, animator: animator,
         duration: duration ?? scene.duration, interactive: interactive,
         session: arguments.value("session"))
-    } catch where error.daemonCode == WireError.Code.invalidContext.rawValue {
+    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
       // The daemon names fields under the request's `context`; the scene writes them from its
       // root.
-      let message = error.message.hasPrefix("context.")
+      let message =
+        error.message.hasPrefix("context.")
         ? String(error.message.dropFirst("context.".count)) : error.message
       throw CommandFailure(ExitCode.dataError, "\(path): invalid_context: \(message)")
     } catch {
       throw CommandFailure(error)
     }
     if started.fallback {
-      StandardStreams.note(
-        "the routed animator declined \(path); \(started.animator) plays it instead")
+      let what = started.fallbackMessage ?? "the chosen animator did not serve \(path)"
+      let reason = started.fallbackReason.map { " (\($0))" } ?? ""
+      StandardStreams.note("\(what)\(reason); \(started.animator) plays \(path) instead")
     }
     if interactive == true {
       StandardStreams.note(
         "session \(started.session) (\(started.animator) \(scene.operation)) waits for control: "
           + "transitionctl drive \(started.session) --progress P | --finish | --cancel")
     }
-    return try stream(
+    let status = try stream(
       session: started.session, client: client, fps: fps,
       clock: arguments.has("virtual") ? .virtual : nil, to: output)
+    // A named animator that did not serve is worth a status of its own; a routed one falling
+    // back is the daemon working as designed.
+    if status == ExitCode.success, started.fallback, animator != nil {
+      return ExitCode.playedByFallback
+    }
+    return status
   }
 
   /// Subscribes to `session` and writes its recording (its `begin` event, every frame, its

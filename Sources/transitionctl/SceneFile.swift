@@ -124,7 +124,8 @@ struct SceneFile {
       // Paths from the root as the file writes them: `from.layers[1].frame`, no `context.`.
       _ = try TransitionContext(json: .object(fields), path: "")
     } catch {
-      throw invalid(error.message)
+      // The code the daemon would answer with, so that both read the same.
+      throw invalid("invalid_context: \(error.message)")
     }
     fields.merge(hints) { own, _ in own }
     context = fields

@@ -158,7 +158,7 @@ struct TransitionctlPlayTests {
     #expect(result.stdout.isEmpty)
   }
 
-  @Test("a scene the daemon rejects as an invalid context exits 65 naming the file")
+  @Test("a scene with an invalid context exits 65 naming the file and the field as written")
   func invalidContext() throws {
     let daemon = try TransitionctlDaemon()
     defer { daemon.stop() }
@@ -174,7 +174,8 @@ struct TransitionctlPlayTests {
     let result = try TransitionctlRun.run(["play", path], socket: daemon.socketPath)
     #expect(result.status == 65)
     #expect(result.stderr.hasPrefix("transitionctl: \(path): invalid_context: "))
-    #expect(result.stderr.contains("frame"))
+    #expect(result.stderr.contains(": from.layers[0].frame[2] must be a number"))
+    #expect(!result.stderr.contains("context."))
   }
 }
 

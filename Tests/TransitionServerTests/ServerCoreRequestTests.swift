@@ -107,13 +107,15 @@ import TransitionWire
     let admin = harness.connect(uid: CoreHarness.daemonUID)
     #expect(harness.reply(#"{"op":"reload"}"#, from: admin).errorCode == "reload_failed")
     var reloads = 0
-    harness.core.reloadHandler = { () throws(WireError) in
+    harness.core.reloadHandler = { answer in
       reloads += 1
-      return ReloadOutcome(
-        animators: 7,
-        diagnostics: [
-          PluginDiagnostic(.libraryChanged, .warning, path: "/p/libX.so", "libX changed")
-        ])
+      answer(
+        .success(
+          ReloadOutcome(
+            animators: 7,
+            diagnostics: [
+              PluginDiagnostic(.libraryChanged, .warning, path: "/p/libX.so", "libX changed")
+            ])))
     }
     let reply = harness.reply(#"{"op":"reload"}"#, from: admin)
     #expect(reply["animators"] == .number(7))
@@ -126,6 +128,28 @@ import TransitionWire
           ])
         ]))
     #expect(reloads == 1)
+  }
+
+  /// `reload` answers when the daemon's handler does (after the plugin host's rescan), and
+  /// the client's later requests wait for that answer, so replies keep their order.
+  @Test func reloadAnswersAfterTheRescanAndLaterRequestsWait() {
+    let harness = CoreHarness()
+    let admin = harness.connect(uid: CoreHarness.daemonUID)
+    var answer: ((Result<ReloadOutcome, WireError>) -> Void)?
+    harness.core.reloadHandler = { answer = $0 }
+    #expect(harness.send(#"{"id":1,"op":"reload"}"#, from: admin).isEmpty)
+    #expect(harness.send(#"{"id":2,"op":"routes"}"#, from: admin).isEmpty)
+    // Another client is not held up.
+    #expect(harness.reply(#"{"op":"routes"}"#, from: harness.connect())["ok"] == .bool(true))
+    answer?(.success(ReloadOutcome(animators: 3)))
+    let replies = admin.readLines()
+    #expect(replies.map { $0["id"] } == [.number(1), .number(2)])
+    #expect(replies.first?["animators"] == .number(3))
+    var failing: ((Result<ReloadOutcome, WireError>) -> Void)?
+    harness.core.reloadHandler = { failing = $0 }
+    #expect(harness.send(#"{"id":3,"op":"reload"}"#, from: admin).isEmpty)
+    failing?(.failure(WireError(.reloadFailed, "the plugin host could not start")))
+    #expect(admin.readLines().first?.errorCode == "reload_failed")
   }
 
   @Test func animatorsListsTheLoadedAnimatorsAndRoutes() {
