@@ -30,7 +30,9 @@ enum PlayCommand: Command {
       --interactive     begin the session interactive: it waits for 'transitionctl drive';
                         its id is printed on standard error
       --session ID      name the session ID instead of the daemon's sN
-      --out FILE        write the recording to FILE instead of standard output
+      --out FILE        write the recording to FILE instead of standard output; FILE is
+                        replaced only once the session began (a refused scene leaves it
+                        as it was)
 
     exit status:
       0 the session finished, 3 it was cancelled, 4 it finished but the animator the scene
@@ -58,10 +60,12 @@ enum PlayCommand: Command {
     let scene = try SceneFile(path: path)
     let animator = arguments.has("route") ? nil : arguments.value("animator") ?? scene.animator
     let interactive = arguments.has("interactive") ? true : scene.interactive
-    let output =
-      try arguments.value("out").map { path throws(CommandFailure) in
-        try OutputWriter(creatingFileAt: path)
-      } ?? context.output
+    // The recording replaces FILE only once the daemon has begun the session: a refusal
+    // leaves what was there.
+    let file = try arguments.value("out").map { path throws(CommandFailure) in
+      try ReplacementFile(replacing: path)
+    }
+    let output = file?.writer ?? context.output
     let client = try context.connect()
     defer { client.close() }
 
@@ -81,6 +85,7 @@ enum PlayCommand: Command {
     } catch {
       throw CommandFailure(error)
     }
+    try file?.commit()
     if started.fallback {
       let what = started.fallbackMessage ?? "the chosen animator did not serve \(path)"
       let reason = started.fallbackReason.map { " (\($0))" } ?? ""
