@@ -54,7 +54,8 @@ final class ReplacementFile {
     fchmod(fd, 0o644 & ~mask)
     writer = OutputWriter(owning: fd, name: path)
     destination = target
-    temporaryPath = String(cString: template)
+    temporaryPath = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Renames the temporary file into place; later writes go on into it there.

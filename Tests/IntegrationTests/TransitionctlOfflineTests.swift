@@ -16,6 +16,8 @@ struct TransitionctlOfflineTests {
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("usage: transitionctl \(verb)"))
     #expect(result.stdout.contains("example:"))
+    // Ends its last line, so the shell's prompt starts on a line of its own.
+    #expect(result.stdout.hasSuffix("\n") && !result.stdout.hasSuffix("\n\n"))
     #expect(result.stderr.isEmpty)
   }
 
