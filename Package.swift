@@ -54,6 +54,10 @@ let package = Package(
     .target(
       name: "TransitionPluginSDK",
       dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginABI", "CTransitionPlugin"]),
+    // Animators written as data (docs/animators.md): the file format's reader and validator,
+    // its expressions, and the compiler from a file and a context to a timeline. No I/O.
+    .target(
+      name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
     .target(
       name: "PluginHost",
       dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
@@ -169,7 +173,9 @@ let package = Package(
       name: "AnimatorTests",
       // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
       // (each exports `transitiond_plugin_entry`); `swift test` builds them.
-      dependencies: ["TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck"]
+      dependencies: [
+        "TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck", "DataAnimator",
+      ]
     ),
     .testTarget(
       name: "RequestFuzzingTests",

@@ -62,7 +62,7 @@ public struct ScanReport: Equatable, Sendable {
     var animators: [RegisteredAnimator] = []
     for field in animatorFields {
       let name = try Self.string(field, "name")
-      guard Self.isAnimatorName(name), names.insert(name).inserted else {
+      guard AnimatorName.isValid(name), names.insert(name).inserted else {
         throw EngineError(.invalidValue, "\(field.path).name is not a valid unique name")
       }
       var operations = Set<TransitionOperation>()
@@ -116,14 +116,5 @@ public struct ScanReport: Equatable, Sendable {
       throw EngineError(.outOfRange, "\(member.path) is longer than \(maximumStringBytes) bytes")
     }
     return text
-  }
-
-  /// The ABI's rule for animator names: 1 to 64 characters from a-z, 0-9, `-`, `.`, `_`.
-  static func isAnimatorName(_ name: String) -> Bool {
-    !name.isEmpty && name.utf8.count <= 64
-      && name.utf8.allSatisfy { byte in
-        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
-          || byte == 0x2E || byte == 0x5F
-      }
   }
 }
