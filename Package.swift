@@ -60,7 +60,10 @@ let package = Package(
       name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
     .target(
       name: "PluginHost",
-      dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
+      dependencies: [
+        "TransitionKit", "TransitionPluginABI", "CTransitionPlugin", "DataAnimator",
+        "TransitionPluginSDK",
+      ]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
     .target(name: "PluginCheck", dependencies: ["PluginHost", "TransitionKit", "TransitionJSON"]),
     // The plugin host process and its protocol: the frames between the daemon and the host,

@@ -22,14 +22,6 @@ struct Binding: Sendable {
   var expression: Expression
 }
 
-/// A knob of a data animator, with its default and the range a `begin` may set it in.
-public struct AnimatorParameter: Equatable, Sendable {
-  public var name: String
-  public var defaultValue: Double
-  public var range: ClosedRange<Double>
-  public var summary: String?
-}
-
 /// How one operation plays: its default duration, its overall curve and its rules, as written
 /// or mirrored in time with `from` and `to` swapped (pop as push played backwards).
 struct OperationPlan: Sendable {

@@ -18,6 +18,9 @@ public struct DataAnimator: Animator {
   public var defaultDuration: Double {
     TransitionOperation.allCases.lazy.compactMap { document.plans[$0]?.duration }.first ?? 1
   }
+  /// The largest file `read` accepts, in bytes.
+  public static let maximumFileBytes = AnimatorDocumentReader.maximumFileBytes
+
   /// The knobs a `begin` may set with `params`.
   public var parameters: [AnimatorParameter] { document.parameters }
 

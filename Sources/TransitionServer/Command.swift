@@ -80,6 +80,9 @@ struct BeginRequest: Equatable {
   var interactive: Bool
   /// The session id the client chose; nil for one the server picks.
   var session: String?
+  /// The animator's parameters to set (`params`), checked against the animator's listing by
+  /// the handler; empty for the defaults.
+  var params: [String: Double]
 
   init(_ request: Request) throws(WireError) {
     let contextValue: JSONValue
@@ -104,14 +107,16 @@ struct BeginRequest: Equatable {
       throw WireError(.badRequest, problem)
     }
     animator = try request.optionalString("animator")
+    params = try request.optionalNumbers("params") ?? [:]
   }
 
-  /// The context as the animator receives it: validated, with `duration` added when the
-  /// request has one.
+  /// The context as the animator receives it: validated, with `duration` and `params` added
+  /// when the request has them.
   var contextJSON: [UInt8] {
     var json = context.json
-    if let duration, case .object(var members) = json {
-      members["duration"] = .number(duration)
+    if case .object(var members) = json {
+      if let duration { members["duration"] = .number(duration) }
+      if !params.isEmpty { members["params"] = .object(params.mapValues(JSONValue.number)) }
       json = .object(members)
     }
     var sink = ByteSink(capacity: 1024)

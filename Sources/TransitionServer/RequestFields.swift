@@ -23,6 +23,21 @@ extension Request {
     try read { () throws(EngineError) in try body.optional(key)?.bool() }
   }
 
+  /// An object whose members are all numbers, such as `params`.
+  func optionalNumbers(_ key: String) throws(WireError) -> [String: Double]? {
+    try read { () throws(EngineError) -> [String: Double]? in
+      guard let field = try body.optional(key) else { return nil }
+      guard case .object(let members) = field.value else {
+        throw EngineError(.invalidValue, "\(key) must be an object of numbers")
+      }
+      var numbers: [String: Double] = [:]
+      for name in members.keys.sorted() {
+        numbers[name] = try field.required(name).number()
+      }
+      return numbers
+    }
+  }
+
   /// A whole number field.
   func requiredInteger(_ key: String) throws(WireError) -> Int {
     let number = try requiredNumber(key)
