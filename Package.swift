@@ -65,7 +65,9 @@ let package = Package(
         "TransitionPluginSDK",
       ]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
-    .target(name: "PluginCheck", dependencies: ["PluginHost", "TransitionKit", "TransitionJSON"]),
+    .target(
+      name: "PluginCheck",
+      dependencies: ["PluginHost", "TransitionKit", "TransitionJSON", "DataAnimator"]),
     // The plugin host process and its protocol: the frames between the daemon and the host,
     // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
     .target(

@@ -120,20 +120,26 @@ struct DataAnimatorCatalog {
     return diagnostics
   }
 
-  /// Reads and validates one file into its entry.
-  private func read(_ entry: inout Entry, into diagnostics: inout [PluginDiagnostic]) {
-    let result: Result<DataAnimator, AnimatorFileError>
-    switch Self.contents(of: entry.path) {
+  /// Reads and validates the data animator file at `path` (its animator is named after the
+  /// file), as a scan does but without the ownership rule.
+  static func read(path: String) -> Result<DataAnimator, AnimatorFileError> {
+    let file = (path as NSString).lastPathComponent
+    let name = file.hasSuffix(".json") ? String(file.dropLast(".json".count)) : file
+    switch contents(of: path) {
     case .failure(let problem):
-      result = .failure(
+      return .failure(
         AnimatorFileError([
           ValidationIssue(
-            file: entry.path, line: 1, column: 1, pointer: "", message: "the file \(problem.reason)")
+            file: path, line: 1, column: 1, pointer: "", message: "the file \(problem.reason)")
         ]))
     case .success(let bytes):
-      result = DataAnimator.read(bytes, name: entry.name, file: entry.path)
+      return DataAnimator.read(bytes, name: name, file: path)
     }
-    switch result {
+  }
+
+  /// Reads and validates one file into its entry.
+  private func read(_ entry: inout Entry, into diagnostics: inout [PluginDiagnostic]) {
+    switch Self.read(path: entry.path) {
     case .success(let animator):
       entry.animator = animator
       entry.error = nil

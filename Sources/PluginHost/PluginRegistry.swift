@@ -1,3 +1,4 @@
+import DataAnimator
 import Glibc
 import Synchronization
 import TransitionKit
@@ -163,6 +164,36 @@ public final class PluginRegistry: Sendable {
       case .declined: return .declined
       case .failed(let message): return .failed(message)
       }
+    }
+  }
+
+  /// Reads the data animator file at `path` with the daemon's rules, for `check-plugin`: the
+  /// ownership rule first (a refusal, unless `allowInsecure`), then validation.
+  /// - Returns: the animator, or the refusal or every problem found in the file.
+  public static func readDataAnimator(
+    path: String, allowInsecure: Bool = false, trustedUID: UInt32 = geteuid()
+  ) -> Result<DataAnimator, AnimatorFileError> {
+    guard let real = FileSystem.realPath(path) else {
+      return .failure(
+        AnimatorFileError([
+          ValidationIssue(file: path, line: 1, column: 1, pointer: "", message: "no such file")
+        ]))
+    }
+    if let problem = PermissionCheck.problem(
+      realPath: real, allowInsecure: allowInsecure, trustedUID: trustedUID), !allowInsecure
+    {
+      return .failure(
+        AnimatorFileError([
+          ValidationIssue(file: path, line: 1, column: 1, pointer: "", message: problem.message)
+        ]))
+    }
+    return DataAnimatorCatalog.read(path: real).mapError { failure in
+      AnimatorFileError(
+        failure.issues.map { issue in
+          var issue = issue
+          issue.file = path
+          return issue
+        })
     }
   }
 
