@@ -58,6 +58,10 @@ let package = Package(
     // its expressions, and the compiler from a file and a context to a timeline. No I/O.
     .target(
       name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
+    // The daemon's built-in fallback, `default-slide`, as data embedded in the binary.
+    .target(
+      name: "BuiltinAnimators", dependencies: ["DataAnimator"],
+      resources: [.embedInCode("default-slide.json")]),
     .target(
       name: "PluginHost",
       dependencies: [
@@ -99,7 +103,7 @@ let package = Package(
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
         "PluginHost", "PluginCheck", "UnixIO", "TransitionViewer", "PluginIsolation",
-        "CProcessControl", "DefaultSlideAnimator",
+        "CProcessControl", "BuiltinAnimators", "DataAnimator",
       ]),
     .executableTarget(
       name: "transitionctl",
@@ -180,7 +184,8 @@ let package = Package(
       // (each exports `transitiond_plugin_entry`); `swift test` builds them.
       dependencies: [
         "TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck", "DataAnimator",
-      ]
+      ],
+      exclude: ["Golden"]
     ),
     .testTarget(
       name: "RequestFuzzingTests",
