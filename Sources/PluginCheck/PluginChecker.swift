@@ -1,3 +1,4 @@
+import DataAnimator
 import PluginHost
 import TransitionKit
 
@@ -37,7 +38,9 @@ public enum PluginChecker {
         let subject = "\(animator.name) on \(scene.name) (\(scene.context.operation.rawValue))"
         guard animator.operations.contains(scene.context.operation) else { continue }
         checked += 1
-        check(animator.name, scene, subject, registry, into: &report)
+        check(animator.name, scene, subject, into: &report) {
+          registry.makeTimeline(animator: animator.name, contextJSON: $0)
+        }
       }
       if checked == 0 {
         let operations = animator.operations.map(\.rawValue).sorted().joined(separator: ", ")
@@ -49,12 +52,40 @@ public enum PluginChecker {
     return report
   }
 
+  /// Checks a data animator, read from `path` by `PluginRegistry.readDataAnimator`, with the
+  /// drawn-frame checks on every scene whose operation it serves.
+  public static func check(_ animator: DataAnimator, path: String, scenes: [CheckScene])
+    -> PluginCheckReport
+  {
+    var report = PluginCheckReport(library: path)
+    let operations = animator.operations.map(\.rawValue).sorted().joined(separator: ", ")
+    report.add(.load, path, .passed, "data animator \(animator.name), operations \(operations)")
+    var checked = 0
+    for scene in scenes where animator.operations.contains(scene.context.operation) {
+      checked += 1
+      let subject = "\(animator.name) on \(scene.name) (\(scene.context.operation.rawValue))"
+      check(animator.name, scene, subject, into: &report) { context in
+        switch animator.outcome(forContextJSON: context) {
+        case .timeline(let bytes): .timeline(bytes)
+        case .declined: .declined
+        case .failed(let message): .failed(message)
+        }
+      }
+    }
+    if checked == 0 {
+      report.add(
+        .coverage, animator.name, .failed,
+        "no scene has an operation it serves (\(operations)); give --scene FILE")
+    }
+    return report
+  }
+
   private static func check(
-    _ animator: String, _ scene: CheckScene, _ subject: String, _ registry: PluginRegistry,
-    into report: inout PluginCheckReport
+    _ animator: String, _ scene: CheckScene, _ subject: String,
+    into report: inout PluginCheckReport, makeTimeline: ([UInt8]) -> PluginTimelineResult
   ) {
     let timeline: Timeline
-    switch registry.makeTimeline(animator: animator, contextJSON: scene.contextJSON) {
+    switch makeTimeline(scene.contextJSON) {
     case .declined:
       report.add(.timeline, subject, .skipped, "declined the scene")
       return

@@ -5,23 +5,44 @@ import TransitionWire
 /// Typed reads of a request's fields; every failure is a `bad_request` naming the field.
 extension Request {
   func requiredString(_ key: String) throws(WireError) -> String {
-    try read { () throws(EngineError) in try body.required(key).string() }
+    assertListed(key)
+    return try read { () throws(EngineError) in try body.required(key).string() }
   }
 
   func optionalString(_ key: String) throws(WireError) -> String? {
-    try read { () throws(EngineError) in try body.optional(key)?.string() }
+    assertListed(key)
+    return try read { () throws(EngineError) in try body.optional(key)?.string() }
   }
 
   func requiredNumber(_ key: String) throws(WireError) -> Double {
-    try read { () throws(EngineError) in try body.required(key).number() }
+    assertListed(key)
+    return try read { () throws(EngineError) in try body.required(key).number() }
   }
 
   func optionalNumber(_ key: String) throws(WireError) -> Double? {
-    try read { () throws(EngineError) in try body.optional(key)?.number() }
+    assertListed(key)
+    return try read { () throws(EngineError) in try body.optional(key)?.number() }
   }
 
   func optionalBool(_ key: String) throws(WireError) -> Bool? {
-    try read { () throws(EngineError) in try body.optional(key)?.bool() }
+    assertListed(key)
+    return try read { () throws(EngineError) in try body.optional(key)?.bool() }
+  }
+
+  /// An object whose members are all numbers, such as `params`.
+  func optionalNumbers(_ key: String) throws(WireError) -> [String: Double]? {
+    assertListed(key)
+    return try read { () throws(EngineError) -> [String: Double]? in
+      guard let field = try body.optional(key) else { return nil }
+      guard case .object(let members) = field.value else {
+        throw EngineError(.invalidValue, "\(key) must be an object of numbers")
+      }
+      var numbers: [String: Double] = [:]
+      for name in members.keys.sorted() {
+        numbers[name] = try field.required(name).number()
+      }
+      return numbers
+    }
   }
 
   /// A whole number field.
@@ -42,6 +63,14 @@ extension Request {
     let takes = members.isEmpty ? "takes no members" : "takes \(members.joined(separator: ", "))"
     throw WireError(
       .badRequest, "\(unknown) is not a member of \(op.rawValue) (\(op.rawValue) \(takes))")
+  }
+
+  /// In debug builds (the tests), traps when a decoder reads a member that
+  /// `Command.members(of:)` does not list for this op, which would refuse it as unknown.
+  private func assertListed(_ key: String) {
+    assert(
+      Op(rawValue: op).map { Command.members(of: $0).contains(key) } ?? true,
+      "\(op) reads \(key), which Command.members(of: .\(op)) does not list")
   }
 
   private func read<Value>(_ body: () throws(EngineError) -> Value) throws(WireError) -> Value {

@@ -295,11 +295,42 @@ public final class ServerCore {
   func requireServes(_ animator: RegisteredAnimator, _ operation: TransitionOperation)
     throws(WireError)
   {
+    if animator.operations.isEmpty, let error = animator.error {
+      throw WireError(
+        .unsupportedOperation, "animator \(animator.name) serves nothing: \(error)")
+    }
     guard animator.serves(operation) else {
       throw WireError(
         .unsupportedOperation,
         "animator \(animator.name) does not serve \(operation.rawValue) (it serves "
           + animator.orderedOperations.map(\.rawValue).joined(separator: ", ") + ")")
+    }
+  }
+}
+
+extension ServerCore {
+  /// Checks a `begin`'s `params` against the animator's knobs.
+  ///
+  /// - Throws: `bad_request` naming a parameter the animator does not have, or a value outside
+  ///   its range.
+  func requireParameters(_ params: [String: Double], of animator: RegisteredAnimator)
+    throws(WireError)
+  {
+    for name in params.keys.sorted() {
+      guard let parameter = animator.parameters.first(where: { $0.name == name }) else {
+        let known = animator.parameters.map(\.name).joined(separator: ", ")
+        throw WireError(
+          .badRequest,
+          "params.\(name) is not a parameter of \(animator.name)"
+            + (known.isEmpty ? " (it has none)" : " (it has \(known))"))
+      }
+      let value = params[name]!
+      guard parameter.range.contains(value) else {
+        throw WireError(
+          .badRequest,
+          "params.\(name) must be in [\(JSONValue.format(parameter.range.lowerBound)), "
+            + "\(JSONValue.format(parameter.range.upperBound))], got \(JSONValue.format(value))")
+      }
     }
   }
 }

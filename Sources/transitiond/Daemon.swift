@@ -46,6 +46,8 @@ final class Daemon {
   private var lock: SocketLock?
   private var listener: UnixListener?
   private var viewer: ViewerListener?
+  /// Rescans the plugin host when a data animator file changes.
+  private var animatorWatcher: AnimatorDirectoryWatcher?
   private var signals: SignalWatcher?
   private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
@@ -134,6 +136,7 @@ final class Daemon {
             + reason))
     }
     supervisor.start()
+    watchAnimatorDirectories()
     do {
       try loop.run()
     } catch {
@@ -144,6 +147,7 @@ final class Daemon {
     supervisor.stop()
     signals?.cancel()
     watchdogTimer?.cancel()
+    animatorWatcher?.stop()
     viewer?.close()
     viewer = nil
     if let startupFailure { throw startupFailure }
@@ -265,6 +269,20 @@ final class Daemon {
 
   // MARK: Reload
 
+  /// Watches the data animator directories in force; a change rescans the plugin host.
+  private func watchAnimatorDirectories() {
+    let watcher =
+      animatorWatcher
+      ?? AnimatorDirectoryWatcher(loop: loop) { [unowned self] in
+        self.logger.debug("a data animator file changed: rescanning")
+        self.supervisor.requestScan()
+      }
+    animatorWatcher = watcher
+    for problem in watcher.watch(supervisor.settings.registry.animatorPaths) {
+      logger.warn("cannot watch the animator directory \(problem)")
+    }
+  }
+
   /// Re-reads the config file and rescans the plugins; sessions, clients and the socket stay.
   ///
   /// The socket path and mode are fixed at start-up (a change is logged and ignored). Routes
@@ -320,6 +338,7 @@ final class Daemon {
                 + "(\(failure.message)); it restarts and scans again")))
       }
     }
+    watchAnimatorDirectories()
   }
 
   // MARK: Signals and shutdown

@@ -164,6 +164,13 @@ final class PluginHostSupervisor {
     if phase == .ready { dispatch() }
   }
 
+  /// Asks the host to scan again with the settings in force, quarantines kept: a data animator
+  /// file changed.
+  func requestScan() {
+    scanWanted = true
+    if phase == .ready { dispatch() }
+  }
+
   /// Asks the host for a timeline; `completion` runs exactly once, on the loop, by the call's
   /// deadline at the latest.
   func makeTimeline(
