@@ -55,7 +55,7 @@ enum Command: Equatable {
 
   /// The members `op` takes besides `op` and `id` (docs/protocol.md, "Ops"): any other is
   /// refused with `bad_request` naming it. A new member is added here and in its decoder
-  /// (reading one not listed traps in debug builds, `Request.assertListed`).
+  /// (ServerCoreRequestTests sends every op each member listed here).
   static func members(of op: Op) -> [String] {
     switch op {
     case .hello, .animators, .routes, .sessions, .stats, .reload: []

@@ -5,34 +5,28 @@ import TransitionWire
 /// Typed reads of a request's fields; every failure is a `bad_request` naming the field.
 extension Request {
   func requiredString(_ key: String) throws(WireError) -> String {
-    assertListed(key)
-    return try read { () throws(EngineError) in try body.required(key).string() }
+    try read { () throws(EngineError) in try body.required(key).string() }
   }
 
   func optionalString(_ key: String) throws(WireError) -> String? {
-    assertListed(key)
-    return try read { () throws(EngineError) in try body.optional(key)?.string() }
+    try read { () throws(EngineError) in try body.optional(key)?.string() }
   }
 
   func requiredNumber(_ key: String) throws(WireError) -> Double {
-    assertListed(key)
-    return try read { () throws(EngineError) in try body.required(key).number() }
+    try read { () throws(EngineError) in try body.required(key).number() }
   }
 
   func optionalNumber(_ key: String) throws(WireError) -> Double? {
-    assertListed(key)
-    return try read { () throws(EngineError) in try body.optional(key)?.number() }
+    try read { () throws(EngineError) in try body.optional(key)?.number() }
   }
 
   func optionalBool(_ key: String) throws(WireError) -> Bool? {
-    assertListed(key)
-    return try read { () throws(EngineError) in try body.optional(key)?.bool() }
+    try read { () throws(EngineError) in try body.optional(key)?.bool() }
   }
 
   /// An object whose members are all numbers, such as `params`.
   func optionalNumbers(_ key: String) throws(WireError) -> [String: Double]? {
-    assertListed(key)
-    return try read { () throws(EngineError) -> [String: Double]? in
+    try read { () throws(EngineError) -> [String: Double]? in
       guard let field = try body.optional(key) else { return nil }
       guard case .object(let members) = field.value else {
         throw EngineError(.invalidValue, "\(key) must be an object of numbers")
@@ -63,14 +57,6 @@ extension Request {
     let takes = members.isEmpty ? "takes no members" : "takes \(members.joined(separator: ", "))"
     throw WireError(
       .badRequest, "\(unknown) is not a member of \(op.rawValue) (\(op.rawValue) \(takes))")
-  }
-
-  /// In debug builds (the tests), traps when a decoder reads a member that
-  /// `Command.members(of:)` does not list for this op, which would refuse it as unknown.
-  private func assertListed(_ key: String) {
-    assert(
-      Op(rawValue: op).map { Command.members(of: $0).contains(key) } ?? true,
-      "\(op) reads \(key), which Command.members(of: .\(op)) does not list")
   }
 
   private func read<Value>(_ body: () throws(EngineError) -> Value) throws(WireError) -> Value {

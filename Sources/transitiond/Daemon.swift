@@ -327,7 +327,9 @@ final class Daemon {
         let count = self.animators.animators.count
         self.logger.info(
           "reloaded the config: \(count) animators, \(self.core.sessionCount) sessions kept")
-        answer(.success(ReloadOutcome(animators: count, diagnostics: report.diagnostics)))
+        // What needs a reader: warnings and errors (debug and info notes are only logged).
+        let noticed = report.diagnostics.filter { $0.severity >= .warning }
+        answer(.success(ReloadOutcome(animators: count, diagnostics: noticed)))
       case .failure(let failure):
         self.logger.warn("reloaded the config, but the plugin rescan failed: \(failure.message)")
         answer(
