@@ -150,6 +150,9 @@ let package = Package(
     .testTarget(name: "TransitionJSONTests", dependencies: ["TransitionJSON"]),
     .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit", "TransitionJSON"]),
     .testTarget(
+      name: "DataAnimatorTests",
+      dependencies: ["DataAnimator", "TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
+    .testTarget(
       name: "TransitionWireTests",
       dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
     .testTarget(name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixIO"]),

@@ -67,7 +67,9 @@ private struct TimelineBuilder {
   /// How many layers the rules have drawn so far.
   var drawn = 0
 
-  init(document: AnimatorDocument, plan: OperationPlan, context: TransitionContext, duration: Double)
+  init(
+    document: AnimatorDocument, plan: OperationPlan, context: TransitionContext, duration: Double
+  )
     throws(EngineError)
   {
     self.document = document
@@ -122,7 +124,8 @@ private struct TimelineBuilder {
       }
       given = members
     }
-    for name in given.keys.sorted() where !document.parameters.contains(where: { $0.name == name }) {
+    for name in given.keys.sorted() where !document.parameters.contains(where: { $0.name == name })
+    {
       let known = document.parameters.map(\.name).joined(separator: ", ")
       throw EngineError(
         .invalidValue,
@@ -181,7 +184,8 @@ private struct TimelineBuilder {
     }
     if layers.isEmpty {
       layers.append(
-        TimelineLayer(filling: context.container, id: "\(document.name).empty", color: .clear, z: 0))
+        TimelineLayer(filling: context.container, id: "\(document.name).empty", color: .clear, z: 0)
+      )
     }
     return try Timeline(duration: duration, curve: plan.curve, layers: layers)
   }
@@ -378,7 +382,8 @@ private struct TimelineBuilder {
         guard let layer = self.reference(of: reference) else {
           throw EngineError(
             .invalidValue,
-            "\(document.name).json \(rule.pointer)/stagger: the context has no \(reference.rawValue) layer")
+            "\(document.name).json \(rule.pointer)/stagger: the context has no \(reference.rawValue) layer"
+          )
         }
         origin = layer.frame.center
       case .point(let x, let y):
@@ -458,7 +463,8 @@ private struct TimelineBuilder {
       spans.append(
         Span(
           start: start, end: end, duration: duration,
-          value: try value(keyframe.value, property: track.property, item: item, names, "\(pointer)/value"),
+          value: try value(
+            keyframe.value, property: track.property, item: item, names, "\(pointer)/value"),
           curve: keyframe.curve))
     }
     var first = initial
@@ -469,7 +475,8 @@ private struct TimelineBuilder {
       first = spans.last?.value ?? initial
       for index in spans.indices.reversed() {
         let span = spans[index]
-        let window = keyframeWindow(span.start, span.end, span.duration, isWindow: track.keyframes[index].end != nil)
+        let window = keyframeWindow(
+          span.start, span.end, span.duration, isWindow: track.keyframes[index].end != nil)
         keyframes.append(
           Keyframe(
             start: window.start, duration: window.duration,
@@ -478,7 +485,8 @@ private struct TimelineBuilder {
     } else {
       for span in spans {
         keyframes.append(
-          Keyframe(start: span.start, duration: span.duration, value: span.value, curve: span.curve))
+          Keyframe(start: span.start, duration: span.duration, value: span.value, curve: span.curve)
+        )
       }
     }
     layer.initial.set(track.property, to: first)
