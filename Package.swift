@@ -122,6 +122,7 @@ let package = Package(
       name: "RequestFuzzing",
       dependencies: [
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "TransitionServer",
+        "DataAnimator", "TransitionPluginSDK",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],

@@ -66,6 +66,9 @@ private struct TimelineBuilder {
   var claimed: Set<String> = []
   /// How many layers the rules have drawn so far.
   var drawn = 0
+  /// The cells `Screen.inferredCellIDs` finds on each screen (as the rules name them) that
+  /// names no roles, worked out once.
+  var inferredCells: [ScreenSide: Set<String>] = [:]
 
   init(
     document: AnimatorDocument, plan: OperationPlan, context: TransitionContext, duration: Double
@@ -87,6 +90,9 @@ private struct TimelineBuilder {
       for field in LayerFrameField.allCases {
         globals["\(reference).\(field.rawValue)"] = field.value(of: layer.frame)
       }
+    }
+    for side in [ScreenSide.from, .to] where !screen(side).namesRoles {
+      inferredCells[side] = screen(side).inferredCellIDs(in: context.container)
     }
     try setParameters()
     for binding in document.variables {
@@ -202,7 +208,7 @@ private struct TimelineBuilder {
               filling: context.container,
               id: "\(document.name).\(actualSide(side).rawValue)-background", color: color, z: 0),
             side: side, contextLayer: nil, isBackground: true)
-          if matches(selector, item, screen: screen) {
+          if matches(selector, item) {
             item.layer.initial.z = nextZ()
             items.append(item)
           }
@@ -210,7 +216,7 @@ private struct TimelineBuilder {
         for layer in screen.layers where !claimed.contains(layer.id) {
           let item = Item(
             layer: TimelineLayer(layer, z: 0), side: side, contextLayer: layer, isBackground: false)
-          guard matches(selector, item, screen: screen) else { continue }
+          guard matches(selector, item) else { continue }
           claimed.insert(layer.id)
           var placed = item
           placed.layer.initial.z = nextZ()
@@ -269,7 +275,7 @@ private struct TimelineBuilder {
           to: try self.value(value, property: property, item: item, names, "\(rule.pointer)/set"))
       }
       for track in rule.tracks where holds(track.when) {
-        if let only = track.only, !matches(only, item, screen: item.side.map(screen)) { continue }
+        if let only = track.only, !matches(only, item) { continue }
         try play(track, on: &layer, item: item, names)
       }
       layers.append(layer)
@@ -334,14 +340,15 @@ private struct TimelineBuilder {
     return nil
   }
 
-  func matches(_ selector: LayerSelector, _ item: Item, screen: Screen?) -> Bool {
+  /// Whether the layer `item` passes `selector`.
+  func matches(_ selector: LayerSelector, _ item: Item) -> Bool {
     if let side = selector.screen, item.side != side { return false }
     if let background = selector.background, background != item.isBackground { return false }
     let layer = item.contextLayer
     if let role = selector.role {
-      guard let layer, let screen else { return false }
-      if role == ContextLayer.cellRole, !screen.namesRoles {
-        guard screen.inferredCellIDs(in: context.container).contains(layer.id) else { return false }
+      guard let layer else { return false }
+      if role == ContextLayer.cellRole, let side = item.side, let cells = inferredCells[side] {
+        guard cells.contains(layer.id) else { return false }
       } else if layer.role != role {
         return false
       }
@@ -352,7 +359,7 @@ private struct TimelineBuilder {
     if let selected = selector.selected, selected != isSelected { return false }
     if let match = selector.match, match != isMatch { return false }
     if let pair = selector.pair, pair != (isSelected || isMatch) { return false }
-    for inner in selector.not where matches(inner, item, screen: screen) { return false }
+    for inner in selector.not where matches(inner, item) { return false }
     return true
   }
 
@@ -367,7 +374,7 @@ private struct TimelineBuilder {
   private func stagger(_ rule: Rule, _ items: [Item]) throws(EngineError) -> [Int: StaggerValues] {
     guard let stagger = rule.stagger else { return [:] }
     let among = items.indices.filter {
-      matches(stagger.among, items[$0], screen: items[$0].side.map(screen))
+      matches(stagger.among, items[$0])
     }
     var measures: [Int: Double] = [:]
     switch stagger.measure {
