@@ -8,7 +8,8 @@ import Testing
 
   @Test(arguments: FuzzCorpusTests.inputNames)
   func corpusInputKeepsTheFormatsPromises(name: String) throws {
-    let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(FuzzCorpusTests.corpusDirectory)/\(name)"))
+    let bytes = try Data(
+      contentsOf: URL(fileURLWithPath: "\(FuzzCorpusTests.corpusDirectory)/\(name)"))
     #expect(Self.check.problem(with: Array(bytes)) == nil)
   }
 
@@ -16,7 +17,8 @@ import Testing
   /// validate and build timelines.
   @Test func theCorpusHoldsTheBuiltInAnimators() {
     let seeds = FuzzCorpusTests.inputNames.filter { $0.hasPrefix("animator-") }
-    #expect(Set(seeds) == ["animator-album-flip", "animator-default-slide", "animator-zoom-present"])
+    #expect(
+      Set(seeds) == ["animator-album-flip", "animator-default-slide", "animator-zoom-present"])
   }
 
   @Test(arguments: [
