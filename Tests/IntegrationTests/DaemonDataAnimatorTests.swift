@@ -116,6 +116,11 @@ import TransitionJSON
     ])
     #expect(reply.errorCode == "unsupported_operation")
     #expect(reply.fields["error"]?["message"]?.stringValue?.contains("serves nothing") == true)
+    // transitionctl lists it with its error under the table.
+    let listing = try TransitionctlRun.run(["animators"], socket: daemon.socketPath)
+    #expect(listing.status == 0)
+    let line = listing.stdout.split(separator: "\n").first { $0.hasPrefix("wrong: ") }
+    #expect(line?.contains(animators + "/wrong.json:1:") == true, "\(listing.stdout)")
   }
 
   @Test func paramsAreCheckedAgainstTheAnimatorsKnobs() throws {
