@@ -71,7 +71,7 @@ import Testing
       ],
       in: skeleton, limit: limit)
     #expect(checked.status == 0, "\(checked.output)")
-    #expect(checked.output.contains("passed: 6 checks"), "\(checked.output)")
+    #expect(checked.output.contains("passed: 7 checks"), "\(checked.output)")
     #expect(checked.output.contains("ok: first frame: \(name) on scene.json (present)"))
     let found = try Self.run(["find", skeleton, "-name", library], in: skeleton)
     let path = found.output.split(separator: "\n").first.map(String.init) ?? ""
@@ -106,7 +106,7 @@ import Testing
     ]
     let checked = try Self.run(check, in: skeleton)
     #expect(checked.status == 0, "\(checked.output)")
-    #expect(checked.output.contains("passed: 6 checks"), "\(checked.output)")
+    #expect(checked.output.contains("passed: 7 checks"), "\(checked.output)")
     let file = skeleton + "/rise-in.json"
     let text = try String(contentsOfFile: file, encoding: .utf8)
     try text.replacingOccurrences(of: #""to": 0}"#, with: #""to": "rize"}"#)
