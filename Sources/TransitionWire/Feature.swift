@@ -9,4 +9,7 @@ public enum Feature: String, CaseIterable, Sendable {
   /// `subscribe` takes `clock: "virtual"`: every frame at t = k / fps, as fast as the
   /// subscriber reads them.
   case virtualClock
+  /// Animators written as data files are served beside libraries (docs/animators.md): the
+  /// `animators` reply lists `kind`, `params` and `error`, and `begin` takes `params`.
+  case dataAnimators
 }
