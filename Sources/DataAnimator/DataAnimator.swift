@@ -107,6 +107,8 @@ private struct TimelineBuilder {
       inferredCells[side] = screen(side).inferredCellIDs(in: context.container)
     }
     try setParameters()
+    // A context the file declines is not evaluated: its variables may read what it lacks.
+    guard accepts else { return }
     for binding in document.variables {
       globals[binding.name] = try evaluate(binding.expression, "/let/\(binding.name)", globals)
     }

@@ -138,6 +138,13 @@ import TransitionPluginSDK
     var context = Self.context(.push)
     context.selected = "photo"
     #expect(try animator(Self.deal).timeline(for: context, duration: 1) == nil)
+    // Its variables, which may read what the context lacks, are not evaluated.
+    let reading = #"""
+      {"requires": ["selected"], "let": {"w": "selected.width * 2"},
+       "operations": {"push": {"duration": 1, "rules": [{"select": {}}]}}}
+      """#
+    context.selected = nil
+    #expect(try animator(reading).timeline(for: context, duration: 1) == nil)
   }
 
   @Test func aStaggerStartsTheFarthestLayerFirst() throws {
