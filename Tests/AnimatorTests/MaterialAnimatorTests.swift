@@ -255,9 +255,10 @@ import TransitionKit
     for time in [0.0, 0.25, 0.5, 1.0] {
       let drawn = try frame(timeline, atRelative: time)
       let morph = try drawn.state(matchID)
-      #expect(close(morph.frame, lerp(card, sheet, time), within: 1e-9) && morph.alpha == 1)
+      let bounds = morph.drawnRect
+      #expect(close(bounds, lerp(card, sheet, time), within: 1e-9) && morph.alpha == 1)
       let copy = try drawn.state("material-container-transform.card").drawnRect
-      #expect(close(copy.midX, morph.frame.midX) && close(copy.minY, morph.frame.minY))
+      #expect(close(copy.midX, bounds.midX) && close(copy.minY, bounds.minY))
       for layer in context.to.layers where layer.id != matchID {
         #expect(close(try drawn.state(layer.id).alpha, time), "\(layer.id) fades in around it")
       }
