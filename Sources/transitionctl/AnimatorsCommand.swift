@@ -8,7 +8,8 @@ enum AnimatorsCommand: Command {
   static let usage = "animators [--json] [--quiet]"
   static let details = """
     Prints one row per animator: its name, the operations it serves, the plugin that provides
-    it and the plugin's version. An operation marked with '*' is currently routed to that
+    it and the plugin's version ('data' and no version for an animator written as data), and
+    its default duration. An operation marked with '*' is currently routed to that
     animator (see 'transitionctl routes'). A quarantined animator (its plugin kept bringing
     the plugin host down; every begin it is chosen for falls back to default-slide until the
     next reload) is marked '(quarantined)', and each quarantined plugin is listed below the
@@ -20,9 +21,10 @@ enum AnimatorsCommand: Command {
 
     example:
       transitionctl animators
-      NAME          OPERATIONS                     PLUGIN        VERSION
-      album-flip    push* pop*                     AlbumFlip     1.0.0
-      default-slide push pop present dismiss       DefaultSlide  1.0.0
+      NAME           OPERATIONS                PLUGIN     VERSION  DURATION
+      crossfade      present dismiss           crossfade  1.0.0    0.3 s
+      album-flip     push* pop*                data                1 s
+      default-slide  push pop present dismiss  data                0.35 s
     """
   static let flags: Set<String> = ["json", "quiet"]
 

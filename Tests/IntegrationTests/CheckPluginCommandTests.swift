@@ -46,6 +46,7 @@ import Testing
     #expect(badScene.stderr.contains("/nonexistent/scene.json: cannot read the scene"))
     let help = try Self.checkPlugin(["--help"])
     #expect(help.status == 0)
-    #expect(help.stdout.hasPrefix("usage: transitiond check-plugin LIB.so [--scene FILE]..."))
+    #expect(
+      help.stdout.hasPrefix("usage: transitiond check-plugin LIB.so|ANIMATOR.json [--scene FILE]..."))
   }
 }
