@@ -121,6 +121,7 @@ let package = Package(
       name: "RequestFuzzing",
       dependencies: [
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "TransitionServer",
+        "DataAnimator", "TransitionPluginSDK",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -137,6 +138,9 @@ let package = Package(
     // Tests.
     .testTarget(name: "TransitionJSONTests", dependencies: ["TransitionJSON"]),
     .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit", "TransitionJSON"]),
+    .testTarget(
+      name: "DataAnimatorTests",
+      dependencies: ["DataAnimator", "TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
     .testTarget(
       name: "TransitionWireTests",
       dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),

@@ -20,8 +20,10 @@ struct AnimatorDocumentReader {
 
   /// Names every context offers.
   static let contextNames: Set<String> = {
-    var names: Set<String> = ["container.width", "container.height", "container.midX",
-      "container.midY", "duration", "pi"]
+    var names: Set<String> = [
+      "container.width", "container.height", "container.midX",
+      "container.midY", "duration", "pi",
+    ]
     for layer in ["selected", "match"] {
       for field in LayerFrameField.allCases { names.insert("\(layer).\(field.rawValue)") }
     }
@@ -61,7 +63,8 @@ struct AnimatorDocumentReader {
         AnimatorFileError([
           ValidationIssue(
             file: file, line: 1, column: 1, pointer: "",
-            message: "the file has \(bytes.count) bytes, more than the limit of \(maximumFileBytes)")
+            message: "the file has \(bytes.count) bytes, more than the limit of \(maximumFileBytes)"
+          )
         ]))
     }
     let value: JSONValue
@@ -160,7 +163,7 @@ struct AnimatorDocumentReader {
 
   // MARK: The document
 
-  private static let documentKeys: Set<String> = [
+  static let documentKeys: Set<String> = [
     "$schema", "description", "params", "let", "requires", "operations",
   ]
 
@@ -173,9 +176,10 @@ struct AnimatorDocumentReader {
     if let schema = members["$schema"] { _ = string(schema, "/$schema") }
     let parameters = members["params"].map { self.parameters($0, "/params") } ?? []
     parameterNames = Set(parameters.map(\.name))
-    let variables = members["let"].map {
-      self.bindings($0, "/let", scope: Self.contextNames.union(parameterNames), layerScope: false)
-    } ?? []
+    let variables =
+      members["let"].map {
+        self.bindings($0, "/let", scope: Self.contextNames.union(parameterNames), layerScope: false)
+      } ?? []
     globalNames = Self.contextNames.union(parameterNames).union(variables.map(\.name))
 
     var requiresSelected = false
@@ -211,7 +215,9 @@ struct AnimatorDocumentReader {
       return []
     }
     guard members.count <= Self.maximumParameters else {
-      report(pointer, "has \(members.count) parameters, more than the limit of \(Self.maximumParameters)")
+      report(
+        pointer, "has \(members.count) parameters, more than the limit of \(Self.maximumParameters)"
+      )
       return []
     }
     var parameters: [AnimatorParameter] = []
@@ -244,7 +250,8 @@ struct AnimatorDocumentReader {
         string($0, Self.child(itemPointer, "description"))
       }
       parameters.append(
-        AnimatorParameter(name: key, defaultValue: defaultValue, range: low...high, summary: summary))
+        AnimatorParameter(
+          name: key, defaultValue: defaultValue, range: low...high, summary: summary))
     }
     return parameters
   }
@@ -283,7 +290,8 @@ struct AnimatorDocumentReader {
       return []
     }
     guard members.count <= Self.maximumVariables else {
-      report(pointer, "has \(members.count) variables, more than the limit of \(Self.maximumVariables)")
+      report(
+        pointer, "has \(members.count) variables, more than the limit of \(Self.maximumVariables)")
       return []
     }
     var parsed: [String: Expression] = [:]
@@ -383,7 +391,7 @@ struct AnimatorDocumentReader {
       let entryPointer = Self.child(pointer, operation.rawValue)
       guard
         let fields = object(
-          entry, entryPointer, allowed: ["duration", "curve", "rules", "mirror", "like"])
+          entry, entryPointer, allowed: Self.operationKeys)
       else { continue }
       if fields["mirror"] != nil || fields["like"] != nil {
         mirrors.append((operation, entryPointer, fields))
@@ -398,7 +406,8 @@ struct AnimatorDocumentReader {
         continue
       }
       let duration = self.duration(durationValue, Self.child(entryPointer, "duration"))
-      let curve = fields["curve"].map { self.curve($0, Self.child(entryPointer, "curve")) } ?? .linear
+      let curve =
+        fields["curve"].map { self.curve($0, Self.child(entryPointer, "curve")) } ?? .linear
       let rules = self.rules(rulesValue, Self.child(entryPointer, "rules"))
       if let duration {
         plans[operation] = OperationPlan(
@@ -452,14 +461,19 @@ struct AnimatorDocumentReader {
     do {
       return try TimingCurve(json: JSONField(value, path: "")).validated()
     } catch {
-      report(pointer, error.message.hasPrefix(" ") ? String(error.message.dropFirst()) : error.message)
+      let message = error.message
+      report(pointer, message.hasPrefix(": ") ? String(message.dropFirst(2)) : message)
       return nil
     }
   }
 
   // MARK: Rules
 
-  private static let ruleKeys: Set<String> = [
+  static let operationKeys: Set<String> = ["duration", "curve", "rules", "mirror", "like"]
+  static let keyframeKeys: Set<String> = ["start", "duration", "value", "curve"]
+  static let staggerKeys: Set<String> = ["from", "by", "among"]
+
+  static let ruleKeys: Set<String> = [
     "select", "add", "background", "frame", "color", "content", "copy", "when", "let", "set",
     "stagger", "tracks", "description",
   ]
@@ -500,7 +514,8 @@ struct AnimatorDocumentReader {
       source = selector.map { .select($0, background: background) }
     case (nil, let add?):
       if fields["background"] != nil {
-        report(Self.child(pointer, "background"), "only a rule that selects a screen has \"background\"")
+        report(
+          Self.child(pointer, "background"), "only a rule that selects a screen has \"background\"")
       }
       source = added(add, fields, pointer)
     case (nil, nil):
@@ -524,9 +539,10 @@ struct AnimatorDocumentReader {
       stagger = self.stagger(staggerValue, Self.child(pointer, "stagger"))
       scope.formUnion(Self.staggerNames)
     }
-    let variables = fields["let"].map {
-      bindings($0, Self.child(pointer, "let"), scope: scope, layerScope: true)
-    } ?? []
+    let variables =
+      fields["let"].map {
+        bindings($0, Self.child(pointer, "let"), scope: scope, layerScope: true)
+      } ?? []
     scope.formUnion(variables.map(\.name))
     var initial: [(LayerProperty, ValueExpression)] = []
     if let setValue = fields["set"] {
@@ -548,7 +564,8 @@ struct AnimatorDocumentReader {
       let elements = array(tracksValue, Self.child(pointer, "tracks"), maximum: Self.maximumTracks)
     {
       for (index, element) in elements.enumerated() {
-        if let track = track(element, Self.child(Self.child(pointer, "tracks"), index), scope: scope)
+        if let track = track(
+          element, Self.child(Self.child(pointer, "tracks"), index), scope: scope)
         {
           tracks.append(track)
         }
@@ -556,7 +573,8 @@ struct AnimatorDocumentReader {
     }
     guard let source else { return nil }
     return Rule(
-      source: source, pointer: pointer, when: when, variables: variables, initial: initial, stagger: stagger,
+      source: source, pointer: pointer, when: when, variables: variables, initial: initial,
+      stagger: stagger,
       tracks: tracks)
   }
 
@@ -630,7 +648,7 @@ struct AnimatorDocumentReader {
     return condition
   }
 
-  private static let selectorKeys: Set<String> = [
+  static let selectorKeys: Set<String> = [
     "screen", "role", "id", "selected", "match", "pair", "background", "not",
   ]
 
@@ -673,7 +691,7 @@ struct AnimatorDocumentReader {
   }
 
   private mutating func stagger(_ value: JSONValue, _ pointer: String) -> Stagger? {
-    guard let fields = object(value, pointer, allowed: ["from", "by", "among"]) else { return nil }
+    guard let fields = object(value, pointer, allowed: Self.staggerKeys) else { return nil }
     var stagger = Stagger(origin: .container, measure: .distance, among: .any)
     if let by = fields["by"], let name = string(by, Self.child(pointer, "by")) {
       guard let measure = Stagger.Measure(rawValue: name) else {
@@ -735,7 +753,8 @@ struct AnimatorDocumentReader {
           report(
             elementPointer,
             "a colour is #rrggbb, #rrggbbaa, from.background, to.background, "
-              + "selected.background or match.background\(layerAllowed ? " or layer.background" : ""), got \"\(text)\"")
+              + "selected.background or match.background\(layerAllowed ? " or layer.background" : ""), got \"\(text)\""
+          )
           return nil
         }
         choices.append(.literal(color))
@@ -775,7 +794,7 @@ struct AnimatorDocumentReader {
 
   // MARK: Tracks
 
-  private static let trackKeys: Set<String> = [
+  static let trackKeys: Set<String> = [
     "property", "from", "to", "over", "curve", "keyframes", "mode", "visible", "hiddenDuring",
     "appear", "if", "when", "mirror",
   ]
@@ -801,7 +820,8 @@ struct AnimatorDocumentReader {
     let when = fields["when"].map { condition($0, Self.child(pointer, "when")) } ?? .always
     let mirrors = fields["mirror"].flatMap { bool($0, Self.child(pointer, "mirror")) } ?? true
     var mode = CalculationMode.linear
-    if let modeValue = fields["mode"], let modeName = string(modeValue, Self.child(pointer, "mode")) {
+    if let modeValue = fields["mode"], let modeName = string(modeValue, Self.child(pointer, "mode"))
+    {
       guard let parsed = CalculationMode(rawValue: modeName) else {
         report(
           Self.child(pointer, "mode"),
@@ -813,13 +833,16 @@ struct AnimatorDocumentReader {
     let curve = fields["curve"].map { self.curve($0, Self.child(pointer, "curve")) } ?? .linear
     guard let curve else { return nil }
 
-    let forms = ["to", "keyframes", "visible", "hiddenDuring", "appear"].filter { fields[$0] != nil }
+    let forms = ["to", "keyframes", "visible", "hiddenDuring", "appear"].filter {
+      fields[$0] != nil
+    }
     guard forms.count == 1 else {
       report(
         pointer,
         forms.isEmpty
           ? "a track needs one of \"to\", \"keyframes\", \"visible\", \"hiddenDuring\", \"appear\""
-          : "a track has one of " + forms.map { "\"\($0)\"" }.joined(separator: ", ") + ", not several")
+          : "a track has one of " + forms.map { "\"\($0)\"" }.joined(separator: ", ")
+            + ", not several")
       return nil
     }
     var initial = fields["from"].flatMap {
@@ -829,26 +852,34 @@ struct AnimatorDocumentReader {
     var keyframes: [KeyframeRule] = []
     switch forms[0] {
     case "to":
-      let window = fields["over"].map { self.window($0, Self.child(pointer, "over"), scope: scope) }
+      let window =
+        fields["over"].map { self.window($0, Self.child(pointer, "over"), scope: scope) }
         ?? (.number(0), .number(1))
       guard let window,
-        let end = self.value(fields["to"]!, Self.child(pointer, "to"), kind: property.kind, scope: scope)
+        let end = self.value(
+          fields["to"]!, Self.child(pointer, "to"), kind: property.kind, scope: scope)
       else { return nil }
-      keyframes = [KeyframeRule(start: window.0, end: window.1, duration: nil, value: end, curve: curve)]
+      keyframes = [
+        KeyframeRule(start: window.0, end: window.1, duration: nil, value: end, curve: curve)
+      ]
     case "keyframes":
-      guard let elements = array(
-        fields["keyframes"]!, Self.child(pointer, "keyframes"), maximum: Self.maximumKeyframes)
+      guard
+        let elements = array(
+          fields["keyframes"]!, Self.child(pointer, "keyframes"), maximum: Self.maximumKeyframes)
       else { return nil }
       for (index, element) in elements.enumerated() {
         let keyPointer = Self.child(Self.child(pointer, "keyframes"), index)
         guard
-          let keyFields = object(element, keyPointer, allowed: ["start", "duration", "value", "curve"]),
+          let keyFields = object(element, keyPointer, allowed: Self.keyframeKeys),
           let startValue = keyFields["start"], let valueField = keyFields["value"]
         else {
-          if case .object = element { report(keyPointer, "a keyframe needs \"start\" and \"value\"") }
+          if case .object = element {
+            report(keyPointer, "a keyframe needs \"start\" and \"value\"")
+          }
           continue
         }
-        let keyCurve = keyFields["curve"].map { self.curve($0, Self.child(keyPointer, "curve")) } ?? curve
+        let keyCurve =
+          keyFields["curve"].map { self.curve($0, Self.child(keyPointer, "curve")) } ?? curve
         guard let start = expression(startValue, Self.child(keyPointer, "start"), scope: scope),
           let duration = expression(
             keyFields["duration"] ?? .number(0), Self.child(keyPointer, "duration"), scope: scope),
@@ -857,7 +888,8 @@ struct AnimatorDocumentReader {
           let keyCurve
         else { continue }
         keyframes.append(
-          KeyframeRule(start: start, end: nil, duration: duration, value: keyValue, curve: keyCurve))
+          KeyframeRule(start: start, end: nil, duration: duration, value: keyValue, curve: keyCurve)
+        )
       }
       guard !keyframes.isEmpty else {
         report(Self.child(pointer, "keyframes"), "needs at least one keyframe")
@@ -873,7 +905,8 @@ struct AnimatorDocumentReader {
       }
       mode = .discrete
       func instant(_ expression: Expression, _ value: Bool) -> KeyframeRule {
-        KeyframeRule(start: expression, end: expression, duration: nil, value: .bool(value), curve: .linear)
+        KeyframeRule(
+          start: expression, end: expression, duration: nil, value: .bool(value), curve: .linear)
       }
       switch forms[0] {
       case "appear":
@@ -890,7 +923,8 @@ struct AnimatorDocumentReader {
       }
     }
     return TrackRule(
-      property: property, pointer: pointer, only: only, when: when, mirrors: mirrors, mode: mode, initial: initial,
+      property: property, pointer: pointer, only: only, when: when, mirrors: mirrors, mode: mode,
+      initial: initial,
       keyframes: keyframes)
   }
 

@@ -66,8 +66,13 @@ private struct TimelineBuilder {
   var claimed: Set<String> = []
   /// How many layers the rules have drawn so far.
   var drawn = 0
+  /// The cells `Screen.inferredCellIDs` finds on each screen (as the rules name them) that
+  /// names no roles, worked out once.
+  var inferredCells: [ScreenSide: Set<String>] = [:]
 
-  init(document: AnimatorDocument, plan: OperationPlan, context: TransitionContext, duration: Double)
+  init(
+    document: AnimatorDocument, plan: OperationPlan, context: TransitionContext, duration: Double
+  )
     throws(EngineError)
   {
     self.document = document
@@ -85,6 +90,9 @@ private struct TimelineBuilder {
       for field in LayerFrameField.allCases {
         globals["\(reference).\(field.rawValue)"] = field.value(of: layer.frame)
       }
+    }
+    for side in [ScreenSide.from, .to] where !screen(side).namesRoles {
+      inferredCells[side] = screen(side).inferredCellIDs(in: context.container)
     }
     try setParameters()
     for binding in document.variables {
@@ -122,7 +130,8 @@ private struct TimelineBuilder {
       }
       given = members
     }
-    for name in given.keys.sorted() where !document.parameters.contains(where: { $0.name == name }) {
+    for name in given.keys.sorted() where !document.parameters.contains(where: { $0.name == name })
+    {
       let known = document.parameters.map(\.name).joined(separator: ", ")
       throw EngineError(
         .invalidValue,
@@ -181,7 +190,8 @@ private struct TimelineBuilder {
     }
     if layers.isEmpty {
       layers.append(
-        TimelineLayer(filling: context.container, id: "\(document.name).empty", color: .clear, z: 0))
+        TimelineLayer(filling: context.container, id: "\(document.name).empty", color: .clear, z: 0)
+      )
     }
     return try Timeline(duration: duration, curve: plan.curve, layers: layers)
   }
@@ -198,7 +208,7 @@ private struct TimelineBuilder {
               filling: context.container,
               id: "\(document.name).\(actualSide(side).rawValue)-background", color: color, z: 0),
             side: side, contextLayer: nil, isBackground: true)
-          if matches(selector, item, screen: screen) {
+          if matches(selector, item) {
             item.layer.initial.z = nextZ()
             items.append(item)
           }
@@ -206,7 +216,7 @@ private struct TimelineBuilder {
         for layer in screen.layers where !claimed.contains(layer.id) {
           let item = Item(
             layer: TimelineLayer(layer, z: 0), side: side, contextLayer: layer, isBackground: false)
-          guard matches(selector, item, screen: screen) else { continue }
+          guard matches(selector, item) else { continue }
           claimed.insert(layer.id)
           var placed = item
           placed.layer.initial.z = nextZ()
@@ -265,7 +275,7 @@ private struct TimelineBuilder {
           to: try self.value(value, property: property, item: item, names, "\(rule.pointer)/set"))
       }
       for track in rule.tracks where holds(track.when) {
-        if let only = track.only, !matches(only, item, screen: item.side.map(screen)) { continue }
+        if let only = track.only, !matches(only, item) { continue }
         try play(track, on: &layer, item: item, names)
       }
       layers.append(layer)
@@ -330,14 +340,15 @@ private struct TimelineBuilder {
     return nil
   }
 
-  func matches(_ selector: LayerSelector, _ item: Item, screen: Screen?) -> Bool {
+  /// Whether the layer `item` passes `selector`.
+  func matches(_ selector: LayerSelector, _ item: Item) -> Bool {
     if let side = selector.screen, item.side != side { return false }
     if let background = selector.background, background != item.isBackground { return false }
     let layer = item.contextLayer
     if let role = selector.role {
-      guard let layer, let screen else { return false }
-      if role == ContextLayer.cellRole, !screen.namesRoles {
-        guard screen.inferredCellIDs(in: context.container).contains(layer.id) else { return false }
+      guard let layer else { return false }
+      if role == ContextLayer.cellRole, let side = item.side, let cells = inferredCells[side] {
+        guard cells.contains(layer.id) else { return false }
       } else if layer.role != role {
         return false
       }
@@ -348,7 +359,7 @@ private struct TimelineBuilder {
     if let selected = selector.selected, selected != isSelected { return false }
     if let match = selector.match, match != isMatch { return false }
     if let pair = selector.pair, pair != (isSelected || isMatch) { return false }
-    for inner in selector.not where matches(inner, item, screen: screen) { return false }
+    for inner in selector.not where matches(inner, item) { return false }
     return true
   }
 
@@ -363,7 +374,7 @@ private struct TimelineBuilder {
   private func stagger(_ rule: Rule, _ items: [Item]) throws(EngineError) -> [Int: StaggerValues] {
     guard let stagger = rule.stagger else { return [:] }
     let among = items.indices.filter {
-      matches(stagger.among, items[$0], screen: items[$0].side.map(screen))
+      matches(stagger.among, items[$0])
     }
     var measures: [Int: Double] = [:]
     switch stagger.measure {
@@ -378,7 +389,8 @@ private struct TimelineBuilder {
         guard let layer = self.reference(of: reference) else {
           throw EngineError(
             .invalidValue,
-            "\(document.name).json \(rule.pointer)/stagger: the context has no \(reference.rawValue) layer")
+            "\(document.name).json \(rule.pointer)/stagger: the context has no \(reference.rawValue) layer"
+          )
         }
         origin = layer.frame.center
       case .point(let x, let y):
@@ -458,7 +470,8 @@ private struct TimelineBuilder {
       spans.append(
         Span(
           start: start, end: end, duration: duration,
-          value: try value(keyframe.value, property: track.property, item: item, names, "\(pointer)/value"),
+          value: try value(
+            keyframe.value, property: track.property, item: item, names, "\(pointer)/value"),
           curve: keyframe.curve))
     }
     var first = initial
@@ -469,7 +482,8 @@ private struct TimelineBuilder {
       first = spans.last?.value ?? initial
       for index in spans.indices.reversed() {
         let span = spans[index]
-        let window = keyframeWindow(span.start, span.end, span.duration, isWindow: track.keyframes[index].end != nil)
+        let window = keyframeWindow(
+          span.start, span.end, span.duration, isWindow: track.keyframes[index].end != nil)
         keyframes.append(
           Keyframe(
             start: window.start, duration: window.duration,
@@ -478,7 +492,8 @@ private struct TimelineBuilder {
     } else {
       for span in spans {
         keyframes.append(
-          Keyframe(start: span.start, duration: span.duration, value: span.value, curve: span.curve))
+          Keyframe(start: span.start, duration: span.duration, value: span.value, curve: span.curve)
+        )
       }
     }
     layer.initial.set(track.property, to: first)

@@ -121,7 +121,8 @@ struct ExpressionParser {
   }
 
   private static func describe(_ arity: ClosedRange<Int>) -> String {
-    let count = arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "at least \(arity.lowerBound)"
+    let count =
+      arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "at least \(arity.lowerBound)"
     return arity.lowerBound == 1 && arity.upperBound == 1 ? "1 argument" : "\(count) arguments"
   }
 

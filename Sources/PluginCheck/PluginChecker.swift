@@ -8,6 +8,8 @@ public enum PluginChecker {
   /// The most a drawn sample may differ (in one colour channel) where a frame must draw
   /// exactly a screen: rounding only.
   public static let drawnTolerance = 1e-9
+  /// The most of the screen that may change in the millisecond next to either end.
+  public static let jumpAllowance = 0.005
 
   /// Loads the library at `path` with the daemon's rules and checks its animators on `scenes`.
   public static func check(library path: String, scenes: [CheckScene]) -> PluginCheckReport {
@@ -116,6 +118,18 @@ public enum PluginChecker {
     drawn(
       .lastFrame, subject, evaluator.frame(progress: 1), like: to, "the to screen", context, &report
     )
+    let step = 0.001 / timeline.duration
+    var jumps: [String] = []
+    for (end, near) in [(0.0, step), (1.0, 1 - step)] {
+      let share = CoarseRaster(evaluator.frame(progress: end), container: context.container)
+        .changedShare(
+          from: CoarseRaster(evaluator.frame(progress: near), container: context.container))
+      if share > jumpAllowance {
+        jumps.append(
+          "\(rounded(share * 100))% of the screen jumps in the millisecond at progress \(Int(end))")
+      }
+    }
+    report.add(.noJump, subject, jumps.isEmpty ? .passed : .failed, jumps.joined(separator: "; "))
     do {
       let (finished, frame) = try cancelledFrame(timeline, after: 0.5)
       guard finished == false else {

@@ -87,7 +87,8 @@ public struct ScanReport: Equatable, Sendable {
       var parameters: [AnimatorParameter] = []
       let parameterFields = try field.optional("params")?.elements() ?? []
       guard parameterFields.count <= Self.maximumParameters else {
-        throw EngineError(.outOfRange, "\(field.path).params lists more than \(Self.maximumParameters)")
+        throw EngineError(
+          .outOfRange, "\(field.path).params lists more than \(Self.maximumParameters)")
       }
       for element in parameterFields {
         parameters.append(try Self.parameter(element))

@@ -14,6 +14,9 @@ public struct AnimatorInfo: Equatable, Sendable {
   public let path: String?
   /// True when the plugin is quarantined: listed, but every `begin` falls back.
   public let quarantined: Bool
+  /// Why a data animator's file does not validate (`file:line:column: /pointer: message`), or
+  /// nil.
+  public var error: String? = nil
 }
 
 /// The reply to `animators`: every loaded animator and the route table.
@@ -40,7 +43,8 @@ public struct AnimatorList: Sendable {
           version: try entry.string("version"),
           duration: entry["duration"]?.numberValue,
           path: entry["path"]?.stringValue,
-          quarantined: entry["quarantined"]?.boolValue ?? false))
+          quarantined: entry["quarantined"]?.boolValue ?? false,
+          error: entry["error"]?.stringValue))
     }
     self.animators = animators
     routes = try RouteTable.decode(object)

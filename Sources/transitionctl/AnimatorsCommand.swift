@@ -8,12 +8,14 @@ enum AnimatorsCommand: Command {
   static let usage = "animators [--json] [--quiet]"
   static let details = """
     Prints one row per animator: its name, the operations it serves, the plugin that provides
-    it and the plugin's version ('data' and no version for an animator written as data), and
-    its default duration. An operation marked with '*' is currently routed to that
-    animator (see 'transitionctl routes'). A quarantined animator (its plugin kept bringing
+    it, the plugin's version and the default duration. An operation marked with '*' is
+    currently routed to that animator (see 'transitionctl routes'). A quarantined animator (its plugin kept bringing
     the plugin host down; every begin it is chosen for falls back to default-slide until the
     next reload) is marked '(quarantined)', and each quarantined plugin is listed below the
-    table with the reason.
+    table with the reason. A data animator (PLUGIN 'data', docs/animators.md) whose file does
+    not validate is listed with its error below the table, file:line:column: /pointer:
+    message: its last good version serves meanwhile, or, when it never validated, it serves
+    nothing (no operations).
 
     options:
       --json, -j    print the daemon's reply as JSON (animators and routes)
@@ -22,9 +24,8 @@ enum AnimatorsCommand: Command {
     example:
       transitionctl animators
       NAME           OPERATIONS                PLUGIN     VERSION  DURATION
-      crossfade      present dismiss           crossfade  1.0.0    0.3 s
       album-flip     push* pop*                data                1 s
-      default-slide  push pop present dismiss  data                0.35 s
+      crossfade      present dismiss           crossfade  1.0.0    0.3 s
     """
   static let flags: Set<String> = ["json", "quiet"]
 
@@ -52,6 +53,9 @@ enum AnimatorsCommand: Command {
       ])
     }
     for line in table.render() { try context.output.line(line) }
+    for animator in list.animators {
+      if let error = animator.error { try context.output.line("\(animator.name): \(error)") }
+    }
     for plugin in list.quarantinedPlugins {
       try context.output.line("quarantined: \(plugin.path): \(plugin.reason)")
     }

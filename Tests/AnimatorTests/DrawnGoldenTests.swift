@@ -31,16 +31,22 @@ import TransitionKit
       for matched in [false, true] {
         let form = matched ? " matched" : ""
         cases.append(
-          ("zoom-present present\(form) \(layout)", "zoom-present",
-           Scenes.zoomPresent(layout, matched: matched)))
+          (
+            "zoom-present present\(form) \(layout)", "zoom-present",
+            Scenes.zoomPresent(layout, matched: matched)
+          ))
         cases.append(
-          ("zoom-present dismiss\(form) \(layout)", "zoom-present",
-           Scenes.zoomDismiss(layout, matched: matched)))
+          (
+            "zoom-present dismiss\(form) \(layout)", "zoom-present",
+            Scenes.zoomDismiss(layout, matched: matched)
+          ))
       }
       for operation in TransitionOperation.allCases {
         cases.append(
-          ("default-slide \(operation.rawValue) \(layout)", "default-slide",
-           Scenes.slide(operation, layout)))
+          (
+            "default-slide \(operation.rawValue) \(layout)", "default-slide",
+            Scenes.slide(operation, layout)
+          ))
       }
     }
     for scene in try CheckScene.examples(in: [Self.repository + "/config/scenes"]) {
@@ -102,7 +108,8 @@ import TransitionKit
         to: URL(fileURLWithPath: Self.goldenPath))
       return
     }
-    let golden = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: Self.goldenPath))))
+    let golden = try JSONValue(
+      parsing: Array(try Data(contentsOf: URL(fileURLWithPath: Self.goldenPath))))
     let expected = try #require(golden.objectValue)
     #expect(expected.count == cases.count, "the golden file has \(expected.count) cases")
     for (name, animator, context) in cases {
@@ -126,9 +133,12 @@ import TransitionKit
             Issue.record("\(name), frame \(index): malformed row")
             continue
           }
-          #expect(abs(a[0] - b[0]) <= Self.alphaTolerance, "\(name) frame \(index) \(wantIDs): opacity")
+          #expect(
+            abs(a[0] - b[0]) <= Self.alphaTolerance, "\(name) frame \(index) \(wantIDs): opacity")
           for k in 1..<9 where abs(a[k] - b[k]) > Self.quadTolerance {
-            Issue.record("\(name), frame \(index), \(gotLayer): corner value \(k) is \(b[k]), expected \(a[k])")
+            Issue.record(
+              "\(name), frame \(index), \(gotLayer): corner value \(k) is \(b[k]), expected \(a[k])"
+            )
             break
           }
         }
