@@ -69,24 +69,25 @@ import TransitionJSON
   /// default-slide, and every frame is all numbers. zoom-present's data file divides the cell
   /// by a subnormal container, a value that is not finite (docs/animators.md); cube-turn's
   /// perspective, an eye two widths away, passes the timeline's bounds on a 1e-300 container.
-  @Test(arguments: [
-    ("album-flip", "push", "[1000000,-1000000,5e-324,1e-300]", "[1000000,1000000]", nil),
-    ("album-flip", "pop", "[-0.0,1000000,1000000,1000000]", "[5e-324,0]", nil),
-    (
-      "zoom-present", "present", "[1000000,1000000,1000000,1000000]", "[5e-324,5e-324]",
-      "is not finite"
-    ),
-    ("zoom-present", "dismiss", "[-1000000,0,1e-300,1000000]", "[1e-300,1000000]", nil),
-    ("default-slide", "push", "[1000000,1000000,1000000,1000000]", "[1000000,1000000]", nil),
-    ("default-slide", "present", "[-1000000,-1000000,0,0]", "[0,1000000]", nil),
-    ("crossfade", "dismiss", "[1000000,-1000000,1000000,1000000]", "[1000000,0]", nil),
-    ("cube-turn", "present", "[1000000,1000000,1000000,1000000]", "[1000000,1000000]", nil),
-    ("cube-turn", "present", "[-1000000,0,1e-300,1000000]", "[1000000,5e-324]", nil),
-    (
-      "cube-turn", "dismiss", "[-1000000,0,1e-300,1000000]", "[1e-300,1000000]",
-      "perspective must be within"
-    ),
-  ] as [(String, String, String, String, String?)])
+  @Test(
+    arguments: [
+      ("album-flip", "push", "[1000000,-1000000,5e-324,1e-300]", "[1000000,1000000]", nil),
+      ("album-flip", "pop", "[-0.0,1000000,1000000,1000000]", "[5e-324,0]", nil),
+      (
+        "zoom-present", "present", "[1000000,1000000,1000000,1000000]", "[5e-324,5e-324]",
+        "is not finite"
+      ),
+      ("zoom-present", "dismiss", "[-1000000,0,1e-300,1000000]", "[1e-300,1000000]", nil),
+      ("default-slide", "push", "[1000000,1000000,1000000,1000000]", "[1000000,1000000]", nil),
+      ("default-slide", "present", "[-1000000,-1000000,0,0]", "[0,1000000]", nil),
+      ("crossfade", "dismiss", "[1000000,-1000000,1000000,1000000]", "[1000000,0]", nil),
+      ("cube-turn", "present", "[1000000,1000000,1000000,1000000]", "[1000000,1000000]", nil),
+      ("cube-turn", "present", "[-1000000,0,1e-300,1000000]", "[1000000,5e-324]", nil),
+      (
+        "cube-turn", "dismiss", "[-1000000,0,1e-300,1000000]", "[1e-300,1000000]",
+        "perspective must be within"
+      ),
+    ] as [(String, String, String, String, String?)])
   func extremeButValidContextsGiveFiniteFrames(
     animator: String, operation: String, frame: String, container: String, failure: String?
   ) throws {

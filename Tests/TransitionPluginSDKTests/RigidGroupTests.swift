@@ -76,9 +76,10 @@ import TransitionPluginSDK
       TimelineLayer(id: "thin-\(index)", initial: LayerAttributes(frame: frame))
     }
     let group = RigidGroup(thin, pivot: Point(x: 195, y: 422))
-    #expect(group.layers.map(\.initial.anchor) == [
-      Point(x: 0.5, y: 0.5), Point(x: 0.5, y: 422.0 / 844), Point(x: 0.5, y: 0.5),
-    ])
+    #expect(
+      group.layers.map(\.initial.anchor) == [
+        Point(x: 0.5, y: 0.5), Point(x: 0.5, y: 422.0 / 844), Point(x: 0.5, y: 0.5),
+      ])
     _ = try Timeline(duration: 1, layers: group.layers)
   }
 
