@@ -92,7 +92,7 @@ fuzz: setup
 	mkdir -p .build/fuzz/corpus
 	bin="$$($(SWIFT) build $(FUZZ_FLAGS) --show-bin-path)" && \
 	TRANSITION_FUZZ_PLUGINS="$$bin" TRANSITION_FUZZ_ANIMATORS=$(CURDIR)/config/animators \
-	  "$$bin/transition-fuzz" -max_total_time=$(FUZZ_SECONDS) \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/FuzzLeakSuppressions.txt "$$bin/transition-fuzz" -max_total_time=$(FUZZ_SECONDS) \
 	  -timeout=20 -print_final_stats=1 -dict=Tests/FuzzDictionary.txt \
 	  -artifact_prefix=.build/fuzz/ .build/fuzz/corpus $(FUZZ_CORPUS)
 
