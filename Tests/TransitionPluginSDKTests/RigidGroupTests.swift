@@ -67,10 +67,11 @@ import TransitionPluginSDK
   }
 
   @Test func aLayerTooThinForItsAnchorKeepsItOnThatAxis() throws {
-    // Subnormal and tiny extents far from the pivot: (422 − 0) / 5e-324 is infinite and
+    // Subnormal and tiny extents far from the pivot: (422 − 0) / the least subnormal is infinite and
     // 195 / 1e-300 passes the timeline's bounds, so those axes keep the centre.
     let thin = [
-      Rect(x: 0, y: 0, width: 390, height: 5e-324), Rect(x: 0, y: 0, width: 1e-300, height: 844),
+      Rect(x: 0, y: 0, width: 390, height: .leastNonzeroMagnitude),
+      Rect(x: 0, y: 0, width: 1e-300, height: 844),
       Rect(x: 0, y: 0, width: 0, height: 844),
     ].enumerated().map { index, frame in
       TimelineLayer(id: "thin-\(index)", initial: LayerAttributes(frame: frame))
