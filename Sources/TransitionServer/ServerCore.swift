@@ -20,6 +20,9 @@ public final class ServerCore {
   public static let version = "0.1.0"
   /// The wire protocol version, reported by `hello`.
   public static let protocolVersion = 1
+  /// The optional capabilities this daemon speaks, as `hello` lists them (docs/protocol.md):
+  /// `touch`, fingers in interactive sessions.
+  public static let features = ["touch"]
 
   /// The configuration in force.
   public private(set) var config: ServerConfig
