@@ -48,11 +48,11 @@ public struct AnimatorList: Sendable {
     }
     self.animators = animators
     routes = try RouteTable.decode(object)
-    quarantinedPlugins = ((object["quarantined"] as? [Any]) ?? []).compactMap { entry in
-      guard let fields = entry as? [String: Any], let path = fields["path"] as? String else {
+    quarantinedPlugins = (object["quarantined"]?.arrayValue ?? []).compactMap { entry in
+      guard let fields = entry.objectValue, let path = fields["path"]?.stringValue else {
         return nil
       }
-      return (path, fields["reason"] as? String ?? "")
+      return (path, fields["reason"]?.stringValue ?? "")
     }
   }
 }

@@ -27,6 +27,7 @@ enum Command: Equatable {
   /// - Parameter defaultFps: The frame rate of a `subscribe` that names none.
   /// - Throws: `WireError` `bad_request` naming the field, or `invalid_context`.
   init(_ op: Op, _ request: Request, defaultFps: Double) throws(WireError) {
+    try request.allowOnly(Self.members(of: op), of: op)
     switch op {
     case .hello: self = .hello
     case .animators: self = .animators
@@ -49,6 +50,23 @@ enum Command: Equatable {
     case .update, .pause, .resume, .reverse, .seek, .finish, .cancel:
       let session = try request.requiredString("session")
       self = .control(session: session, try Self.control(op, request))
+    }
+  }
+
+  /// The members `op` takes besides `op` and `id` (docs/protocol.md, "Ops"): any other is
+  /// refused with `bad_request` naming it. A new member is added here and in its decoder
+  /// (ServerCoreRequestTests sends every op each member listed here).
+  static func members(of op: Op) -> [String] {
+    switch op {
+    case .hello, .animators, .routes, .sessions, .stats, .reload: []
+    case .route: ["operation", "animator"]
+    case .begin: ["context", "animator", "duration", "interactive", "session", "params", "touch"]
+    case .subscribe: ["session", "fps", "clock"]
+    case .unsubscribe: ["subscription"]
+    case .end, .pause, .resume, .reverse: ["session"]
+    case .update: ["session", "progress", "touch"]
+    case .seek: ["session", "progress"]
+    case .finish, .cancel: ["session", "velocity", "touchVelocity"]
     }
   }
 

@@ -64,6 +64,17 @@ extension Request {
     return Int(number)
   }
 
+  /// Refuses a member other than `op`, `id` and `members`, naming the first unknown one (in
+  /// sorted order, so the same request always gets the same reply).
+  func allowOnly(_ members: [String], of op: Op) throws(WireError) {
+    guard case .object(let fields) = body.value else { return }
+    let known = Set(members + ["op", "id"])
+    guard let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) else { return }
+    let takes = members.isEmpty ? "takes no members" : "takes \(members.joined(separator: ", "))"
+    throw WireError(
+      .badRequest, "\(unknown) is not a member of \(op.rawValue) (\(op.rawValue) \(takes))")
+  }
+
   private func read<Value>(_ body: () throws(EngineError) -> Value) throws(WireError) -> Value {
     do {
       return try body()

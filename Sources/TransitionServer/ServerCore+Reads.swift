@@ -11,7 +11,7 @@ extension ServerCore {
       "server": .string("transitiond"), "version": .string(Self.version),
       "protocol": .number(Double(Self.protocolVersion)), "pid": .number(Double(getpid())),
       "admin": .bool(adminPolicy.isAdmin(client.identity)),
-      "features": .array(Self.features.map(JSONValue.string)),
+      "features": .array(Feature.allCases.map { .string($0.rawValue) }),
     ]
     if let viewerURL { fields["viewer"] = .string(viewerURL) }
     client.reply(id: id, fields)

@@ -20,9 +20,6 @@ public final class ServerCore {
   public static let version = "0.1.0"
   /// The wire protocol version, reported by `hello`.
   public static let protocolVersion = 1
-  /// The optional capabilities this daemon speaks, as `hello` lists them (docs/protocol.md):
-  /// `touch`, fingers in interactive sessions.
-  public static let features = ["touch"]
 
   /// The configuration in force.
   public private(set) var config: ServerConfig
@@ -42,11 +39,12 @@ public final class ServerCore {
   var sessionQuota = SessionQuota()
   private(set) var isStopping = false
   private var lastSubscriptionID = 0
-  /// Runs the `reload` op: re-reads the config, rescans the plugins, calls
-  /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded with the plugin
-  /// scan's warnings and errors it knows of (the reply's `diagnostics`); throws
-  /// `reload_failed`. Nil refuses `reload`.
-  public var reloadHandler: (() throws(WireError) -> ReloadOutcome)?
+  /// Runs the `reload` op: re-reads the config, calls ``apply(config:adminPolicy:)``, rescans
+  /// the plugins, and calls its argument once, on the loop, when the rescan is done: with the
+  /// number of animators loaded then and the scan's warnings and errors (the reply's
+  /// `diagnostics`), or `reload_failed`. It may answer at once (a config that does not load).
+  /// The requesting client's later requests wait for the answer. Nil refuses `reload`.
+  public var reloadHandler: ((@escaping (Result<ReloadOutcome, WireError>) -> Void) -> Void)?
   /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``);
   /// nil asks the source's own `default-slide`.
   public var fallbackAnimator: FallbackAnimator?

@@ -16,7 +16,8 @@ enum PlayCommand: Command {
     (container, animator, clock, fps), every frame and the complete event, one JSON object a
     line exactly as the daemon sent them. The recording replays with no daemon (the viewer
     page opens it, docs/viewer.md). A scene may carry "animator", "duration" and
-    "interactive"; the options below override them.
+    "interactive" (the options below override them), "description", and "hints" for the
+    animator; any other key is refused, and errors name fields as the file writes them.
 
     options:
       --animator NAME   use this animator instead of the operation's route
@@ -31,11 +32,16 @@ enum PlayCommand: Command {
       --touch X,Y       with --interactive: the finger went down at X,Y (container points);
                         'transitionctl drive ID --touch X,Y' then drags it
       --session ID      name the session ID instead of the daemon's sN
-      --out FILE        write the recording to FILE instead of standard output
+      --out FILE        write the recording to FILE instead of standard output; FILE is
+                        replaced only once the session began (a refused scene leaves it
+                        as it was)
 
     exit status:
-      0 the session finished, 3 it was cancelled, 1 the daemon refused it,
-      65 the scene file is invalid, 66 it cannot be read, 69 the daemon is unreachable
+      0 the session finished, 3 it was cancelled, 4 it finished but the animator the scene
+      or --animator named did not serve it (it declined, failed, crashed or is quarantined:
+      the daemon's fallback played it, and the reason is printed on standard error),
+      1 the daemon refused it, 65 the scene file is invalid, 66 it cannot be read,
+      69 the daemon is unreachable, 73 FILE cannot be created
 
     example:
       transitionctl play config/scenes/album-flip-push.json --virtual --fps 30 --out flip.ndjson
@@ -60,10 +66,12 @@ enum PlayCommand: Command {
     if touch != nil, interactive != true {
       throw .usage("--touch goes with --interactive", verb: name)
     }
-    let output =
-      try arguments.value("out").map { path throws(CommandFailure) in
-        try OutputWriter(creatingFileAt: path)
-      } ?? context.output
+    // The recording replaces FILE only once the daemon has begun the session: a refusal
+    // leaves what was there.
+    let file = try arguments.value("out").map { path throws(CommandFailure) in
+      try ReplacementFile(replacing: path)
+    }
+    let output = file?.writer ?? context.output
     let client = try context.connect()
     defer { client.close() }
 
@@ -74,22 +82,35 @@ enum PlayCommand: Command {
         duration: duration ?? scene.duration, interactive: interactive,
         session: arguments.value("session"), touch: touch)
     } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
-      throw CommandFailure(ExitCode.dataError, "\(path): \(error.description)")
+      // The daemon names fields under the request's `context`; the scene writes them from its
+      // root.
+      let message =
+        error.message.hasPrefix("context.")
+        ? String(error.message.dropFirst("context.".count)) : error.message
+      throw CommandFailure(ExitCode.dataError, "\(path): invalid_context: \(message)")
     } catch {
       throw CommandFailure(error)
     }
+    try file?.commit()
     if started.fallback {
-      StandardStreams.note(
-        "the routed animator declined \(path); \(started.animator) plays it instead")
+      let what = started.fallbackMessage ?? "the chosen animator did not serve \(path)"
+      let reason = started.fallbackReason.map { " (\($0))" } ?? ""
+      StandardStreams.note("\(what)\(reason); \(started.animator) plays \(path) instead")
     }
     if interactive == true {
       StandardStreams.note(
         "session \(started.session) (\(started.animator) \(scene.operation)) waits for control: "
           + "transitionctl drive \(started.session) --progress P | --touch X,Y | --finish | --cancel")
     }
-    return try stream(
+    let status = try stream(
       session: started.session, client: client, fps: fps,
       clock: arguments.has("virtual") ? .virtual : nil, to: output)
+    // A named animator that did not serve is worth a status of its own; a routed one falling
+    // back is the daemon working as designed.
+    if status == ExitCode.success, started.fallback, animator != nil {
+      return ExitCode.playedByFallback
+    }
+    return status
   }
 
   /// Subscribes to `session` and writes its recording (its `begin` event, every frame, its
