@@ -409,7 +409,9 @@ struct AnimatorDocumentReader {
       let curve =
         fields["curve"].map { self.curve($0, Self.child(entryPointer, "curve")) } ?? .linear
       let rules = self.rules(rulesValue, Self.child(entryPointer, "rules"))
-      let gestures = fields["gesture"].map { self.gestures($0, Self.child(entryPointer, "gesture")) }
+      let gestures = fields["gesture"].map {
+        self.gestures($0, Self.child(entryPointer, "gesture"))
+      }
       if let duration {
         plans[operation] = OperationPlan(
           duration: duration, curve: curve ?? .linear, rules: rules, mirrored: false,

@@ -221,7 +221,8 @@ private struct TimelineBuilder {
       throw EngineError(
         .outOfRange,
         "\(document.name).json \(plan.pointer)/range: must be positive and at most "
-          + "\(JSONValue.format(TimelineGesture.maximumRange)) points, got \(JSONValue.format(range))")
+          + "\(JSONValue.format(TimelineGesture.maximumRange)) points, got \(JSONValue.format(range))"
+      )
     }
     let held = drawnItems.filter { item in plan.hold.contains { matches($0, item) } }
     return TimelineGesture(

@@ -97,8 +97,7 @@ public struct GestureFollower: Sendable {
 
   /// The clock changed after the release (paused, resumed, reversed, sought): the spring goes
   /// on from where it is, towards the clock's new end.
-  public mutating func clockChanged(_ clock: TransitionClock, at time: Double) throws(EngineError)
-  {
+  public mutating func clockChanged(_ clock: TransitionClock, at time: Double) throws(EngineError) {
     guard let current = release else { return }
     release = try Self.spring(
       offset: current.value(at: time), velocity: current.velocity(at: time), clock: clock,
@@ -146,7 +145,9 @@ public struct GestureFollower: Sendable {
   /// Where `state` draws the point at unit coordinates `unit` of its frame.
   private static func drawnPoint(_ unit: Point, _ state: LayerState) -> Point {
     state.project(
-      Point(x: state.frame.x + unit.x * state.frame.width, y: state.frame.y + unit.y * state.frame.height))
+      Point(
+        x: state.frame.x + unit.x * state.frame.width,
+        y: state.frame.y + unit.y * state.frame.height))
   }
 
   /// dq/dp: how fast the drawn grabbed point moves with progress (a central difference, one

@@ -75,7 +75,8 @@ public struct OffsetSpring: Equatable, Sendable {
   private func state(at time: Double) -> (value: Point, velocity: Point) {
     if let end, time >= end { return (.zero, .zero) }
     let tau = max(time - start, 0)
-    var (value, velocity) = Self.raw(offset: offset, velocity: self.velocity, omega: omega, tau: tau)
+    var (value, velocity) = Self.raw(
+      offset: offset, velocity: self.velocity, omega: omega, tau: tau)
     if let end {
       let length = end - start
       let u = tau / length

@@ -100,7 +100,8 @@ enum PlayCommand: Command {
     if interactive == true {
       StandardStreams.note(
         "session \(started.session) (\(started.animator) \(scene.operation)) waits for control: "
-          + "transitionctl drive \(started.session) --progress P | --touch X,Y | --finish | --cancel")
+          + "transitionctl drive \(started.session) --progress P | --touch X,Y | --finish | --cancel"
+      )
     }
     let status = try stream(
       session: started.session, client: client, fps: fps,

@@ -44,9 +44,12 @@ import TransitionKit
   /// A layer of a frame event as the engine's state.
   static func state(_ layer: [String: JSONValue]) throws -> LayerState {
     let field = JSONField(.object(layer), path: "layer")
-    var state = LayerState(id: try field.required("id").string(), frame: try field.required("frame").rect())
+    var state = LayerState(
+      id: try field.required("id").string(), frame: try field.required("frame").rect())
     if let anchor = try field.optional("anchor") { state.anchor = try anchor.point() }
-    if let transform = try field.optional("transform") { state.transform = try transform.transform() }
+    if let transform = try field.optional("transform") {
+      state.transform = try transform.transform()
+    }
     return state
   }
 
@@ -95,7 +98,8 @@ import TransitionKit
       #expect(
         abs(drawn.x - touch.x) <= 1 && abs(drawn.y - touch.y) <= 1,
         "step \(step): the grabbed point is drawn at \(drawn), the finger is at \(touch)")
-      widths.append(picture.project(Point(x: 390, y: 276)).x - picture.project(Point(x: 0, y: 276)).x)
+      widths.append(
+        picture.project(Point(x: 390, y: 276)).x - picture.project(Point(x: 0, y: 276)).x)
     }
     #expect(zip(widths.dropFirst(), widths).allSatisfy { $0 < $1 }, "\(widths)")
     let listed = try client.rawReply(["op": "sessions"]).fields["sessions"]?.arrayValue?.first
@@ -124,8 +128,11 @@ import TransitionKit
     if let next = frames.first {
       let drawn = try Self.layer("detail-photo", in: next).project(Self.grab)
       let finger = Point(x: Self.grab.x + 96, y: Self.grab.y + 280)
-      let distance = ((drawn.x - finger.x) * (drawn.x - finger.x) + (drawn.y - finger.y) * (drawn.y - finger.y)).squareRoot()
-      #expect(distance < 60, "the first frame after the release is \(distance) points from the finger")
+      let distance =
+        ((drawn.x - finger.x) * (drawn.x - finger.x) + (drawn.y - finger.y) * (drawn.y - finger.y))
+        .squareRoot()
+      #expect(
+        distance < 60, "the first frame after the release is \(distance) points from the finger")
     }
   }
 

@@ -33,7 +33,8 @@ import TransitionKit
       duration: 0.5, curve: .easeInEaseOut,
       layers: [
         TimelineLayer(
-          id: "backdrop", initial: LayerAttributes(frame: Rect(x: 0, y: 0, width: 400, height: 800)),
+          id: "backdrop",
+          initial: LayerAttributes(frame: Rect(x: 0, y: 0, width: 400, height: 800)),
           tracks: [
             PropertyTrack(.alpha, keyframes: [Keyframe(start: 0, duration: 1, value: .number(0))])
           ]),
@@ -94,7 +95,8 @@ import TransitionKit
     #expect(drag.clock.progress(at: 0.4) == 1)
 
     let up = TimelineGesture(hold: ["card"], axis: .x, range: 300, direction: -1)
-    #expect(up.progress(touch: Point(x: 50, y: 0), grab: Point(x: 200, y: 0), grabProgress: 0) == 0.5)
+    #expect(
+      up.progress(touch: Point(x: 50, y: 0), grab: Point(x: 200, y: 0), grabProgress: 0) == 0.5)
     let far = TimelineGesture(hold: [], axis: .distance, range: 100)
     #expect(far.progress(touch: Point(x: 30, y: 40), grab: .zero, grabProgress: 0.25) == 0.75)
   }
@@ -223,7 +225,9 @@ import TransitionKit
     follower.apply(to: &frame, at: 0)
     #expect(frame == evaluator.frame(progress: 0.3))
     #expect(evaluator.animatedFields[1].contains(.transform))
-    #expect(GestureFollower(TimelineEvaluator(try Timeline(duration: 1, layers: Self.timeline().layers))) == nil)
+    #expect(
+      GestureFollower(TimelineEvaluator(try Timeline(duration: 1, layers: Self.timeline().layers)))
+        == nil)
   }
 
   @Test func anOffsetSpringStartsAsToldAndEndsAtZero() throws {
@@ -244,7 +248,8 @@ import TransitionKit
 
   @Test func theGestureRoundTripsThroughJSONAndIsValidated() throws {
     let timeline = try Self.timeline(
-      gesture: TimelineGesture(hold: ["card", "backdrop"], axis: .distance, range: 250, direction: -1))
+      gesture: TimelineGesture(
+        hold: ["card", "backdrop"], axis: .distance, range: 250, direction: -1))
     let decoded = try Timeline(json: timeline.json)
     #expect(decoded == timeline)
     #expect(decoded.gesture?.hold == ["card", "backdrop"])
@@ -259,12 +264,16 @@ import TransitionKit
     }
     let unknown = error(["hold": ["nobody"], "axis": "y", "range": 100])
     #expect(unknown?.message.contains("gesture.hold[0] \"nobody\"") == true)
-    #expect(error(["hold": ["card"], "axis": "y", "range": 0])?.message.contains("gesture.range") == true)
+    #expect(
+      error(["hold": ["card"], "axis": "y", "range": 0])?.message.contains("gesture.range") == true)
     #expect(
       error(["hold": ["card"], "axis": "y", "range": 10, "direction": 2])?.message.contains(
         "gesture.direction") == true)
-    #expect(error(["hold": ["card"], "axis": "z", "range": 10])?.message.contains("gesture.axis") == true)
+    #expect(
+      error(["hold": ["card"], "axis": "z", "range": 10])?.message.contains("gesture.axis") == true)
     #expect(error(["hold": ["card", "card"], "axis": "y", "range": 10])?.code == .duplicate)
-    #expect(error(["hold": ["card"], "axis": "y", "range": 10, "speed": 1])?.message.contains("speed") == true)
+    #expect(
+      error(["hold": ["card"], "axis": "y", "range": 10, "speed": 1])?.message.contains("speed")
+        == true)
   }
 }

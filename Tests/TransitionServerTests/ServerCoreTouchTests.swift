@@ -12,7 +12,8 @@ import TransitionKit
 @Suite struct ServerCoreTouchTests {
   /// A data animator whose present holds the detail and follows a drag down over 400 points.
   static let registry: PluginRegistry = {
-    let directory = NSTemporaryDirectory() + "touch-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+    let directory =
+      NSTemporaryDirectory() + "touch-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     chmod(directory, 0o755)
     let file = """
@@ -21,7 +22,8 @@ import TransitionKit
                   {"select": {"screen": "to"}, "tracks": [{"property": "scale", "from": 1, "to": 0.5},
                                                            {"property": "translation.y", "from": 0, "to": 50}]}]}}}
       """
-    FileManager.default.createFile(atPath: directory + "/finger-card.json", contents: Data(file.utf8))
+    FileManager.default.createFile(
+      atPath: directory + "/finger-card.json", contents: Data(file.utf8))
     chmod(directory + "/finger-card.json", 0o644)
     let registry = PluginRegistry(
       configuration: .init(
@@ -35,7 +37,9 @@ import TransitionKit
     let layer = try #require(frame["layers"]?.arrayValue?.first { $0["id"] == "detail" })
     let field = JSONField(layer, path: "")
     var state = LayerState(id: "detail", frame: try field.required("frame").rect())
-    if let transform = try field.optional("transform") { state.transform = try transform.transform() }
+    if let transform = try field.optional("transform") {
+      state.transform = try transform.transform()
+    }
     return state.project(grab)
   }
 
