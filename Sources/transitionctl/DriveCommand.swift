@@ -57,7 +57,7 @@ enum DriveCommand: Command {
     else { return ExitCode.success }
     try context.output.line(
       "\(result.session): \(result.state), progress \(NumberText.fixed(result.progress, digits: 3))"
-        + (result.followed.map { " (followed \($0))" } ?? ""))
+        + (result.followed == "touch" ? " (followed the touch)" : ""))
     return ExitCode.success
   }
 
