@@ -19,7 +19,7 @@ extension Timeline {
   /// - Throws: `EngineError` naming the field of the first problem.
   public init(json: JSONValue) throws(EngineError) {
     let root = JSONField(json, path: "")
-    try root.allowOnly(["duration", "curve", "layers", "gesture"])
+    try root.allowOnly(["duration", "curve", "layers", "gesture", "warnings"])
     let curve = try root.optional("curve").map { field throws(EngineError) in
       try TimingCurve(json: field)
     }
@@ -33,6 +33,9 @@ extension Timeline {
     try self.init(
       duration: try root.required("duration").number(), curve: curve ?? .linear, layers: layers,
       gesture: gesture)
+    for element in try root.optional("warnings")?.elements().prefix(Self.maximumWarnings) ?? [] {
+      warnings.append(try element.string())
+    }
   }
 
   /// Decodes a timeline from UTF-8 JSON bytes.
@@ -102,6 +105,7 @@ extension Timeline {
     ]
     if curve != .linear { root["curve"] = curve.json }
     if let gesture { root["gesture"] = gesture.json }
+    if !warnings.isEmpty { root["warnings"] = .array(warnings.map(JSONValue.string)) }
     return .object(root)
   }
 

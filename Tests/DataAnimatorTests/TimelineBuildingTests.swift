@@ -158,6 +158,15 @@ import TransitionPluginSDK
       try animator(Self.deal).timeline(for: Self.context(.present, roles: false), duration: 1))
     let animated = timeline.layers.filter { !$0.tracks.isEmpty }.map(\.id)
     #expect(animated == ["cell-0", "cell-1", "cell-2", "cell-3"])
+    // The begin reply says so: the guess is the animator's, and the client can fix it.
+    #expect(
+      timeline.warnings == [
+        "test: no layer of the from screen has a role; took the 4 layers of 150×150 points as its cells (give them role \"cell\")"
+      ])
+    #expect(try Timeline(json: timeline.json).warnings == timeline.warnings)
+    let named = try #require(
+      try animator(Self.deal).timeline(for: Self.context(.present), duration: 1))
+    #expect(named.warnings.isEmpty)
     let screen = Self.context(.present, roles: false).from
     #expect(screen.inferredCellIDs(in: Size(width: 300, height: 600)).count == 4)
     // One layer of a size is no grid.
