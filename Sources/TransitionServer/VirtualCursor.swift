@@ -22,7 +22,7 @@ final class VirtualCursor {
     guard index <= lastIndex else { return false }
     let duration = session.duration
     let t = index == lastIndex ? duration : min(Double(index) / fps, duration)
-    session.render(seq: index, progress: t / duration, t: t, body)
+    session.render(seq: index, progress: t / duration, t: t, live: false, body)
     index += 1
     return true
   }

@@ -42,6 +42,19 @@ public struct FrameRenderer {
     return try encoder.encode(session: session, seq: seq, frame: frame, body)
   }
 
+  /// Renders the `frame` event at linear `progress` with the held layers moved as `follower`
+  /// has them at monotonic `clockTime` (``GestureFollower/apply(to:at:)``), and lends the line
+  /// to `body`. The frame is evaluated without the offset first, so the next render starts
+  /// from the timeline's own values.
+  public mutating func render<Result>(
+    seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower,
+    at clockTime: Double, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) rethrows -> Result {
+    evaluator.update(&frame, progress: progress, time: time)
+    follower.apply(to: &frame, at: clockTime)
+    return try encoder.encode(session: session, seq: seq, frame: frame, body)
+  }
+
   /// The `frame` event at linear `progress`, `\n`-terminated, as a new array.
   public mutating func render(seq: Int, progress: Double, time: Double? = nil) -> [UInt8] {
     render(seq: seq, progress: progress, time: time) { Array($0) }
