@@ -22,7 +22,7 @@ import TransitionKit
                   {"select": {"screen": "to"}, "tracks": [{"property": "scale", "from": 1, "to": 0.5},
                                                            {"property": "translation.y", "from": 0, "to": 50}]}]}}}
       """
-    FileManager.default.createFile(
+    _ = FileManager.default.createFile(
       atPath: directory + "/finger-card.json", contents: Data(file.utf8))
     chmod(directory + "/finger-card.json", 0o644)
     let registry = PluginRegistry(
