@@ -61,21 +61,9 @@ enum PlayCommand: Command {
     let client = try context.connect()
     defer { client.close() }
 
-    let started: BeginResult
-    do {
-      started = try client.begin(
-        context: scene.context, animator: animator,
-        duration: duration ?? scene.duration, interactive: interactive,
-        session: arguments.value("session"))
-    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
-      throw CommandFailure(ExitCode.dataError, "\(path): \(error.description)")
-    } catch {
-      throw CommandFailure(error)
-    }
-    if started.fallback {
-      StandardStreams.note(
-        "the routed animator declined \(path); \(started.animator) plays it instead")
-    }
+    let started = try begin(
+      scene, client: client, animator: animator, duration: duration ?? scene.duration,
+      interactive: interactive, session: arguments.value("session"))
     if interactive == true {
       StandardStreams.note(
         "session \(started.session) (\(started.animator) \(scene.operation)) waits for control: "
@@ -84,6 +72,32 @@ enum PlayCommand: Command {
     return try stream(
       session: started.session, client: client, fps: fps,
       clock: arguments.has("virtual") ? .virtual : nil, to: output)
+  }
+
+  /// Begins a session from `scene` and says on standard error when the routed animator
+  /// declined it and the fallback plays it.
+  ///
+  /// - Throws: ``ExitCode/dataError`` naming the scene when the daemon finds its context
+  ///   invalid, the client error's status otherwise.
+  static func begin(
+    _ scene: SceneFile, client: DaemonClient, animator: String?, duration: Double?,
+    interactive: Bool?, session: String?
+  ) throws(CommandFailure) -> BeginResult {
+    let started: BeginResult
+    do {
+      started = try client.begin(
+        context: scene.context, animator: animator, duration: duration,
+        interactive: interactive, session: session)
+    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
+      throw CommandFailure(ExitCode.dataError, "\(scene.path): \(error.description)")
+    } catch {
+      throw CommandFailure(error)
+    }
+    if started.fallback {
+      StandardStreams.note(
+        "the routed animator declined \(scene.path); \(started.animator) plays it instead")
+    }
+    return started
   }
 
   /// Subscribes to `session` and writes its recording (its `begin` event, every frame, its

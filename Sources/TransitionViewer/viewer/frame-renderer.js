@@ -152,6 +152,13 @@ class FrameRenderer {
     }
   }
 
+  /// Resolves when every picture on the stage has loaded and been decoded (or failed, and
+  /// fallen back to its label).
+  picturesReady() {
+    const pictures = Array.from(this.stage.querySelectorAll("img"));
+    return Promise.all(pictures.map((img) => img.decode().catch(() => {})));
+  }
+
   /// What the browser drew for every layer: the four corners (from zero-size probe elements,
   /// so they pass through the browser's own 3D transform), the bounding rectangle, the
   /// effective opacity and visibility, all in container coordinates.

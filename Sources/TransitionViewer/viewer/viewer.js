@@ -19,10 +19,16 @@
 //   outline=1            outline layers and show their ids
 //   images=URL           a prefix for content.image names (default: show names as labels)
 //   speed=S, loop=1      playback speed (0.1 to 2) and looping
+//   render=1             the render view (transitionctl render): the stage alone at the top
+//                        left; window.viewerRender.show(N) draws frame N of the session and
+//                        resolves with N once fonts and pictures are ready and two animation
+//                        frames have passed (so that it is painted)
+//   background=#RRGGBB   the stage's colour behind the layers (default black)
 //   token=T              over HTTP: the daemon's token, passed on to /events (live mode)
 //   fps=N                over HTTP: the live stream's frame rate (default 60)
 //
-// When it is done, <body data-status> is "ready" or "error" (and #message says why).
+// When it is done, <body data-status> is "ready" or "error" (and #message says why), and the
+// promise window.viewerReady resolves.
 "use strict";
 
 const params = new URLSearchParams(location.search);
@@ -346,6 +352,25 @@ function measureAll(record, container) {
     session: record.id, container, complete: record.complete, frames });
 }
 
+/// The render view: the stage alone, and `window.viewerRender` to draw a frame and wait until it
+/// has been painted.
+function setUpRender(record, container) {
+  document.body.classList.add("rendering");
+  const stage = $("stage");
+  const renderer = new FrameRenderer(stage, { imageBase: params.get("images") || "" });
+  renderer.setContainer(container[0], container[1]);
+  window.viewerRender = {
+    frames: record.frames.length,
+    async show(index) {
+      renderer.draw(record.frames[frameIndex(record, index)]);
+      await document.fonts.ready;
+      await renderer.picturesReady();
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return index;
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------
 
 async function main() {
@@ -369,7 +394,15 @@ async function main() {
     ? record.container(parseContainer(params.get("container")) || (context && context.container))
     : parseContainer(params.get("container")) || (context && context.container) || [390, 844];
 
-  if (params.has("sheet")) {
+  const background = params.get("background");
+  if (background && /^#[0-9a-fA-F]{6}$/.test(background)) {
+    document.documentElement.style.setProperty("--stage-background", background);
+  }
+
+  if (params.get("render") === "1") {
+    if (!record) throw new Error("render=1 needs recording=");
+    setUpRender(record, container);
+  } else if (params.has("sheet")) {
     drawSheet(recording, record, context, params.get("sheet").split(",").filter(Boolean), container);
   } else if (params.get("measure") === "all") {
     if (!record) throw new Error("measure=all needs recording=");
@@ -391,6 +424,10 @@ async function main() {
 }
 
 // The page's scripts are inserted by index.html and may run before the body is parsed.
-function start() { main().catch((error) => setStatus("error", error.message)); }
+let announceReady;
+window.viewerReady = new Promise((resolve) => { announceReady = resolve; });
+function start() {
+  main().catch((error) => setStatus("error", error.message)).then(() => announceReady());
+}
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();
