@@ -24,7 +24,10 @@ public final class PictureEncoder {
     format: PictureFormat, rate: PictureRate, loop: Bool, background: String, output: String
   ) -> [String] {
     ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"]
-      + ["-f", "image2pipe", "-framerate", rate.ffmpegValue, "-c:v", "png", "-i", "pipe:0"]
+      + [
+        "-reinit_filter", "0", "-f", "image2pipe", "-framerate", rate.ffmpegValue, "-c:v", "png",
+        "-i", "pipe:0",
+      ]
       + format.encoderArguments(loop: loop, background: background)
       + ["-fflags", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1", output]
   }

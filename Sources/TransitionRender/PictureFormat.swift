@@ -28,6 +28,12 @@ public enum PictureFormat: String, CaseIterable, Sendable {
     return PictureRate(numerator: 100, denominator: Int(nearest))
   }
 
+  /// The first filter of every format: Chromium writes some screenshots as RGBA and others as
+  /// RGB (it drops the alpha channel when it can), and a filter graph that sees the format
+  /// change is rebuilt, which loses what palettegen gathered; with `-reinit_filter 0` the graph
+  /// stays and this scale (which follows a change of its input itself) makes every frame RGB.
+  static let uniformRGB = "scale=flags=bitexact,format=rgb24"
+
   /// ffmpeg's options after its input: the filters, the codec, the loop count and the muxer.
   ///
   /// - Parameters:
@@ -40,22 +46,25 @@ public enum PictureFormat: String, CaseIterable, Sendable {
       // dither: error diffusion crawls on flat colours from one frame to the next.
       return [
         "-filter_complex",
-        "[0:v]split[frames][stats];[stats]palettegen=stats_mode=diff[palette];"
+        "[0:v]\(Self.uniformRGB),split[frames][stats];[stats]palettegen=stats_mode=diff[palette];"
           + "[frames][palette]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle",
         "-loop", loop ? "0" : "-1", "-f", "gif",
       ]
     case .apng:
-      return ["-c:v", "apng", "-plays", loop ? "0" : "1", "-f", "apng"]
+      return ["-vf", Self.uniformRGB, "-c:v", "apng", "-plays", loop ? "0" : "1", "-f", "apng"]
     case .webp:
-      return ["-c:v", "libwebp", "-lossless", "1", "-loop", loop ? "0" : "1", "-f", "webp"]
+      return [
+        "-vf", Self.uniformRGB, "-c:v", "libwebp", "-lossless", "1", "-loop", loop ? "0" : "1",
+        "-f", "webp",
+      ]
     case .mp4:
       // H.264 in 4:2:0 needs even dimensions; ffmpeg converts RGB with BT.601 unless told, so
       // convert with BT.709 and tag it so.
       let colour = "0x" + background.dropFirst()
       return [
         "-vf",
-        "pad=ceil(iw/2)*2:ceil(ih/2)*2:0:0:color=\(colour),"
-          + "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p",
+        "\(Self.uniformRGB),pad=ceil(iw/2)*2:ceil(ih/2)*2:0:0:color=\(colour),"
+          + "scale=flags=bitexact:out_color_matrix=bt709:out_range=tv,format=yuv420p",
         "-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
         "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
         "-color_range", "tv", "-movflags", "+faststart", "-f", "mp4",
