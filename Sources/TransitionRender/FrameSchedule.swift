@@ -1,7 +1,9 @@
 /// Which recorded frame each output frame shows: output frame k is at `start + k / rate`, from
 /// `start` to `end` (both within the recording), and shows the last recorded frame at or before
 /// that instant (the one on screen then), so that a rate above the recording's repeats frames
-/// and one below it skips them, and the same inputs always pick the same frames.
+/// and one below it skips them, and the same inputs always pick the same frames. When the grid
+/// misses the frame on screen at `end`, one more output frame shows it: a clip always ends on
+/// its last state.
 public struct FrameSchedule: Equatable, Sendable {
   /// For each output frame, the index of the recorded frame it shows.
   public let frames: [Int]
@@ -30,9 +32,12 @@ public struct FrameSchedule: Equatable, Sendable {
       frames.append(index)
       k += 1
     }
-    if frames.isEmpty, from <= last + Self.tolerance {
-      // start == end past the last instant's rounding: one frame, the one on screen.
-      frames.append(instants.lastIndex { $0 <= from + Self.tolerance } ?? 0)
+    // The clip ends on the frame on screen at its end, even off the output's grid (the
+    // virtual clock's last frame is at the transition's end, which 1/rate may not divide).
+    if from <= to + Self.tolerance, let final = instants.lastIndex(where: { $0 <= to + Self.tolerance }),
+      frames.last != final
+    {
+      frames.append(final)
     }
     self.frames = frames
   }
