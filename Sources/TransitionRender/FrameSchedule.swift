@@ -12,8 +12,9 @@ public struct FrameSchedule: Equatable, Sendable {
   static let tolerance = 1e-6
 
   /// The schedule for recorded frames at `instants` (seconds, ascending), played at `rate`
-  /// frames a second from `start` to `end` seconds after the first frame (nil: its ends).
-  public init(instants: [Double], rate: Double, start: Double?, end: Double?) {
+  /// frames a second from `start` to `end` seconds after the first frame (nil: its ends), then
+  /// the last frame held `hold` seconds more (whole output frames, rounded).
+  public init(instants: [Double], rate: Double, start: Double?, end: Double?, hold: Double = 0) {
     guard let first = instants.first, let last = instants.last, rate > 0 else {
       frames = []
       return
@@ -34,10 +35,14 @@ public struct FrameSchedule: Equatable, Sendable {
     }
     // The clip ends on the frame on screen at its end, even off the output's grid (the
     // virtual clock's last frame is at the transition's end, which 1/rate may not divide).
-    if from <= to + Self.tolerance, let final = instants.lastIndex(where: { $0 <= to + Self.tolerance }),
+    if from <= to + Self.tolerance,
+      let final = instants.lastIndex(where: { $0 <= to + Self.tolerance }),
       frames.last != final
     {
       frames.append(final)
+    }
+    if let last = frames.last, hold > 0 {
+      frames += Array(repeating: last, count: Int((hold * rate).rounded()))
     }
     self.frames = frames
   }

@@ -13,7 +13,7 @@ enum RenderCommand: Command {
   static let summary = "Render a recording or a scene to a GIF, APNG, WebP or MP4 file."
   static let usage = """
     render RECORDING.ndjson|SCENE.json --out FILE.gif|.apng|.webp|.mp4 [--fps N]
-                         [--scale S] [--start S] [--end S] [--loop | --once]
+                         [--scale S] [--start S] [--end S] [--hold S] [--loop | --once]
                          [--background #RRGGBB] [--images DIR] [--session ID] [--quiet]
     """
   static let details = """
@@ -38,6 +38,7 @@ enum RenderCommand: Command {
       --scale S         pixels per point, 0.1 to 4 (default 1)
       --start S, --end S
                         seconds from the first frame to render from and to (default: all)
+      --hold S          keep the last frame S seconds more (a looping picture's pause)
       --loop, --once    play forever (the default) or once (GIF, APNG, WebP)
       --background C    the stage's colour behind the layers, #RRGGBB (default #000000)
       --images DIR      where the scene's content.image files are (default: images/ beside
@@ -60,8 +61,8 @@ enum RenderCommand: Command {
     """
   static let flags: Set<String> = ["loop", "once", "quiet"]
   static let options: Set<String> = [
-    "out", "fps", "scale", "start", "end", "background", "images", "session", "animator",
-    "duration",
+    "out", "fps", "scale", "start", "end", "hold", "background", "images", "session",
+    "animator", "duration",
   ]
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
@@ -81,6 +82,7 @@ enum RenderCommand: Command {
     let scale = try arguments.number("scale", in: 0.1...4, verb: name) ?? 1
     let start = try arguments.number("start", in: 0...3600, verb: name)
     let end = try arguments.number("end", in: 0...3600, verb: name)
+    let hold = try arguments.number("hold", in: 0...60, verb: name) ?? 0
     if let start, let end, end < start {
       throw .usage("--end \(end) comes before --start \(start)", verb: name)
     }
@@ -170,7 +172,7 @@ enum RenderCommand: Command {
       )
     }
     let schedule = FrameSchedule(
-      instants: session.instants, rate: rate.fps, start: start, end: end)
+      instants: session.instants, rate: rate.fps, start: start, end: end, hold: hold)
     guard !schedule.frames.isEmpty else {
       let length = (session.instants.last ?? 0) - (session.instants.first ?? 0)
       throw .usage(

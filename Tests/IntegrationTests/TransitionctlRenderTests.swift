@@ -6,7 +6,8 @@ import Testing
 /// twice gives the same pixels; a scene is played first; and each way it can fail says so on
 /// one line with its exit status.
 @Suite(
-  "transitionctl render", .serialized, .enabled(if: RenderTools.missingReason == nil, "\(RenderTools.missingReason ?? "")"))
+  "transitionctl render", .serialized,
+  .enabled(if: RenderTools.missingReason == nil, "\(RenderTools.missingReason ?? "")"))
 struct TransitionctlRenderTests {
   /// A recording of album-flip's push at 30 fps on the virtual clock, with its frame instants.
   struct Recorded {
@@ -66,7 +67,8 @@ struct TransitionctlRenderTests {
         #expect(webp.loopCount == 0)
       default:
         let info = try RenderTools.probe(output)
-        let expected = format == "gif" ? Self.expectedFrames(recorded.instants, rate: 100.0 / 3) : 31
+        let expected =
+          format == "gif" ? Self.expectedFrames(recorded.instants, rate: 100.0 / 3) : 31
         #expect(info["nb_read_frames"] == String(expected), "\(format): \(info)")
         #expect(info["width"] == (format == "mp4" ? "196" : "195"), "\(format): \(info)")
         #expect(info["height"] == "422", "\(format): \(info)")
@@ -104,7 +106,8 @@ struct TransitionctlRenderTests {
     }
     let apng = (0..<2).map { recorded.directory.file("run\($0).apng") }
     for output in apng {
-      #expect(try Self.render([recorded.path, "--out", output, "--scale", "0.5", "-q"]).status == 0)
+      #expect(
+        try Self.render([recorded.path, "--out", output, "--scale", "0.5", "-q"]).status == 0)
     }
     #expect(try RenderTools.frameDigests(apng[0]) == RenderTools.frameDigests(apng[1]))
   }
@@ -121,7 +124,8 @@ struct TransitionctlRenderTests {
     // 30 fps from 0.1 s to 0.2 s: 0.1, 0.1333, 0.1667, 0.2.
     #expect(try RenderTools.probe(cut)["nb_read_frames"] == "4")
     let slow = recorded.directory.file("slow.apng")
-    #expect(try Self.render([recorded.path, "--out", slow, "--scale", "0.25", "--fps", "10"]).status == 0)
+    #expect(
+      try Self.render([recorded.path, "--out", slow, "--scale", "0.25", "--fps", "10"]).status == 0)
     #expect(try RenderTools.probe(slow)["nb_read_frames"] == "11")
   }
 
@@ -197,7 +201,9 @@ struct TransitionctlRenderTests {
       ("no begin event", [noBegin, "--out", out], [:], 65, "no begin event"),
       ("empty recording", [empty, "--out", out], [:], 65, "empty"),
       ("no frames", [noFrames, "--out", out], [:], 65, "no frames"),
-      ("output not writable", [good, "--out", "/nonexistent/dir/out.gif"], [:], 73, "cannot write"),
+      (
+        "output not writable", [good, "--out", "/nonexistent/dir/out.gif"], [:], 73, "cannot write"
+      ),
       ("no input", [directory.file("missing.ndjson"), "--out", out], [:], 66, "no such file"),
       ("no --out", [good], [:], 64, "--out"),
     ]

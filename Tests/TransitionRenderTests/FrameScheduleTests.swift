@@ -40,6 +40,12 @@ import Testing
     #expect(resampled.frames.count == 35)
   }
 
+  @Test func holdKeepsTheLastFrameOnScreen() {
+    let schedule = FrameSchedule(
+      instants: Self.instants(fps: 10, count: 3), rate: 10, start: nil, end: nil, hold: 0.5)
+    #expect(schedule.frames == [0, 1, 2, 2, 2, 2, 2, 2])
+  }
+
   @Test func aFasterRateRepeatsFrames() {
     let schedule = FrameSchedule(
       instants: Self.instants(fps: 10, count: 3), rate: 20, start: nil, end: nil)

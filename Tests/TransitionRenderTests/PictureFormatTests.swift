@@ -36,18 +36,21 @@ import Testing
   @Test func theEncoderSettingsAreThoseThatKeepPicturesStill() {
     let gif = PictureEncoder.arguments(
       format: .gif, rate: PictureRate(numerator: 50, denominator: 1), loop: true,
-      background: "#000000", output: "o").joined(separator: " ")
+      background: "#000000", output: "o"
+    ).joined(separator: " ")
     #expect(gif.contains("palettegen=stats_mode=diff"))
     #expect(gif.contains("paletteuse=dither=bayer"))
     #expect(gif.contains("-loop 0"))
     #expect(gif.contains("-framerate 50"))
     let once = PictureEncoder.arguments(
       format: .apng, rate: PictureRate(numerator: 60, denominator: 1), loop: false,
-      background: "#000000", output: "o").joined(separator: " ")
+      background: "#000000", output: "o"
+    ).joined(separator: " ")
     #expect(once.contains("-plays 1"))
     let mp4 = PictureEncoder.arguments(
       format: .mp4, rate: PictureRate(numerator: 60, denominator: 1), loop: true,
-      background: "#102030", output: "o").joined(separator: " ")
+      background: "#102030", output: "o"
+    ).joined(separator: " ")
     for setting in [
       "libx264", "-pix_fmt yuv420p", "out_color_matrix=bt709", "-colorspace bt709",
       "-color_primaries bt709", "-color_trc bt709", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "0x102030",
@@ -56,7 +59,8 @@ import Testing
     }
     let webp = PictureEncoder.arguments(
       format: .webp, rate: PictureRate(numerator: 60, denominator: 1), loop: true,
-      background: "#000000", output: "o").joined(separator: " ")
+      background: "#000000", output: "o"
+    ).joined(separator: " ")
     #expect(webp.contains("libwebp -lossless 1"))
   }
 }
