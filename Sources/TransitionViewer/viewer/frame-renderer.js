@@ -54,7 +54,7 @@ function element(tag, className, text) {
 /// Draws a content inside `label` (the layer's content element), as the scenes mean it: a
 /// picture, a navigation bar's title (with its back button), a tab bar, a keyboard, a symbol, a
 /// text (with its colour or tint and its accessory), or, for anything else, a small label.
-function drawContent(label, content, imageBase) {
+function drawContent(label, content, imageURL) {
   const kind = contentKind(content);
   label.dataset.kind = kind;
   const tint = contentColour(content);
@@ -66,7 +66,8 @@ function drawContent(label, content, imageBase) {
       // A missing image falls back to its name.
       img.onerror = () => { label.textContent = content.image; label.dataset.kind = "missing"; };
       label.appendChild(img);
-      if (imageBase) img.src = imageBase + encodeURIComponent(content.image);
+      const source = imageURL ? imageURL(content.image) : "";
+      if (source) img.src = source;
       else img.onerror();
       break;
     }
@@ -137,12 +138,21 @@ function paintRanks(layers) {
 
 class FrameRenderer {
   /// stage: the element that stands for the container; imageBase: a URL prefix for
-  /// content.image, or "" to show image names as labels.
+  /// content.image, or imageURL: a function from an image's name to its URL (or ""); without
+  /// either, image names show as labels.
   constructor(stage, options = {}) {
     this.stage = stage;
-    this.imageBase = options.imageBase || "";
+    this.setImages(options.imageURL || options.imageBase || "");
     this.probes = !!options.probes;
     this.elements = new Map();
+  }
+
+  /// Where pictures come from: a URL prefix, a function from name to URL, or "" for none.
+  /// Layers drawn already are drawn again with it.
+  setImages(source) {
+    this.imageURL = typeof source === "function" ? source
+      : source ? (name) => source + encodeURIComponent(name) : null;
+    for (const element of this.elements ? this.elements.values() : []) delete element.dataset.content;
   }
 
   setContainer(width, height) {
@@ -225,7 +235,7 @@ class FrameRenderer {
     label.className = "label";
     label.style.color = "";
     delete label.dataset.kind;
-    if (content !== undefined && content !== null) drawContent(label, content, this.imageBase);
+    if (content !== undefined && content !== null) drawContent(label, content, this.imageURL);
   }
 
   /// Resolves when every picture on the stage has loaded and been decoded (or failed, and

@@ -17,7 +17,8 @@
 //   measure=all          draw every frame in turn and write what the browser drew (corner
 //                        points, bounding boxes, opacity) as JSON into <pre id="measurements">
 //   outline=1            outline layers and show their ids
-//   images=URL           a prefix for content.image names (default: show names as labels)
+//   images=URL           a prefix for content.image names (default: show names as labels;
+//                        live, the daemon's images/ route; or pick a folder of pictures)
 //   speed=S, loop=1      playback speed (0.1 to 2) and looping
 //   render=1             the render view (transitionctl render): the stage alone at the top
 //                        left; window.viewerRender.show(N) draws frame N of the session and
@@ -81,6 +82,7 @@ function frameIndex(record, spec) {
 class Player {
   constructor() {
     this.renderer = new FrameRenderer($("stage"), { imageBase: params.get("images") || "" });
+    this.pictureURLs = [];
     this.record = null;
     this.index = 0;
     this.playing = false;
@@ -110,6 +112,7 @@ class Player {
       const file = event.target.files[0];
       if (file) this.openFile(file);
     };
+    $("pictures").onchange = (event) => this.usePictures(Array.from(event.target.files));
     document.addEventListener("dragover", (event) => event.preventDefault());
     document.addEventListener("drop", (event) => {
       event.preventDefault();
@@ -133,6 +136,16 @@ class Player {
     this.speed = Math.min(2, Math.max(0.1, speed || 1));
     $("speed").value = String(this.speed);
     $("speed-value").textContent = this.speed.toFixed(1) + "×";
+  }
+
+  /// Draws content.image from the files of a folder the user picked (matched by file name).
+  usePictures(files) {
+    for (const url of this.pictureURLs) URL.revokeObjectURL(url);
+    const byName = new Map();
+    for (const file of files) byName.set(file.name, URL.createObjectURL(file));
+    this.pictureURLs = Array.from(byName.values());
+    this.renderer.setImages((name) => byName.get(name) || "");
+    if (this.record) this.show(this.index);
   }
 
   openFile(file) {
@@ -416,6 +429,11 @@ async function main() {
     const query = new URLSearchParams({ session: "*", fps: params.get("fps") || "60" });
     if (params.has("token")) query.set("token", params.get("token"));
     player.fallbackContainer = container;
+    // The daemon serves its http.images directory at images/NAME, behind the same token.
+    if (!params.has("images")) {
+      const token = params.has("token") ? "?token=" + encodeURIComponent(params.get("token")) : "";
+      player.renderer.setImages((name) => "images/" + encodeURIComponent(name) + token);
+    }
     player.connect("events?" + query.toString());
   } else {
     $("readout").textContent = "open or drop a recording (transitionctl play SCENE --out FILE)";
