@@ -16,8 +16,13 @@ public final class HeadlessBrowser {
   /// The browser's command-line options besides the pipe and the profile: headless, no
   /// sandbox (it only ever loads the viewer page from disk, and root needs it), no GPU (so
   /// that every run rasterises the same way, in software), `file://` pages may read files (the
-  /// recording, the images), and no scroll bars, extensions, first-run pages or sound.
+  /// recording, the images), and no scroll bars, extensions, first-run pages or sound. The
+  /// second line keeps a busy machine from changing the pixels: the compositor draws only once
+  /// every stage (raster included) is done, never a low-resolution or checkered tile, a partly
+  /// rastered one or a picture still decoding; colours are plain sRGB.
   public static let options = [
+    "--run-all-compositor-stages-before-draw", "--disable-low-res-tiling",
+    "--disable-partial-raster", "--disable-checker-imaging", "--force-color-profile=srgb",
     "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
     "--hide-scrollbars", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
     "--mute-audio", "--disable-background-networking", "--disable-sync",

@@ -126,11 +126,14 @@ struct SubscribeRequest: Equatable {
   var session: String?
   var fps: Double
   var clock: Subscription.Clock
+  /// Whether the stream's `begin` events carry the session's timeline (`timeline: true`).
+  var timeline: Bool
 
-  init(session: String?, fps: Double, clock: Subscription.Clock) {
+  init(session: String?, fps: Double, clock: Subscription.Clock, timeline: Bool = false) {
     self.session = session
     self.fps = fps
     self.clock = clock
+    self.timeline = timeline
   }
 
   init(_ request: Request, defaultFps: Double) throws(WireError) {
@@ -145,6 +148,7 @@ struct SubscribeRequest: Equatable {
       throw WireError(.badRequest, "clock must be \"wall\" or \"virtual\", got \"\(clockName)\"")
     }
     self.clock = clock
+    timeline = try request.optionalBool("timeline") ?? false
   }
 
   /// The `session` field as the client wrote it.

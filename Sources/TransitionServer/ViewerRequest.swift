@@ -12,8 +12,9 @@ public enum ViewerRequest: Equatable, Sendable {
   /// percent-decoded and checked by ``isServableImageName(_:)``.
   case image(fileName: String)
   /// `/events`: Server-Sent Events of one session (`session=ID`) or of every session (nil,
-  /// `session=*`), on the wall clock at `fps`.
-  case events(session: String?, fps: Double)
+  /// `session=*`), on the wall clock at `fps`; `timeline=1` puts the session's timeline in each
+  /// `begin` event.
+  case events(session: String?, fps: Double, timeline: Bool = false)
   /// No or a wrong `token`: 403.
   case forbidden
   /// A path that is not the page's nor `/events`: 404.
@@ -53,7 +54,8 @@ public enum ViewerRequest: Equatable, Sendable {
         self = .badRequest(problem)
         return
       }
-      self = .events(session: target == "*" ? nil : target, fps: fps)
+      self = .events(
+        session: target == "*" ? nil : target, fps: fps, timeline: fields["timeline"] == "1")
     case _ where path.hasPrefix(Self.imagesPrefix):
       let encoded = path.dropFirst(Self.imagesPrefix.count)
       guard let name = String(encoded).removingPercentEncoding, Self.isServableImageName(name)

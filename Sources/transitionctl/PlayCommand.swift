@@ -100,8 +100,8 @@ enum PlayCommand: Command {
     return started
   }
 
-  /// Subscribes to `session` and writes its recording (its `begin` event, every frame, its
-  /// `complete` event, exactly as received) until it completes.
+  /// Subscribes to `session` and writes its recording (its `begin` event with the session's
+  /// timeline, every frame, its `complete` event, exactly as received) until it completes.
   ///
   /// - Returns: ``ExitCode/success`` when it finished, ``ExitCode/cancelled`` when cancelled.
   /// - Throws: ``ExitCode/unavailable`` when the daemon stops or goes away first.
@@ -110,7 +110,7 @@ enum PlayCommand: Command {
     to output: OutputWriter
   ) throws(CommandFailure) -> Int32 {
     do {
-      _ = try client.subscribe(session: session, fps: fps, clock: clock)
+      _ = try client.subscribe(session: session, fps: fps, clock: clock, timeline: true)
       while true {
         switch try client.nextEvent(timeout: nil) {
         case .begin(let begin) where begin.session == session:

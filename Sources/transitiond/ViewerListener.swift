@@ -84,8 +84,8 @@ final class ViewerListener {
       servePage(name, to: request)
     case .image(let name):
       serveImage(name, to: request)
-    case .events(let session, let fps):
-      openEventStream(request, session: session, fps: fps)
+    case .events(let session, let fps, let timeline):
+      openEventStream(request, session: session, fps: fps, timeline: timeline)
     }
   }
 
@@ -144,14 +144,16 @@ final class ViewerListener {
       ], body: body)
   }
 
-  private func openEventStream(_ request: HTTPRequest, session: String?, fps: Double) {
+  private func openEventStream(
+    _ request: HTTPRequest, session: String?, fps: Double, timeline: Bool
+  ) {
     let peer = EventStreamPeer(
       id: loop.makeConnectionID(), request: request, core: core, limits: core.config.limits,
       http: core.config.http)
     // Refused by the core's client limits: the peer has answered 503 already.
     guard core.connect(peer) else { return }
     do throws(WireError) {
-      try core.subscribeEventStream(peer, session: session, fps: fps)
+      try core.subscribeEventStream(peer, session: session, fps: fps, timeline: timeline)
     } catch {
       let status: (Int32, String) =
         switch error.code {

@@ -1,6 +1,6 @@
 import Testing
-
 import TransitionJSON
+
 @testable import TransitionKit
 
 /// The bounds on what a client or a plugin may send (docs/limits.md, "Input bounds"): numbers

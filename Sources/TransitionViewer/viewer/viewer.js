@@ -16,6 +16,9 @@
 //                        unless captions=0
 //   measure=all          draw every frame in turn and write what the browser drew (corner
 //                        points, bounding boxes, opacity) as JSON into <pre id="measurements">
+//   measure=inspector    write the timeline inspector's lanes and the plotted value of the
+//                        layer select=ID (its track property=NAME) at each frame's
+//                        progress, as JSON, likewise
 //   outline=1            outline layers and show their ids
 //   images=URL           a prefix for content.image names (default: show names as labels;
 //                        live, the daemon's images/ route; or pick a folder of pictures)
@@ -83,6 +86,7 @@ class Player {
   constructor() {
     this.renderer = new FrameRenderer($("stage"), { imageBase: params.get("images") || "" });
     this.pictureURLs = [];
+    this.inspector = new TimelineInspector($("inspector"), (id) => this.selectLayer(id));
     this.record = null;
     this.index = 0;
     this.playing = false;
@@ -108,6 +112,10 @@ class Player {
     $("outline").onchange = (event) => this.setOutline(event.target.checked);
     $("width").onchange = $("height").onchange = () => this.containerChanged();
     $("sessions").onchange = (event) => this.select(event.target.value);
+    $("stage").onclick = (event) => {
+      const layer = event.target.closest(".layer");
+      if (layer) this.selectLayer(layer.dataset.id);
+    };
     $("open").onchange = (event) => {
       const file = event.target.files[0];
       if (file) this.openFile(file);
@@ -136,6 +144,14 @@ class Player {
     this.speed = Math.min(2, Math.max(0.1, speed || 1));
     $("speed").value = String(this.speed);
     $("speed-value").textContent = this.speed.toFixed(1) + "×";
+  }
+
+  /// Selects a layer in the inspector (clicked on the stage or in its lane) and marks it.
+  selectLayer(id) {
+    this.inspector.select(id);
+    for (const element of $("stage").querySelectorAll(".layer")) {
+      element.classList.toggle("selected", element.dataset.id === this.inspector.selected);
+    }
   }
 
   /// Draws content.image from the files of a folder the user picked (matched by file name).
@@ -191,6 +207,7 @@ class Player {
     $("sessions").value = id;
     this.renderer.clear();
     this.applyContainer();
+    this.inspector.load(record);
     this.setPlaying(false);
     this.show(0);
   }
@@ -218,6 +235,7 @@ class Player {
     this.index = Math.max(0, Math.min(frames.length - 1, index));
     const frame = frames[this.index];
     this.renderer.draw(frame);
+    this.inspector.setProgress(Number(frame.progress) || 0);
     this.playhead = frame.t - frames[0].t;
     $("scrubber").max = String(frames.length - 1);
     $("scrubber").value = String(this.index);
@@ -281,6 +299,7 @@ class Player {
         $("live").textContent = "live: " + record.id;
       } else if (event.event === "begin" && record === this.record) {
         this.applyContainer();
+        this.inspector.load(record);
       }
       for (const option of $("sessions").options) {
         if (option.value === record.id) option.textContent = describe(record);
@@ -417,6 +436,13 @@ async function main() {
     setUpRender(record, container);
   } else if (params.has("sheet")) {
     drawSheet(recording, record, context, params.get("sheet").split(",").filter(Boolean), container);
+  } else if (params.get("measure") === "inspector") {
+    // The inspector's lanes and plot for tests: select=ID picks the layer.
+    player.fallbackContainer = container;
+    player.load(recording, recordingURL, record.id);
+    if (params.has("select")) player.selectLayer(params.get("select"));
+    if (params.has("property")) player.inspector.selectProperty(params.get("property"));
+    $("measurements").textContent = JSON.stringify(player.inspector.report());
   } else if (params.get("measure") === "all") {
     if (!record) throw new Error("measure=all needs recording=");
     measureAll(record, container);
@@ -426,7 +452,7 @@ async function main() {
     if (params.has("frame")) player.show(frameIndex(record, params.get("frame")));
     else if (params.has("progress")) player.show(record.frameNearest(Number(params.get("progress"))));
   } else if (location.protocol === "http:" || location.protocol === "https:") {
-    const query = new URLSearchParams({ session: "*", fps: params.get("fps") || "60" });
+    const query = new URLSearchParams({ session: "*", fps: params.get("fps") || "60", timeline: "1" });
     if (params.has("token")) query.set("token", params.get("token"));
     player.fallbackContainer = container;
     // The daemon serves its http.images directory at images/NAME, behind the same token.
