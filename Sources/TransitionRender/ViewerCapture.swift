@@ -6,7 +6,8 @@ import TransitionJSON
 ///
 /// Capture is deterministic, one frame at a time: ``capture(frame:)`` draws the frame, awaits
 /// `document.fonts.ready`, the pictures and two `requestAnimationFrame`s (so that the frame has
-/// been painted), then takes `Page.captureScreenshot` of the stage. Never a screencast.
+/// been painted), then takes `Page.captureScreenshot` of the stage until two in a row agree.
+/// Never a screencast.
 public final class ViewerCapture {
   private let devTools: DevToolsPipe
   private let session: String
@@ -118,6 +119,25 @@ public final class ViewerCapture {
       throw DevToolsPipe.Failure(
         description: "the viewer page did not draw frame \(frame): \(shown)")
     }
+    // On a busy machine the compositor can show a layer rastered as it was a frame or two
+    // before (its edges differ by a few levels): take screenshots, a pair of animation frames
+    // apart, until two in a row agree, and keep that settled picture.
+    var previous = try screenshot()
+    for _ in 0..<Self.settleAttempts {
+      try evaluate(
+        "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))")
+      let next = try screenshot()
+      if next == previous { return next }
+      previous = next
+    }
+    return previous
+  }
+
+  /// How many more screenshots a frame may take while waiting for two in a row to agree.
+  static let settleAttempts = 8
+
+  /// The stage as PNG bytes, as the compositor shows it now.
+  private func screenshot() throws(DevToolsPipe.Failure) -> [UInt8] {
     let shot = try devTools.call(
       "Page.captureScreenshot",
       [
@@ -135,6 +155,7 @@ public final class ViewerCapture {
   }
 
   /// Evaluates `expression` in the page, awaiting it if it is a promise, and returns its value.
+  @discardableResult
   private func evaluate(_ expression: String) throws(DevToolsPipe.Failure) -> JSONValue {
     let result = try devTools.call(
       "Runtime.evaluate",
