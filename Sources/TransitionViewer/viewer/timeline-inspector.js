@@ -176,8 +176,8 @@ class TimelineInspector {
     const lanes = document.createElement("div");
     lanes.className = "lanes";
     for (const layer of this.model.layers) lanes.appendChild(this.lane(layer));
-    this.root.appendChild(lanes);
     this.root.appendChild(this.plot());
+    this.root.appendChild(lanes);
     this.setProgress(this.progress);
   }
 

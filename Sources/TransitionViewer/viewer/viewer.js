@@ -19,6 +19,7 @@
 //   measure=inspector    write the timeline inspector's lanes and the plotted value of the
 //                        layer select=ID (its track property=NAME) at each frame's
 //                        progress, as JSON, likewise
+//   select=ID            the layer the timeline inspector selects (default: the first)
 //   outline=1            outline layers and show their ids
 //   images=URL           a prefix for content.image names (default: show names as labels;
 //                        live, the daemon's images/ route; or pick a folder of pictures)
@@ -149,8 +150,15 @@ class Player {
   /// Selects a layer in the inspector (clicked on the stage or in its lane) and marks it.
   selectLayer(id) {
     this.inspector.select(id);
+    this.chosen = true;
+    this.markSelected();
+  }
+
+  /// Outlines on the stage the layer chosen in the inspector (not its default choice).
+  markSelected() {
+    const selected = this.chosen && this.inspector.model ? this.inspector.selected : null;
     for (const element of $("stage").querySelectorAll(".layer")) {
-      element.classList.toggle("selected", element.dataset.id === this.inspector.selected);
+      element.classList.toggle("selected", element.dataset.id === selected);
     }
   }
 
@@ -235,6 +243,7 @@ class Player {
     this.index = Math.max(0, Math.min(frames.length - 1, index));
     const frame = frames[this.index];
     this.renderer.draw(frame);
+    this.markSelected();
     this.inspector.setProgress(Number(frame.progress) || 0);
     this.playhead = frame.t - frames[0].t;
     $("scrubber").max = String(frames.length - 1);
@@ -449,6 +458,7 @@ async function main() {
   } else if (recording) {
     player.fallbackContainer = container;
     player.load(recording, recordingURL, record.id);
+    if (params.has("select")) player.selectLayer(params.get("select"));
     if (params.has("frame")) player.show(frameIndex(record, params.get("frame")));
     else if (params.has("progress")) player.show(record.frameNearest(Number(params.get("progress"))));
   } else if (location.protocol === "http:" || location.protocol === "https:") {
