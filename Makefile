@@ -10,7 +10,7 @@
 #                       (transitionctl render: headless Chromium and ffmpeg)
 #   make scene-images   redraw the example scenes' pictures (config/scenes/images) with Pillow
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
-#   make plugin NAME=fade LANG=c|swift [DIR=../fade]
+#   make plugin NAME=fade LANG=json|c|swift [DIR=../fade]
 #                       write a plugin skeleton (config/templates, docs/plugins.md)
 
 SWIFT ?= swift
@@ -192,8 +192,8 @@ plugin:
 	@set -e; name='$(NAME)'; lang='$(LANG)'; dir='$(DIR)'; \
 	echo "$$name" | grep -Eq '^[a-z0-9._-]{1,64}$$' || \
 	  { echo "make plugin: NAME must be 1 to 64 characters from a-z 0-9 - . _ (got '$$name')" >&2; exit 64; }; \
-	case "$$lang" in c|swift) ;; \
-	  *) echo "make plugin: LANG must be c or swift (got '$$lang')" >&2; exit 64;; esac; \
+	case "$$lang" in c|swift|json) ;; \
+	  *) echo "make plugin: LANG must be c, swift or json (got '$$lang')" >&2; exit 64;; esac; \
 	[ ! -e "$$dir" ] || [ -z "$$(ls -A "$$dir")" ] || \
 	  { echo "make plugin: $$dir exists and is not empty" >&2; exit 73; }; \
 	module=$$(echo "$$name" | sed -E 's/(^|[-._])([a-z0-9])/\U\2/g'); \
@@ -205,7 +205,12 @@ plugin:
 	umask 022; mkdir -p "$$dir"; \
 	sed -e "s|\"animator\": \"default-slide\"|\"animator\": \"$$name\"|" \
 	  config/scenes/default-slide-present.json > "$$dir/scene.json"; \
-	if [ "$$lang" = c ]; then \
+	if [ "$$lang" = json ]; then \
+	  fill $(TEMPLATES)/json/Makefile.in "$$dir/Makefile"; \
+	  fill $(TEMPLATES)/json/animator.json.in "$$dir/$$name.json"; \
+	  echo "wrote the data animator $$name ($$name.json) in $$dir: cd $$dir && make check"; \
+	  exit 0; \
+	elif [ "$$lang" = c ]; then \
 	  fill $(TEMPLATES)/c/Makefile.in "$$dir/Makefile"; \
 	  sed -e "s|\"crossfade\"|\"$$name\"|g" -e "s|crossfade\\.%s|$$name.%s|g" \
 	    -e "s|crossfade\.from-background|$$name.from-background|g" \

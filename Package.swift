@@ -54,11 +54,24 @@ let package = Package(
     .target(
       name: "TransitionPluginSDK",
       dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginABI", "CTransitionPlugin"]),
+    // Animators written as data (docs/animators.md): the file format's reader and validator,
+    // its expressions, and the compiler from a file and a context to a timeline. No I/O.
+    .target(
+      name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
+    // The daemon's built-in fallback, `default-slide`, as data embedded in the binary.
+    .target(
+      name: "BuiltinAnimators", dependencies: ["DataAnimator"],
+      resources: [.embedInCode("default-slide.json")]),
     .target(
       name: "PluginHost",
-      dependencies: ["TransitionKit", "TransitionPluginABI", "CTransitionPlugin"]),
+      dependencies: [
+        "TransitionKit", "TransitionPluginABI", "CTransitionPlugin", "DataAnimator",
+        "TransitionPluginSDK",
+      ]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
-    .target(name: "PluginCheck", dependencies: ["PluginHost", "TransitionKit", "TransitionJSON"]),
+    .target(
+      name: "PluginCheck",
+      dependencies: ["PluginHost", "TransitionKit", "TransitionJSON", "DataAnimator"]),
     // The plugin host process and its protocol: the frames between the daemon and the host,
     // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
     .target(
@@ -93,7 +106,7 @@ let package = Package(
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
         "PluginHost", "PluginCheck", "UnixIO", "TransitionViewer", "PluginIsolation",
-        "CProcessControl", "DefaultSlideAnimator",
+        "CProcessControl", "BuiltinAnimators", "DataAnimator",
       ]),
     .executableTarget(
       name: "transitionctl",
@@ -113,6 +126,7 @@ let package = Package(
       name: "RequestFuzzing",
       dependencies: [
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "TransitionServer",
+        "DataAnimator", "TransitionPluginSDK",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -140,6 +154,9 @@ let package = Package(
     // Tests.
     .testTarget(name: "TransitionJSONTests", dependencies: ["TransitionJSON"]),
     .testTarget(name: "TransitionKitTests", dependencies: ["TransitionKit", "TransitionJSON"]),
+    .testTarget(
+      name: "DataAnimatorTests",
+      dependencies: ["DataAnimator", "TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
     .testTarget(
       name: "TransitionWireTests",
       dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
@@ -174,7 +191,10 @@ let package = Package(
       name: "AnimatorTests",
       // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
       // (each exports `transitiond_plugin_entry`); `swift test` builds them.
-      dependencies: ["TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck"]
+      dependencies: [
+        "TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck", "DataAnimator",
+      ],
+      exclude: ["Golden"]
     ),
     .testTarget(
       name: "RequestFuzzingTests",

@@ -57,7 +57,7 @@ public final class HTTPServer {
     do {
       var yes: Int32 = 1
       setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-      try withUnsafePointer(to: &storage) { pointer throws(SystemError) in
+      _ = try withUnsafePointer(to: &storage) { pointer throws(SystemError) in
         try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
           address throws(SystemError) in
           try retryingInterrupts("bind", path: "\(host):\(port)") {

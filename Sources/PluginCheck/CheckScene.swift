@@ -10,7 +10,8 @@ public struct CheckScene: Sendable {
   public let context: TransitionContext
 
   /// The scene members that are not part of the context (`transitionctl play` reads them).
-  static let sceneOnlyKeys = ["animator", "duration", "interactive", "description"]
+  /// `hints` holds the scene's hints for the animator, which join the context's top level.
+  static let sceneOnlyKeys = ["animator", "duration", "interactive", "description", "hints"]
 
   public init(name: String, context: TransitionContext) {
     self.name = name
@@ -33,8 +34,12 @@ public struct CheckScene: Sendable {
       throw PluginCheckError(.dataError, "\(path): not a valid scene: \(error.message)")
     }
     do {
-      var context = try TransitionContext(json: json)
+      var context = try TransitionContext(json: json, path: "")
       for key in Self.sceneOnlyKeys { context.hints[key] = nil }
+      for (key, value) in json.objectValue?["hints"]?.objectValue ?? [:]
+      where context.hints[key] == nil {
+        context.hints[key] = value
+      }
       self.init(name: (path as NSString).lastPathComponent, context: context)
     } catch {
       throw PluginCheckError(.dataError, "\(path): not a valid scene: \(error.message)")

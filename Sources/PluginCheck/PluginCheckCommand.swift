@@ -7,14 +7,16 @@ import PluginHost
 /// when the checks could not run (one line on stderr).
 public enum PluginCheckCommand {
   public static let usage = """
-    usage: transitiond check-plugin LIB.so [--scene FILE]...
+    usage: transitiond check-plugin LIB.so|ANIMATOR.json [--scene FILE]...
 
     Loads LIB.so with the daemon's checks (ownership and permissions, ABI version, entry symbol,
     descriptor, animators), then runs every animator on every scene given (default: the example
     scenes of config/scenes) whose operation it serves, and checks each timeline: it decodes
     and validates, names every context layer and its own layers <animator>.…, its first frame
     draws the from screen, its last frame the to screen, and a cancelled session ends on the
-    from screen. Exit status 0 when everything passed, 1 when a check failed.
+    from screen. A data animator (ANIMATOR.json, docs/animators.md) is validated instead of
+    loaded: each problem is one line, file:line:column: /json/pointer: message. Exit status 0
+    when everything passed, 1 when a check failed.
 
     """
 
@@ -33,7 +35,19 @@ public enum PluginCheckCommand {
       guard FileManager.default.fileExists(atPath: library) else {
         throw PluginCheckError(.noInput, "\(library): no such file")
       }
-      let report = PluginChecker.check(library: library, scenes: scenes)
+      let report: PluginCheckReport
+      if library.hasSuffix(".json") {
+        switch PluginRegistry.readDataAnimator(path: library) {
+        case .failure(let failure):
+          let lines = failure.issues.map { "\($0)\n" }.joined()
+          FileHandle.standardError.write(Data(lines.utf8))
+          return 1
+        case .success(let animator):
+          report = PluginChecker.check(animator, path: library, scenes: scenes)
+        }
+      } else {
+        report = PluginChecker.check(library: library, scenes: scenes)
+      }
       print(report.text, terminator: "")
       return report.passed ? 0 : 1
     } catch {

@@ -17,6 +17,9 @@ public struct PluginCheckReport: Equatable, Sendable {
     case lastFrame = "last frame"
     /// A session cancelled halfway ends on the `from` screen.
     case cancel
+    /// Nothing jumps in the millisecond after the first frame or before the last: at most
+    /// `PluginChecker.jumpAllowance` of the screen changes there (`CoarseRaster.changedShare`).
+    case noJump = "no jump"
     /// Each animator was checked on at least one scene.
     case coverage
   }

@@ -1,3 +1,4 @@
+import DataAnimator
 import PluginHost
 import TransitionKit
 
@@ -7,6 +8,8 @@ public enum PluginChecker {
   /// The most a drawn sample may differ (in one colour channel) where a frame must draw
   /// exactly a screen: rounding only.
   public static let drawnTolerance = 1e-9
+  /// The most of the screen that may change in the millisecond next to either end.
+  public static let jumpAllowance = 0.005
 
   /// Loads the library at `path` with the daemon's rules and checks its animators on `scenes`.
   public static func check(library path: String, scenes: [CheckScene]) -> PluginCheckReport {
@@ -37,7 +40,9 @@ public enum PluginChecker {
         let subject = "\(animator.name) on \(scene.name) (\(scene.context.operation.rawValue))"
         guard animator.operations.contains(scene.context.operation) else { continue }
         checked += 1
-        check(animator.name, scene, subject, registry, into: &report)
+        check(animator.name, scene, subject, into: &report) {
+          registry.makeTimeline(animator: animator.name, contextJSON: $0)
+        }
       }
       if checked == 0 {
         let operations = animator.operations.map(\.rawValue).sorted().joined(separator: ", ")
@@ -49,12 +54,40 @@ public enum PluginChecker {
     return report
   }
 
+  /// Checks a data animator, read from `path` by `PluginRegistry.readDataAnimator`, with the
+  /// drawn-frame checks on every scene whose operation it serves.
+  public static func check(_ animator: DataAnimator, path: String, scenes: [CheckScene])
+    -> PluginCheckReport
+  {
+    var report = PluginCheckReport(library: path)
+    let operations = animator.operations.map(\.rawValue).sorted().joined(separator: ", ")
+    report.add(.load, path, .passed, "data animator \(animator.name), operations \(operations)")
+    var checked = 0
+    for scene in scenes where animator.operations.contains(scene.context.operation) {
+      checked += 1
+      let subject = "\(animator.name) on \(scene.name) (\(scene.context.operation.rawValue))"
+      check(animator.name, scene, subject, into: &report) { context in
+        switch animator.outcome(forContextJSON: context) {
+        case .timeline(let bytes): .timeline(bytes)
+        case .declined: .declined
+        case .failed(let message): .failed(message)
+        }
+      }
+    }
+    if checked == 0 {
+      report.add(
+        .coverage, animator.name, .failed,
+        "no scene has an operation it serves (\(operations)); give --scene FILE")
+    }
+    return report
+  }
+
   private static func check(
-    _ animator: String, _ scene: CheckScene, _ subject: String, _ registry: PluginRegistry,
-    into report: inout PluginCheckReport
+    _ animator: String, _ scene: CheckScene, _ subject: String,
+    into report: inout PluginCheckReport, makeTimeline: ([UInt8]) -> PluginTimelineResult
   ) {
     let timeline: Timeline
-    switch registry.makeTimeline(animator: animator, contextJSON: scene.contextJSON) {
+    switch makeTimeline(scene.contextJSON) {
     case .declined:
       report.add(.timeline, subject, .skipped, "declined the scene")
       return
@@ -85,6 +118,18 @@ public enum PluginChecker {
     drawn(
       .lastFrame, subject, evaluator.frame(progress: 1), like: to, "the to screen", context, &report
     )
+    let step = 0.001 / timeline.duration
+    var jumps: [String] = []
+    for (end, near) in [(0.0, step), (1.0, 1 - step)] {
+      let share = CoarseRaster(evaluator.frame(progress: end), container: context.container)
+        .changedShare(
+          from: CoarseRaster(evaluator.frame(progress: near), container: context.container))
+      if share > jumpAllowance {
+        jumps.append(
+          "\(rounded(share * 100))% of the screen jumps in the millisecond at progress \(Int(end))")
+      }
+    }
+    report.add(.noJump, subject, jumps.isEmpty ? .passed : .failed, jumps.joined(separator: "; "))
     do {
       let (finished, frame) = try cancelledFrame(timeline, after: 0.5)
       guard finished == false else {

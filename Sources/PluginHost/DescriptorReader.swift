@@ -1,4 +1,5 @@
 import CTransitionPlugin
+import TransitionKit
 import TransitionPluginABI
 
 /// Reads and checks a plugin descriptor, ABI version first.
@@ -24,8 +25,6 @@ enum DescriptorReader {
 
   /// The most animators one plugin may declare.
   static let maximumAnimatorCount = 1024
-  /// The longest animator name.
-  static let maximumNameLength = 64
 
   static func read(_ raw: UnsafeRawPointer, libraryPath path: String) -> Outcome {
     let abiVersion = raw.load(as: UInt32.self)
@@ -97,9 +96,9 @@ enum DescriptorReader {
           + "\(TRANSITIOND_PLUGIN_ABI_VERSION)")
     }
     let animator = pointer.pointee
-    guard let name = string(animator.name), isValidName(name) else {
+    guard let name = string(animator.name), AnimatorName.isValid(name) else {
       return refuse(
-        "has an invalid name (1 to \(maximumNameLength) characters from a-z, 0-9, '-', '.', '_')")
+        "has an invalid name (\(AnimatorName.rule))")
     }
     guard animator.operations != 0,
       let operations = OperationMask.operations(in: animator.operations)
@@ -130,15 +129,5 @@ enum DescriptorReader {
 
   private static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
     pointer.flatMap { String(validatingCString: $0) }
-  }
-
-  /// Whether `name` is 1 to 64 characters from `a-z`, `0-9`, `-`, `.`, `_`.
-  static func isValidName(_ name: String) -> Bool {
-    !name.isEmpty && name.utf8.count <= maximumNameLength
-      && name.utf8.allSatisfy { byte in
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-          || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-      }
   }
 }

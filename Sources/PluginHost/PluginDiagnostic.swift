@@ -54,6 +54,11 @@ public struct PluginDiagnostic: Equatable, Hashable, Sendable, CustomStringConve
     public static let missingPath = Code(rawValue: "missing_path")
     /// A search path directory cannot be listed (warning).
     public static let unreadableDirectory = Code(rawValue: "unreadable_directory")
+    /// A data animator file does not validate (error); its last good version keeps serving, if
+    /// it had one.
+    public static let invalidAnimatorFile = Code(rawValue: "invalid_animator_file")
+    /// A data animator's file is gone, and the animator with it (info).
+    public static let animatorRemoved = Code(rawValue: "animator_removed")
   }
 
   public let code: Code

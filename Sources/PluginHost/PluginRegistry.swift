@@ -1,3 +1,4 @@
+import DataAnimator
 import Glibc
 import Synchronization
 import TransitionKit
@@ -31,14 +32,17 @@ public final class PluginRegistry: Sendable {
     /// effective uid, passed explicitly because the plugin host that loads them may run as
     /// another user (`pluginUser`), whose own uid must not be trusted.
     public var trustedUID: UInt32
+    /// Directories of data animators (`<name>.json`, docs/animators.md), read in order.
+    public var animatorPaths: [String]
 
     public init(
       searchPath: PluginSearchPath, allowInsecurePlugins: Bool = false,
-      trustedUID: UInt32 = geteuid()
+      trustedUID: UInt32 = geteuid(), animatorPaths: [String] = []
     ) {
       self.searchPath = searchPath
       self.allowInsecurePlugins = allowInsecurePlugins
       self.trustedUID = trustedUID
+      self.animatorPaths = animatorPaths
     }
   }
 
@@ -55,6 +59,8 @@ public final class PluginRegistry: Sendable {
     /// Real paths of the libraries accepted as plugins, with the version of the file that was
     /// loaded; they are never loaded again.
     var loadedVersions: [String: FileSystem.FileVersion?] = [:]
+    /// The data animators, after the libraries' in listings; a library's name wins.
+    var data = DataAnimatorCatalog()
   }
 
   private let state: Mutex<State>
@@ -107,13 +113,18 @@ public final class PluginRegistry: Sendable {
         willLoad?(path)
         Self.load(path, into: &state, report: &report)
       }
+      report.diagnostics.append(
+        contentsOf: state.data.rescan(
+          directories: state.configuration.animatorPaths, allowInsecure: allowInsecure,
+          trustedUID: state.configuration.trustedUID, takenNames: Set(state.animatorIndex.keys)))
       return report
     }
   }
 
-  /// Every loaded animator, in load order.
+  /// Every animator, in load order: the libraries' first, then the data animators' (each
+  /// with its file's error, if it has one).
   public var animators: [RegisteredAnimator] {
-    state.withLock { $0.animators.map(\.info) }
+    state.withLock { $0.animators.map(\.info) + $0.data.entries.map(\.listing) }
   }
 
   /// Every loaded plugin, in load order.
@@ -123,7 +134,10 @@ public final class PluginRegistry: Sendable {
 
   /// The animator called `name`, if loaded.
   public func animator(named name: String) -> RegisteredAnimator? {
-    state.withLock { state in state.animatorIndex[name].map { state.animators[$0].info } }
+    state.withLock { state in
+      state.animatorIndex[name].map { state.animators[$0].info }
+        ?? state.data.entry(named: name)?.listing
+    }
   }
 
   /// Asks the animator called `name` for the timeline of a context.
@@ -136,10 +150,50 @@ public final class PluginRegistry: Sendable {
   ///   - contextJSON: the transition context as UTF-8 JSON (schema in docs/plugins.md).
   public func makeTimeline(animator name: String, contextJSON: [UInt8]) -> PluginTimelineResult {
     state.withLock { state in
-      guard let index = state.animatorIndex[name] else {
+      if let index = state.animatorIndex[name] {
+        return state.animators[index].call(contextJSON: contextJSON)
+      }
+      guard let entry = state.data.entry(named: name) else {
         return .failed("no animator of that name is loaded")
       }
-      return state.animators[index].call(contextJSON: contextJSON)
+      guard let animator = entry.animator else {
+        return .failed("its file does not validate: \(entry.error ?? entry.path)")
+      }
+      switch animator.outcome(forContextJSON: contextJSON) {
+      case .timeline(let bytes): return .timeline(bytes)
+      case .declined: return .declined
+      case .failed(let message): return .failed(message)
+      }
+    }
+  }
+
+  /// Reads the data animator file at `path` with the daemon's rules, for `check-plugin`: the
+  /// ownership rule first (a refusal, unless `allowInsecure`), then validation.
+  /// - Returns: the animator, or the refusal or every problem found in the file.
+  public static func readDataAnimator(
+    path: String, allowInsecure: Bool = false, trustedUID: UInt32 = geteuid()
+  ) -> Result<DataAnimator, AnimatorFileError> {
+    guard let real = FileSystem.realPath(path) else {
+      return .failure(
+        AnimatorFileError([
+          ValidationIssue(file: path, line: 1, column: 1, pointer: "", message: "no such file")
+        ]))
+    }
+    if let problem = PermissionCheck.problem(
+      realPath: real, allowInsecure: allowInsecure, trustedUID: trustedUID), !allowInsecure
+    {
+      return .failure(
+        AnimatorFileError([
+          ValidationIssue(file: path, line: 1, column: 1, pointer: "", message: problem.message)
+        ]))
+    }
+    return DataAnimatorCatalog.read(path: real).mapError { failure in
+      AnimatorFileError(
+        failure.issues.map { issue in
+          var issue = issue
+          issue.file = path
+          return issue
+        })
     }
   }
 

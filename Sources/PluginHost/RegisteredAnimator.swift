@@ -13,12 +13,26 @@ public struct RegisteredAnimator: Equatable, Hashable, Sendable {
   public let pluginName: String
   /// The version string of the plugin that provides it.
   public let pluginVersion: String
-  /// The real (symlink-free) path of the plugin's shared library.
+  /// The real (symlink-free) path of the plugin's shared library, or of a data animator's
+  /// file.
   public let libraryPath: String
+  /// Whether the animator is code in a library or a data file (docs/animators.md).
+  public let kind: Kind
+  /// The knobs a `begin` may set with `params`; data animators declare them.
+  public let parameters: [AnimatorParameter]
+  /// Why the animator's file does not validate, as `file:line:column: /pointer: message`: the
+  /// last good version keeps serving, or, when the file never validated, the animator serves
+  /// nothing (its `operations` are empty).
+  public let error: String?
+
+  public enum Kind: String, Hashable, Sendable {
+    case library, data
+  }
 
   public init(
     name: String, operations: Set<TransitionOperation>, defaultDuration: Double,
-    pluginName: String, pluginVersion: String, libraryPath: String
+    pluginName: String, pluginVersion: String, libraryPath: String, kind: Kind = .library,
+    parameters: [AnimatorParameter] = [], error: String? = nil
   ) {
     self.name = name
     self.operations = operations
@@ -26,6 +40,9 @@ public struct RegisteredAnimator: Equatable, Hashable, Sendable {
     self.pluginName = pluginName
     self.pluginVersion = pluginVersion
     self.libraryPath = libraryPath
+    self.kind = kind
+    self.parameters = parameters
+    self.error = error
   }
 
   /// The operations in the protocol's order (`push`, `pop`, `present`, `dismiss`), for listings.

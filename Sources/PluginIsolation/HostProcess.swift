@@ -75,11 +75,24 @@ public struct HostProcess: Sendable {
     return HostProcess(pid: pid, descriptor: daemonEnd, exitDescriptor: exitDescriptor)
   }
 
-  /// How a reaped host ended, for the log: `exit status N` or `killed by signal N (NAME)`.
+  /// How a reaped host ended: `exited with status N` or `was killed by SIGSEGV
+  /// (Segmentation fault)` (the signal's number for one without a name here).
   public static func describe(waitStatus status: Int32) -> String {
     let signal = status & 0x7f
     if signal == 0 { return "exited with status \((status >> 8) & 0xff)" }
-    let name = strsignal(signal).map { String(cString: $0) } ?? "signal"
-    return "was killed by signal \(signal) (\(name))"
+    let description = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+    return "was killed by \(signalName(signal)) (\(description))"
+  }
+
+  /// The C name of a signal (`SIGSEGV`), or `signal N` for one not listed.
+  public static func signalName(_ signal: Int32) -> String {
+    let names: [Int32: String] = [
+      SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
+      SIGILL: "SIGILL", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP",
+      SIGSYS: "SIGSYS", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGPIPE: "SIGPIPE",
+      SIGINT: "SIGINT", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT", SIGALRM: "SIGALRM",
+      SIGUSR1: "SIGUSR1", SIGUSR2: "SIGUSR2",
+    ]
+    return names[signal] ?? "signal \(signal)"
   }
 }

@@ -31,7 +31,9 @@ public struct ScanReport: Equatable, Sendable {
         "operations": .array(animator.orderedOperations.map { .string($0.rawValue) }),
         "duration": .number(animator.defaultDuration),
         "plugin": .string(animator.pluginName), "version": .string(animator.pluginVersion),
-        "path": .string(animator.libraryPath),
+        "path": .string(animator.libraryPath), "kind": .string(animator.kind.rawValue),
+        "params": .array(animator.parameters.map(Self.json)),
+        "error": animator.error.map(JSONValue.string) ?? .null,
       ])
     }
     let diagnosticList: [JSONValue] = diagnostics.map { diagnostic in
@@ -62,7 +64,7 @@ public struct ScanReport: Equatable, Sendable {
     var animators: [RegisteredAnimator] = []
     for field in animatorFields {
       let name = try Self.string(field, "name")
-      guard Self.isAnimatorName(name), names.insert(name).inserted else {
+      guard AnimatorName.isValid(name), names.insert(name).inserted else {
         throw EngineError(.invalidValue, "\(field.path).name is not a valid unique name")
       }
       var operations = Set<TransitionOperation>()
@@ -72,8 +74,24 @@ public struct ScanReport: Equatable, Sendable {
         }
         operations.insert(operation)
       }
-      guard !operations.isEmpty else {
+      let error = try field.optional("error").map { _ throws(EngineError) in
+        try Self.string(field, "error")
+      }
+      guard !operations.isEmpty || error != nil else {
         throw EngineError(.empty, "\(field.path).operations is empty")
+      }
+      let kindName = try field.optional("kind")?.string() ?? "library"
+      guard let kind = RegisteredAnimator.Kind(rawValue: kindName) else {
+        throw EngineError(.invalidValue, "\(field.path).kind is not library or data")
+      }
+      var parameters: [AnimatorParameter] = []
+      let parameterFields = try field.optional("params")?.elements() ?? []
+      guard parameterFields.count <= Self.maximumParameters else {
+        throw EngineError(
+          .outOfRange, "\(field.path).params lists more than \(Self.maximumParameters)")
+      }
+      for element in parameterFields {
+        parameters.append(try Self.parameter(element))
       }
       let duration = try field.required("duration").number()
       guard duration.isFinite, duration > 0 else {
@@ -84,7 +102,8 @@ public struct ScanReport: Equatable, Sendable {
           name: name, operations: operations, defaultDuration: duration,
           pluginName: try Self.string(field, "plugin"),
           pluginVersion: try Self.string(field, "version"),
-          libraryPath: try Self.string(field, "path")))
+          libraryPath: try Self.string(field, "path"), kind: kind, parameters: parameters,
+          error: error))
     }
     let diagnosticFields = try root.required("diagnostics").elements()
     guard diagnosticFields.count <= Self.maximumDiagnostics else {
@@ -109,6 +128,31 @@ public struct ScanReport: Equatable, Sendable {
     self.init(animators: animators, diagnostics: diagnostics)
   }
 
+  /// The most parameters one animator may list.
+  public static let maximumParameters = 64
+
+  private static func json(_ parameter: AnimatorParameter) -> JSONValue {
+    .object([
+      "name": .string(parameter.name), "default": .number(parameter.defaultValue),
+      "min": .number(parameter.range.lowerBound), "max": .number(parameter.range.upperBound),
+      "description": parameter.summary.map(JSONValue.string) ?? .null,
+    ])
+  }
+
+  private static func parameter(_ field: JSONField) throws(EngineError) -> AnimatorParameter {
+    let name = try string(field, "name")
+    let value = try field.required("default").number()
+    let low = try field.required("min").number()
+    let high = try field.required("max").number()
+    guard low <= high, (low...high).contains(value) else {
+      throw EngineError(.outOfRange, "\(field.path) has its default outside [min, max]")
+    }
+    let summary = try field.optional("description").map { _ throws(EngineError) in
+      try string(field, "description")
+    }
+    return AnimatorParameter(name: name, defaultValue: value, range: low...high, summary: summary)
+  }
+
   private static func string(_ field: JSONField, _ key: String) throws(EngineError) -> String {
     let member = try field.required(key)
     let text = try member.string()
@@ -116,14 +160,5 @@ public struct ScanReport: Equatable, Sendable {
       throw EngineError(.outOfRange, "\(member.path) is longer than \(maximumStringBytes) bytes")
     }
     return text
-  }
-
-  /// The ABI's rule for animator names: 1 to 64 characters from a-z, 0-9, `-`, `.`, `_`.
-  static func isAnimatorName(_ name: String) -> Bool {
-    !name.isEmpty && name.utf8.count <= 64
-      && name.utf8.allSatisfy { byte in
-        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
-          || byte == 0x2E || byte == 0x5F
-      }
   }
 }

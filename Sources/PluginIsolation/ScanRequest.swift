@@ -26,6 +26,7 @@ public struct ScanRequest: Equatable, Sendable {
       "allowInsecurePlugins": .bool(configuration.allowInsecurePlugins),
       "trustedUID": .number(Double(configuration.trustedUID)),
       "skip": .array(skip.map(JSONValue.string)),
+      "animatorPaths": .array(configuration.animatorPaths.map(JSONValue.string)),
     ])
     return Array(json.serialized.utf8)
   }
@@ -54,7 +55,7 @@ public struct ScanRequest: Equatable, Sendable {
           configured: try strings("configured"), fromEnvironment: try strings("environment"),
           executableDirectory: directory),
         allowInsecurePlugins: try root.required("allowInsecurePlugins").bool(),
-        trustedUID: UInt32(uid)),
+        trustedUID: UInt32(uid), animatorPaths: try strings("animatorPaths")),
       skip: try strings("skip"))
   }
 }

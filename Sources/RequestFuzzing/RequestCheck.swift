@@ -133,7 +133,7 @@ public struct RequestCheck: Sendable {
   /// 10 durations.
   private func releaseProblem(_ request: Request) -> String? {
     guard case .number(let velocity)? = request.body.value["velocity"] else { return nil }
-    for start in [0.5, 5e-324, 1 - 0x1p-53] {
+    for start in [0.5, Double.leastNonzeroMagnitude, 1 - 0x1p-53] {
       guard var clock = try? TransitionClock(duration: 0.3, interactive: true, at: 0),
         (try? clock.update(progress: start, at: 0)) != nil
       else { return "an interactive clock refused progress \(start)" }

@@ -14,6 +14,9 @@ public struct AnimatorInfo: Equatable, Sendable {
   public let path: String?
   /// True when the plugin is quarantined: listed, but every `begin` falls back.
   public let quarantined: Bool
+  /// Why a data animator's file does not validate (`file:line:column: /pointer: message`), or
+  /// nil.
+  public var error: String? = nil
 }
 
 /// The reply to `animators`: every loaded animator and the route table.
@@ -40,15 +43,16 @@ public struct AnimatorList: Sendable {
           version: try entry.string("version"),
           duration: entry["duration"]?.numberValue,
           path: entry["path"]?.stringValue,
-          quarantined: entry["quarantined"]?.boolValue ?? false))
+          quarantined: entry["quarantined"]?.boolValue ?? false,
+          error: entry["error"]?.stringValue))
     }
     self.animators = animators
     routes = try RouteTable.decode(object)
-    quarantinedPlugins = ((object["quarantined"] as? [Any]) ?? []).compactMap { entry in
-      guard let fields = entry as? [String: Any], let path = fields["path"] as? String else {
+    quarantinedPlugins = (object["quarantined"]?.arrayValue ?? []).compactMap { entry in
+      guard let fields = entry.objectValue, let path = fields["path"]?.stringValue else {
         return nil
       }
-      return (path, fields["reason"] as? String ?? "")
+      return (path, fields["reason"]?.stringValue ?? "")
     }
   }
 }

@@ -6,8 +6,14 @@ public struct BeginResult: Equatable, Sendable {
   public let animator: String
   /// The transition's duration in seconds.
   public let duration: Double
-  /// True when the routed animator declined and `default-slide` served the transition.
+  /// True when the chosen animator did not serve the transition and `default-slide` did.
   public let fallback: Bool
+  /// Why, when ``fallback`` is true: `declined`, `failed`, `malformed`, `overlong`,
+  /// `timeout`, `crashed`, `oversized`, `protocol`, `unavailable` or `quarantined`
+  /// (docs/protocol.md, "begin").
+  public let fallbackReason: String?
+  /// What happened, one sentence naming the animator, when ``fallback`` is true.
+  public let fallbackMessage: String?
   /// The number of layers in the timeline, when the daemon reports it.
   public let layers: Int?
   /// When the session began, in seconds on the daemon's monotonic clock (`CLOCK_MONOTONIC`):
@@ -22,6 +28,8 @@ public struct BeginResult: Equatable, Sendable {
     animator = try object.string("animator")
     duration = try object.double("duration")
     fallback = object["fallback"]?.boolValue ?? false
+    fallbackReason = object["fallbackReason"]?.stringValue
+    fallbackMessage = object["fallbackMessage"]?.stringValue
     layers = object["layers"]?.numberValue.flatMap { Int(exactly: $0) }
     start = object["start"]?.numberValue
   }

@@ -10,6 +10,12 @@ struct JSONParser {
   var keptMember: String?
   /// Where the value of the last top-level `keptMember` lies in the bytes.
   private(set) var keptRange: Range<Int>?
+  /// When set, the byte offset where each value starts is recorded by its JSON pointer
+  /// (RFC 6901) in `offsets`, and a member repeated in one object is refused.
+  var recordsOffsets = false
+  private(set) var offsets: [String: Int] = [:]
+  /// The JSON pointer of the value being parsed, while `recordsOffsets`.
+  private var pointer = ""
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -39,6 +45,7 @@ struct JSONParser {
   private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
     skipWhitespace()
     guard index < bytes.count else { throw failure("unexpected end of input") }
+    if recordsOffsets { offsets[pointer] = index }
     switch bytes[index] {
     case UInt8(ascii: "{"): return try parseObject()
     case UInt8(ascii: "["): return try parseArray()
@@ -94,7 +101,18 @@ struct JSONParser {
       index += 1
       skipWhitespace()
       let valueStart = index
-      members[key] = try parseValue()
+      if recordsOffsets {
+        guard members[key] == nil else {
+          index = valueStart
+          throw failure("member \"\(key)\" repeated")
+        }
+        let parent = pointer
+        pointer += "/" + JSONSourceMap.escape(key)
+        members[key] = try parseValue()
+        pointer = parent
+      } else {
+        members[key] = try parseValue()
+      }
       if depth == 1, let keptMember, key == keptMember { keptRange = valueStart..<index }
       skipWhitespace()
       guard index < bytes.count else { throw failure("unexpected end of input") }
@@ -121,7 +139,14 @@ struct JSONParser {
       return .array(elements)
     }
     while true {
-      elements.append(try parseValue())
+      if recordsOffsets {
+        let parent = pointer
+        pointer += "/\(elements.count)"
+        elements.append(try parseValue())
+        pointer = parent
+      } else {
+        elements.append(try parseValue())
+      }
       skipWhitespace()
       guard index < bytes.count else { throw failure("unexpected end of input") }
       if bytes[index] == UInt8(ascii: ",") {

@@ -177,37 +177,32 @@ extension Transform3D {
       m41: t.x, m42: t.y, m43: t.z, m44: dot((t.x, t.y, t.z), p3) + p.w)
   }
 
-  /// Interpolates between two transforms the way CSS Transforms interpolates matrices, in
-  /// Core Animation's field order.
+  /// Interpolates between two transforms the way browsers interpolate CSS matrices (as
+  /// Chromium's `Transform::Blend` does), in Core Animation's field order.
   ///
-  /// - Two 2D matrices (`isAffine2D`) use the 2D decomposition of CSS Transforms Level 1
-  ///   (`Decomposed2DTransform`): translation, scale, rotation angle and a 2×2 remainder,
-  ///   blended linearly with the angles taken the shorter way round. A flip of one axis is kept
-  ///   as a negative scale of that axis, so halfway between `matrix(1,0,0,1,100,150)` and
-  ///   `matrix(-1,0,0,1,400,150)` is `matrix(0,0,0,1,250,150)`.
-  /// - Otherwise both are decomposed in 3D (CSS Transforms Level 2, `decomposed`); translation,
-  ///   scale, skew and perspective are interpolated linearly and the rotation quaternions by
-  ///   spherical linear interpolation along the shorter arc (as browsers do, so that nearly
-  ///   equal rotations never spin the long way round); the result is recomposed.
+  /// - Each end is decomposed on its own: a 2D matrix (`isAffine2D`) by `decomposed2D`
+  ///   (translation, x and y scale with one axis negated for a flip, a shear factor and an
+  ///   angle), any other by the 3D decomposition of CSS Transforms Level 2 (`decomposed`).
+  /// - Translation, scale, skew and perspective are blended linearly, the rotation quaternions
+  ///   by spherical linear interpolation along the shorter arc (so 2D angles are blended
+  ///   linearly the shorter way round), and the result is recomposed. The shear of a 2D matrix
+  ///   is blended linearly: halfway from `matrix(1,0,0,7,0,0)` to `matrix(7,0,1,1,0,0)` is
+  ///   `matrix(4,0,2,4,0,0)`. A flip stays on its axis: halfway from `matrix(1,0,0,1,100,150)`
+  ///   to `matrix(-1,0,0,1,400,150)` is `matrix(0,0,0,1,250,150)`, and halfway from a flip of
+  ///   x to a flip of y both scales pass through 0.
   /// - When either transform cannot be decomposed (singular, `m44 == 0`, or not finite) the
   ///   interpolation is discrete, as CSS and Blink do: `a` below `t` = 0.5, `b` from 0.5 on.
   ///
   /// Guarantees: `t == 0` returns `a` and `t == 1` returns `b` bit for bit, and `a == b`
-  /// returns `a`; `t` outside [0, 1] extrapolates every component (a 3D rotation continues
-  /// along the same great circle); nothing traps, and the same inputs give the same bits.
-  /// A 3D half turn is ambiguous (its axis direction is decided by rounding); give such an
-  /// animation an intermediate keyframe.
+  /// returns `a`; two 2D matrices give a 2D matrix; `t` outside [0, 1] extrapolates every
+  /// component (a rotation continues along the same great circle); nothing traps, and the
+  /// same inputs give the same bits. A 3D half turn is ambiguous (its axis direction is
+  /// decided by rounding); give such an animation an intermediate keyframe.
   public static func interpolate(_ a: Transform3D, _ b: Transform3D, _ t: Double) -> Transform3D {
     if t == 0 { return a }
     if t == 1 { return b }
     if a == b { return a }
-    if a.isAffine2D, b.isAffine2D {
-      guard let from = Decomposed2DTransform(a), let to = Decomposed2DTransform(b) else {
-        return t < 0.5 ? a : b
-      }
-      return Transform3D(Decomposed2DTransform.interpolate(from, to, t))
-    }
-    guard let from = a.decomposed, let to = b.decomposed else {
+    guard let from = a.decomposedForInterpolation, let to = b.decomposedForInterpolation else {
       return t < 0.5 ? a : b
     }
     let blended = DecomposedTransform3D(
@@ -223,7 +218,21 @@ extension Transform3D {
         z: mix(from.perspective.z, to.perspective.z, t),
         w: mix(from.perspective.w, to.perspective.w, t)),
       rotation: slerp(from.rotation, to.rotation, t))
-    return Transform3D(blended)
+    let composed = Transform3D(blended)
+    guard a.isAffine2D, b.isAffine2D else { return composed }
+    // Two 2D ends: keep the result exactly 2D (no −0 or rounding outside the six fields).
+    var flat = Transform3D.identity
+    (flat.m11, flat.m12, flat.m21, flat.m22) = (
+      composed.m11, composed.m12, composed.m21, composed.m22
+    )
+    (flat.m41, flat.m42) = (composed.m41, composed.m42)
+    return flat
+  }
+
+  /// The decomposition `interpolate` blends: `decomposed2D` for a 2D matrix, `decomposed`
+  /// for any other.
+  private var decomposedForInterpolation: DecomposedTransform3D? {
+    isAffine2D ? decomposed2D : decomposed
   }
 
   /// Whether the transform is a CSS 2D `matrix(a, b, c, d, e, f)`: only `m11`, `m12`, `m21`,

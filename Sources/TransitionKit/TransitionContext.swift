@@ -93,13 +93,16 @@ extension TransitionContext {
   ]
 
   /// Decodes and validates a context.
-  /// - Parameter path: the name of the context in messages (`context` in a `begin` request).
+  /// - Parameter path: the name of the context in messages (`context` in a `begin` request;
+  ///   empty for a context that is a document of its own, whose paths then start at its keys).
   /// - Throws: `EngineError` naming the field: unknown operation, missing or non-finite numbers,
   ///   negative sizes, numbers outside `ContextBounds`, a `duration` member outside
   ///   (0, 1e9], duplicate layer ids, a `selected` or `match` that names no layer, a
   ///   `match` on the same screen as `selected`, an empty `role`.
   public init(json: JSONValue, path: String = "context") throws(EngineError) {
     let root = JSONField(json, path: path)
+    // How member paths start: `context.` for a request's context, nothing for a root.
+    let prefix = path.isEmpty ? "" : "\(path)."
     let operationField = try root.required("operation")
     let name = try operationField.string()
     guard let operation = TransitionOperation(rawValue: name) else {
@@ -117,23 +120,23 @@ extension TransitionContext {
       for (index, layer) in screen.layers.enumerated() where !seen.insert(layer.id).inserted {
         throw EngineError(
           .duplicate,
-          "\(path).\(screenName).layers[\(index)].id \"\(layer.id)\" is used by another layer")
+          "\(prefix)\(screenName).layers[\(index)].id \"\(layer.id)\" is used by another layer")
       }
     }
     let selected = try root.optional("selected")?.string()
     if let selected, !seen.contains(selected) {
-      throw EngineError(.invalidValue, "\(path).selected \"\(selected)\" names no layer")
+      throw EngineError(.invalidValue, "\(prefix)selected \"\(selected)\" names no layer")
     }
     let match = try root.optional("match")?.string()
     if let match {
       guard seen.contains(match) else {
-        throw EngineError(.invalidValue, "\(path).match \"\(match)\" names no layer")
+        throw EngineError(.invalidValue, "\(prefix)match \"\(match)\" names no layer")
       }
       let sameScreen = [from, to].contains { $0.layer(match) != nil && $0.layer(selected) != nil }
       guard !sameScreen else {
         throw EngineError(
           .invalidValue,
-          "\(path).match \"\(match)\" must name a layer of the screen that selected is not on")
+          "\(prefix)match \"\(match)\" must name a layer of the screen that selected is not on")
       }
     }
     var hints = json.objectValue ?? [:]

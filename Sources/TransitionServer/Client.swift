@@ -29,8 +29,8 @@ final class Client: CustomStringConvertible {
   private var pendingFrames: [PendingFrame] = []
   /// Unsent bytes below which virtual subscriptions produce more frames.
   private let virtualBatchBytes: Int
-  /// True while a `begin` of this client waits for its animator: later requests wait too, so
-  /// replies keep the order of requests.
+  /// True while a `begin` of this client waits for its animator, or a `reload` for the
+  /// plugin host's rescan: later requests wait too, so replies keep the order of requests.
   var isWaitingForAnimator = false
   /// Request lines received while waiting, in order.
   var waitingLines: [[UInt8]] = []

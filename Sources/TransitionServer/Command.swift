@@ -27,6 +27,7 @@ enum Command: Equatable {
   /// - Parameter defaultFps: The frame rate of a `subscribe` that names none.
   /// - Throws: `WireError` `bad_request` naming the field, or `invalid_context`.
   init(_ op: Op, _ request: Request, defaultFps: Double) throws(WireError) {
+    try request.allowOnly(Self.members(of: op), of: op)
     switch op {
     case .hello: self = .hello
     case .animators: self = .animators
@@ -49,6 +50,22 @@ enum Command: Equatable {
     case .update, .pause, .resume, .reverse, .seek, .finish, .cancel:
       let session = try request.requiredString("session")
       self = .control(session: session, try Self.control(op, request))
+    }
+  }
+
+  /// The members `op` takes besides `op` and `id` (docs/protocol.md, "Ops"): any other is
+  /// refused with `bad_request` naming it. A new member is added here and in its decoder
+  /// (ServerCoreRequestTests sends every op each member listed here).
+  static func members(of op: Op) -> [String] {
+    switch op {
+    case .hello, .animators, .routes, .sessions, .stats, .reload: []
+    case .route: ["operation", "animator"]
+    case .begin: ["context", "animator", "duration", "interactive", "session", "params"]
+    case .subscribe: ["session", "fps", "clock"]
+    case .unsubscribe: ["subscription"]
+    case .end, .pause, .resume, .reverse: ["session"]
+    case .update, .seek: ["session", "progress"]
+    case .finish, .cancel: ["session", "velocity"]
     }
   }
 
@@ -80,6 +97,9 @@ struct BeginRequest: Equatable {
   var interactive: Bool
   /// The session id the client chose; nil for one the server picks.
   var session: String?
+  /// The animator's parameters to set (`params`), checked against the animator's listing by
+  /// the handler; empty for the defaults.
+  var params: [String: Double]
 
   init(_ request: Request) throws(WireError) {
     let contextValue: JSONValue
@@ -104,14 +124,16 @@ struct BeginRequest: Equatable {
       throw WireError(.badRequest, problem)
     }
     animator = try request.optionalString("animator")
+    params = try request.optionalNumbers("params") ?? [:]
   }
 
-  /// The context as the animator receives it: validated, with `duration` added when the
-  /// request has one.
+  /// The context as the animator receives it: validated, with `duration` and `params` added
+  /// when the request has them.
   var contextJSON: [UInt8] {
     var json = context.json
-    if let duration, case .object(var members) = json {
-      members["duration"] = .number(duration)
+    if case .object(var members) = json {
+      if let duration { members["duration"] = .number(duration) }
+      if !params.isEmpty { members["params"] = .object(params.mapValues(JSONValue.number)) }
       json = .object(members)
     }
     var sink = ByteSink(capacity: 1024)

@@ -6,16 +6,19 @@ public struct DaemonOptions: Equatable, Sendable {
   public var socketPath: String?
   /// `--plugin-path DIR` (repeatable): replaces the config's `pluginPaths` when not empty.
   public var pluginPaths: [String]
+  /// `--animator-path DIR` (repeatable): replaces the config's `animatorPaths` when not empty.
+  public var animatorPaths: [String]
   /// `--log-level LEVEL`: overrides the config's `logLevel`.
   public var logLevel: LogLevel?
 
   public init(
     configPath: String? = nil, socketPath: String? = nil, pluginPaths: [String] = [],
-    logLevel: LogLevel? = nil
+    animatorPaths: [String] = [], logLevel: LogLevel? = nil
   ) {
     self.configPath = configPath
     self.socketPath = socketPath
     self.pluginPaths = pluginPaths
+    self.animatorPaths = animatorPaths
     self.logLevel = logLevel
   }
 
@@ -29,6 +32,7 @@ public struct DaemonOptions: Equatable, Sendable {
       } ?? ServerConfig()
     if let socketPath { config.socket = socketPath }
     if !pluginPaths.isEmpty { config.pluginPaths = pluginPaths }
+    if !animatorPaths.isEmpty { config.animatorPaths = animatorPaths }
     if let logLevel { config.logLevel = logLevel }
     return config
   }

@@ -1,3 +1,4 @@
+import TransitionJSON
 import TransitionKit
 import TransitionWire
 
@@ -23,6 +24,21 @@ extension Request {
     try read { () throws(EngineError) in try body.optional(key)?.bool() }
   }
 
+  /// An object whose members are all numbers, such as `params`.
+  func optionalNumbers(_ key: String) throws(WireError) -> [String: Double]? {
+    try read { () throws(EngineError) -> [String: Double]? in
+      guard let field = try body.optional(key) else { return nil }
+      guard case .object(let members) = field.value else {
+        throw EngineError(.invalidValue, "\(key) must be an object of numbers")
+      }
+      var numbers: [String: Double] = [:]
+      for name in members.keys.sorted() {
+        numbers[name] = try field.required(name).number()
+      }
+      return numbers
+    }
+  }
+
   /// A whole number field.
   func requiredInteger(_ key: String) throws(WireError) -> Int {
     let number = try requiredNumber(key)
@@ -30,6 +46,17 @@ extension Request {
       throw WireError(.badRequest, "\(key) must be an integer, got \(number)")
     }
     return Int(number)
+  }
+
+  /// Refuses a member other than `op`, `id` and `members`, naming the first unknown one (in
+  /// sorted order, so the same request always gets the same reply).
+  func allowOnly(_ members: [String], of op: Op) throws(WireError) {
+    guard case .object(let fields) = body.value else { return }
+    let known = Set(members + ["op", "id"])
+    guard let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) else { return }
+    let takes = members.isEmpty ? "takes no members" : "takes \(members.joined(separator: ", "))"
+    throw WireError(
+      .badRequest, "\(unknown) is not a member of \(op.rawValue) (\(op.rawValue) \(takes))")
   }
 
   private func read<Value>(_ body: () throws(EngineError) -> Value) throws(WireError) -> Value {

@@ -16,6 +16,11 @@ public struct ServerConfig: Equatable, Sendable {
   /// executable's directory. Relative entries are resolved against the config file's
   /// directory.
   public var pluginPaths: [String] = []
+  /// Directories of data animators (`<name>.json`, docs/animators.md), watched for changes;
+  /// nil for the default (the installed `share/transitiond/animators`, and a checkout's
+  /// `config/animators` when the daemon runs from its build). Relative entries are resolved
+  /// against the config file's directory.
+  public var animatorPaths: [String]? = nil
   /// Load plugins even when their file or a directory above it is owned by another user than
   /// root or the daemon's, or writable by group or others.
   public var allowInsecurePlugins = false
@@ -46,7 +51,8 @@ public struct ServerConfig: Equatable, Sendable {
   public init() {}
 
   private static let topLevelKeys: Set<String> = [
-    "socket", "socketMode", "pluginPaths", "allowInsecurePlugins", "routes", "defaultFps",
+    "socket", "socketMode", "pluginPaths", "animatorPaths", "allowInsecurePlugins", "routes",
+    "defaultFps",
     "logLevel", "adminGroup", "pluginUser", "limits", "http",
   ]
   private static let httpKeys: Set<String> = [
@@ -97,6 +103,20 @@ public struct ServerConfig: Equatable, Sendable {
     }
   }
 
+  /// A list of paths, each made absolute against `baseDirectory`.
+  private static func paths(_ field: JSONField, baseDirectory: String) throws(EngineError)
+    -> [String]
+  {
+    try field.elements().map { element throws(EngineError) in
+      let entry = try element.string()
+      guard !entry.isEmpty else {
+        throw EngineError(.empty, "\(element.path) must not be empty")
+      }
+      return entry.hasPrefix("/") || baseDirectory.isEmpty
+        ? entry : (baseDirectory as NSString).appendingPathComponent(entry)
+    }
+  }
+
   private init(decoding root: JSONField, baseDirectory: String) throws(EngineError) {
     guard root.value.objectValue != nil else {
       throw EngineError(.invalidValue, "the configuration must be a JSON object")
@@ -105,14 +125,10 @@ public struct ServerConfig: Equatable, Sendable {
     if let field = try root.optional("socket") { socket = try field.string() }
     if let field = try root.optional("socketMode") { socketMode = try Self.mode(field) }
     if let field = try root.optional("pluginPaths") {
-      pluginPaths = try field.elements().map { element throws(EngineError) in
-        let entry = try element.string()
-        guard !entry.isEmpty else {
-          throw EngineError(.empty, "\(element.path) must not be empty")
-        }
-        return entry.hasPrefix("/") || baseDirectory.isEmpty
-          ? entry : (baseDirectory as NSString).appendingPathComponent(entry)
-      }
+      pluginPaths = try Self.paths(field, baseDirectory: baseDirectory)
+    }
+    if let field = try root.optional("animatorPaths") {
+      animatorPaths = try Self.paths(field, baseDirectory: baseDirectory)
     }
     if let field = try root.optional("allowInsecurePlugins") {
       allowInsecurePlugins = try field.bool()

@@ -11,6 +11,7 @@ extension ServerCore {
       "server": .string("transitiond"), "version": .string(Self.version),
       "protocol": .number(Double(Self.protocolVersion)), "pid": .number(Double(getpid())),
       "admin": .bool(adminPolicy.isAdmin(client.identity)),
+      "features": .array(Feature.allCases.map { .string($0.rawValue) }),
     ]
     if let viewerURL { fields["viewer"] = .string(viewerURL) }
     client.reply(id: id, fields)
@@ -18,13 +19,30 @@ extension ServerCore {
 
   func listAnimators(id: RequestID?, from client: Client) {
     let list: [JSONValue] = animators.animators.map { animator in
-      .object([
+      var fields: [String: JSONValue] = [
         "name": .string(animator.name),
         "operations": .array(animator.orderedOperations.map { .string($0.rawValue) }),
         "plugin": .string(animator.pluginName), "version": .string(animator.pluginVersion),
         "duration": .number(animator.defaultDuration), "path": .string(animator.libraryPath),
         "quarantined": .bool(animators.isQuarantined(animator.name)),
-      ])
+        "kind": .string(animator.kind.rawValue),
+      ]
+      if !animator.parameters.isEmpty {
+        fields["params"] = .object(
+          Dictionary(
+            uniqueKeysWithValues: animator.parameters.map { parameter in
+              (
+                parameter.name,
+                JSONValue.object([
+                  "default": .number(parameter.defaultValue),
+                  "min": .number(parameter.range.lowerBound),
+                  "max": .number(parameter.range.upperBound),
+                ])
+              )
+            }))
+      }
+      if let error = animator.error { fields["error"] = .string(error) }
+      return .object(fields)
     }
     var members = animators.listingMembers
     members["animators"] = .array(list)

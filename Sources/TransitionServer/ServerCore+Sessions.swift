@@ -37,7 +37,9 @@ extension ServerCore {
       }
       name = routed
     }
-    try requireServes(try loadedAnimator(named: name), context.operation)
+    let animator = try loadedAnimator(named: name)
+    try requireServes(animator, context.operation)
+    try requireParameters(request.params, of: animator)
 
     sessionQuota.charge(client: client.id, uid: uid)
     client.isWaitingForAnimator = true

@@ -39,11 +39,12 @@ public final class ServerCore {
   var sessionQuota = SessionQuota()
   private(set) var isStopping = false
   private var lastSubscriptionID = 0
-  /// Runs the `reload` op: re-reads the config, rescans the plugins, calls
-  /// ``apply(config:adminPolicy:)``, and returns the number of animators loaded with the plugin
-  /// scan's warnings and errors it knows of (the reply's `diagnostics`); throws
-  /// `reload_failed`. Nil refuses `reload`.
-  public var reloadHandler: (() throws(WireError) -> ReloadOutcome)?
+  /// Runs the `reload` op: re-reads the config, calls ``apply(config:adminPolicy:)``, rescans
+  /// the plugins, and calls its argument once, on the loop, when the rescan is done: with the
+  /// number of animators loaded then and the scan's warnings and errors (the reply's
+  /// `diagnostics`), or `reload_failed`. It may answer at once (a config that does not load).
+  /// The requesting client's later requests wait for the answer. Nil refuses `reload`.
+  public var reloadHandler: ((@escaping (Result<ReloadOutcome, WireError>) -> Void) -> Void)?
   /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``);
   /// nil asks the source's own `default-slide`.
   public var fallbackAnimator: FallbackAnimator?
@@ -294,11 +295,42 @@ public final class ServerCore {
   func requireServes(_ animator: RegisteredAnimator, _ operation: TransitionOperation)
     throws(WireError)
   {
+    if animator.operations.isEmpty, let error = animator.error {
+      throw WireError(
+        .unsupportedOperation, "animator \(animator.name) serves nothing: \(error)")
+    }
     guard animator.serves(operation) else {
       throw WireError(
         .unsupportedOperation,
         "animator \(animator.name) does not serve \(operation.rawValue) (it serves "
           + animator.orderedOperations.map(\.rawValue).joined(separator: ", ") + ")")
+    }
+  }
+}
+
+extension ServerCore {
+  /// Checks a `begin`'s `params` against the animator's knobs.
+  ///
+  /// - Throws: `bad_request` naming a parameter the animator does not have, or a value outside
+  ///   its range.
+  func requireParameters(_ params: [String: Double], of animator: RegisteredAnimator)
+    throws(WireError)
+  {
+    for name in params.keys.sorted() {
+      guard let parameter = animator.parameters.first(where: { $0.name == name }) else {
+        let known = animator.parameters.map(\.name).joined(separator: ", ")
+        throw WireError(
+          .badRequest,
+          "params.\(name) is not a parameter of \(animator.name)"
+            + (known.isEmpty ? " (it has none)" : " (it has \(known))"))
+      }
+      let value = params[name]!
+      guard parameter.range.contains(value) else {
+        throw WireError(
+          .badRequest,
+          "params.\(name) must be in [\(JSONValue.format(parameter.range.lowerBound)), "
+            + "\(JSONValue.format(parameter.range.upperBound))], got \(JSONValue.format(value))")
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 /// The transition contexts the benchmark begins sessions with (JSON text).
 enum BenchContexts {
-  /// An album-flip push on a phone-sized container: 8 covers, 24 photo cells.
+  /// An album-flip push on a phone-sized container: 8 covers, 24 photo cells (role `cell`, so
+  /// they are dealt).
   static let albumPush: String = {
     var covers: [String] = []
     for index in 0..<8 {
@@ -15,7 +16,7 @@ enum BenchContexts {
       let x = (index % 3) * 131
       let y = 91 + (index / 3) * 131
       cells.append(
-        #"{"id":"photo-\#(index)","frame":[\#(x),\#(y),128,128],"content":{"image":"photo-\#(index).jpg"}}"#
+        #"{"id":"photo-\#(index)","frame":[\#(x),\#(y),128,128],"role":"cell","content":{"image":"photo-\#(index).jpg"}}"#
       )
     }
     return #"{"operation":"push","container":[390,844],"selected":"album-2","#

@@ -1,5 +1,6 @@
-// transition-fuzz: libFuzzer over the request path (RequestCheck) and over conversations with
-// the server core (ConversationCheck), each input through both. `make fuzz` builds it with
+// transition-fuzz: libFuzzer over the request path (RequestCheck), over conversations with
+// the server core (ConversationCheck) and over the data animator format (AnimatorFileCheck),
+// each input through all three. `make fuzz` builds it with
 // `-DFUZZING -sanitize=fuzzer,address` and runs it on Tests/FuzzCorpus; a plain `swift build`
 // builds the stub at the end of this file, which only says how to run it.
 
@@ -10,6 +11,7 @@
   /// The checks, with the plugins of `TRANSITION_FUZZ_PLUGINS` (the built products directory).
   nonisolated(unsafe) private var check: RequestCheck?
   nonisolated(unsafe) private var conversation: ConversationCheck?
+  private let animatorFile = AnimatorFileCheck()
 
   @_silgen_name("LLVMFuzzerRunDriver")
   private func runDriver(
@@ -22,7 +24,9 @@
   @_cdecl("LLVMFuzzerTestOneInput")
   public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    if let problem = check?.problem(with: bytes) ?? conversation?.problem(with: bytes) {
+    if let problem = check?.problem(with: bytes) ?? conversation?.problem(with: bytes)
+      ?? animatorFile.problem(with: bytes)
+    {
       FileHandle.standardError.write(Data("transition-fuzz: \(problem)\n".utf8))
       abort()
     }

@@ -12,7 +12,10 @@ enum AnimatorsCommand: Command {
     animator (see 'transitionctl routes'). A quarantined animator (its plugin kept bringing
     the plugin host down; every begin it is chosen for falls back to default-slide until the
     next reload) is marked '(quarantined)', and each quarantined plugin is listed below the
-    table with the reason.
+    table with the reason. A data animator (PLUGIN 'data', docs/animators.md) whose file does
+    not validate is listed with its error below the table, file:line:column: /pointer:
+    message: its last good version serves meanwhile, or, when it never validated, it serves
+    nothing (no operations).
 
     options:
       --json, -j    print the daemon's reply as JSON (animators and routes)
@@ -20,9 +23,9 @@ enum AnimatorsCommand: Command {
 
     example:
       transitionctl animators
-      NAME          OPERATIONS                     PLUGIN        VERSION
-      album-flip    push* pop*                     AlbumFlip     1.0.0
-      default-slide push pop present dismiss       DefaultSlide  1.0.0
+      NAME           OPERATIONS                PLUGIN     VERSION  DURATION
+      album-flip     push* pop*                data                1 s
+      crossfade      present dismiss           crossfade  1.0.0    0.3 s
     """
   static let flags: Set<String> = ["json", "quiet"]
 
@@ -50,6 +53,9 @@ enum AnimatorsCommand: Command {
       ])
     }
     for line in table.render() { try context.output.line(line) }
+    for animator in list.animators {
+      if let error = animator.error { try context.output.line("\(animator.name): \(error)") }
+    }
     for plugin in list.quarantinedPlugins {
       try context.output.line("quarantined: \(plugin.path): \(plugin.reason)")
     }

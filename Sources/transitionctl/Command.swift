@@ -26,6 +26,6 @@ extension Command {
 
   /// The full `--help` text.
   static var help: String {
-    "usage: transitionctl \(usage)\n\n\(summary)\n\n\(details)"
+    "usage: transitionctl \(usage)\n\n\(summary)\n\n\(details)\n"
   }
 }

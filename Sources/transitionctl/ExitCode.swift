@@ -6,6 +6,9 @@ enum ExitCode {
   static let daemonError: Int32 = 1
   /// `play` or `watch SESSION`: the session was cancelled.
   static let cancelled: Int32 = 3
+  /// `play`: the animator the scene or `--animator` named did not serve the session (it
+  /// declined, failed or faulted) and the daemon's fallback played it to the end instead.
+  static let playedByFallback: Int32 = 4
   /// EX_USAGE: the command line is wrong.
   static let usage: Int32 = 64
   /// EX_DATAERR: the input (a scene file) is not valid.

@@ -18,6 +18,13 @@ final class OutputWriter: Sendable {
     self.name = name
   }
 
+  /// Writes to `descriptor`, which this writer closes when it goes.
+  init(owning descriptor: Int32, name: String) {
+    self.descriptor = descriptor
+    self.ownsDescriptor = true
+    self.name = name
+  }
+
   /// Creates (or truncates) the file at `path` and writes to it.
   ///
   /// - Throws: ``ExitCode/cannotCreate`` naming the file and the system's reason.

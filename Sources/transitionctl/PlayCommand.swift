@@ -16,7 +16,8 @@ enum PlayCommand: Command {
     (container, animator, clock, fps), every frame and the complete event, one JSON object a
     line exactly as the daemon sent them. The recording replays with no daemon (the viewer
     page opens it, docs/viewer.md). A scene may carry "animator", "duration" and
-    "interactive"; the options below override them.
+    "interactive" (the options below override them), "description", and "hints" for the
+    animator; any other key is refused, and errors name fields as the file writes them.
 
     options:
       --animator NAME   use this animator instead of the operation's route
@@ -29,11 +30,16 @@ enum PlayCommand: Command {
       --interactive     begin the session interactive: it waits for 'transitionctl drive';
                         its id is printed on standard error
       --session ID      name the session ID instead of the daemon's sN
-      --out FILE        write the recording to FILE instead of standard output
+      --out FILE        write the recording to FILE instead of standard output; FILE is
+                        replaced only once the session began (a refused scene leaves it
+                        as it was)
 
     exit status:
-      0 the session finished, 3 it was cancelled, 1 the daemon refused it,
-      65 the scene file is invalid, 66 it cannot be read, 69 the daemon is unreachable
+      0 the session finished, 3 it was cancelled, 4 it finished but the animator the scene
+      or --animator named did not serve it (it declined, failed, crashed or is quarantined:
+      the daemon's fallback played it, and the reason is printed on standard error),
+      1 the daemon refused it, 65 the scene file is invalid, 66 it cannot be read,
+      69 the daemon is unreachable, 73 FILE cannot be created
 
     example:
       transitionctl play config/scenes/album-flip-push.json --virtual --fps 30 --out flip.ndjson
@@ -54,48 +60,64 @@ enum PlayCommand: Command {
     let scene = try SceneFile(path: path)
     let animator = arguments.has("route") ? nil : arguments.value("animator") ?? scene.animator
     let interactive = arguments.has("interactive") ? true : scene.interactive
-    let output =
-      try arguments.value("out").map { path throws(CommandFailure) in
-        try OutputWriter(creatingFileAt: path)
-      } ?? context.output
+    // The recording replaces FILE only once the daemon has begun the session: a refusal
+    // leaves what was there.
+    let file = try arguments.value("out").map { path throws(CommandFailure) in
+      try ReplacementFile(replacing: path)
+    }
+    let output = file?.writer ?? context.output
     let client = try context.connect()
     defer { client.close() }
 
     let started = try begin(
       scene, client: client, animator: animator, duration: duration ?? scene.duration,
       interactive: interactive, session: arguments.value("session"))
+    try file?.commit()
     if interactive == true {
       StandardStreams.note(
         "session \(started.session) (\(started.animator) \(scene.operation)) waits for control: "
           + "transitionctl drive \(started.session) --progress P | --finish | --cancel")
     }
-    return try stream(
+    let status = try stream(
       session: started.session, client: client, fps: fps,
       clock: arguments.has("virtual") ? .virtual : nil, to: output)
+    // A named animator that did not serve is worth a status of its own; a routed one falling
+    // back is the daemon working as designed.
+    if status == ExitCode.success, started.fallback, animator != nil {
+      return ExitCode.playedByFallback
+    }
+    return status
   }
 
-  /// Begins a session from `scene` and says on standard error when the routed animator
-  /// declined it and the fallback plays it.
+  /// Begins a session from `scene` and says on standard error when the chosen animator did
+  /// not serve it and the fallback plays it, and why.
   ///
-  /// - Throws: ``ExitCode/dataError`` naming the scene when the daemon finds its context
-  ///   invalid, the client error's status otherwise.
+  /// - Throws: ``ExitCode/dataError`` naming the scene and the field (from the scene's root)
+  ///   when the daemon finds its context invalid, the client error's status otherwise.
   static func begin(
     _ scene: SceneFile, client: DaemonClient, animator: String?, duration: Double?,
     interactive: Bool?, session: String?
   ) throws(CommandFailure) -> BeginResult {
+    let path = scene.path
     let started: BeginResult
     do {
       started = try client.begin(
         context: scene.context, animator: animator, duration: duration,
         interactive: interactive, session: session)
-    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
-      throw CommandFailure(ExitCode.dataError, "\(scene.path): \(error.description)")
+    } catch where error.daemonCode == WireError.Code.invalidContext.rawValue {
+      // The daemon names fields under the request's `context`; the scene writes them from its
+      // root.
+      let message =
+        error.message.hasPrefix("context.")
+        ? String(error.message.dropFirst("context.".count)) : error.message
+      throw CommandFailure(ExitCode.dataError, "\(path): invalid_context: \(message)")
     } catch {
       throw CommandFailure(error)
     }
     if started.fallback {
-      StandardStreams.note(
-        "the routed animator declined \(scene.path); \(started.animator) plays it instead")
+      let what = started.fallbackMessage ?? "the chosen animator did not serve \(path)"
+      let reason = started.fallbackReason.map { " (\($0))" } ?? ""
+      StandardStreams.note("\(what)\(reason); \(started.animator) plays \(path) instead")
     }
     return started
   }

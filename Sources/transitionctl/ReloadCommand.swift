@@ -8,8 +8,9 @@ enum ReloadCommand: Command {
   static let details = """
     Asks the daemon to re-read its configuration file and rescan its plugin path, like
     'systemctl reload'. Running sessions are not disturbed. Only root, the daemon's own user or
-    its admin group may reload. What the plugin scan refused or warned about is printed on
-    standard error, such as a loaded plugin rebuilt on disk, which only a restart picks up.
+    its admin group may reload. The daemon answers when its plugin host has rescanned: the
+    count is the animators loaded then, and what the rescan refused or warned about is printed
+    on standard error, such as a loaded plugin rebuilt on disk, which only a restart picks up.
 
     options:
       --json, -j    print the daemon's reply as JSON

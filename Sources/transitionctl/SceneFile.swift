@@ -6,8 +6,11 @@ import TransitionKit
 /// A scene file: a transition context (docs/protocol.md, `begin`) that may also name the `animator`,
 /// `duration` and `interactive` to begin it with.
 ///
-/// Loading checks the JSON and the context's outline (`operation`, `container`, `from`, `to`
-/// with their `layers`); the daemon checks the rest and names any bad field.
+/// Loading checks the whole scene before anything is sent: an unknown key is refused, and the
+/// context is validated as the daemon validates it, with every error naming the field as the
+/// file writes it (`from.layers[1].frame`). Hints for the animator, which a context may carry
+/// at its top level, go in the scene's `hints` object. The daemon's own limits
+/// (`maxLayersPerContext`) are the daemon's to check.
 struct SceneFile {
   /// The file's path as given.
   let path: String
@@ -24,7 +27,10 @@ struct SceneFile {
 
   /// The keys a scene may carry besides the context's own (`description` is a note for
   /// readers and is not sent).
-  static let sceneOnlyKeys = ["animator", "duration", "interactive", "description"]
+  static let sceneOnlyKeys = ["animator", "duration", "interactive", "description", "hints"]
+
+  /// The context's own keys, as a scene writes them.
+  static let contextKeys = ["operation", "container", "from", "to", "selected", "match"]
 
   /// Reads and checks the scene at `path`.
   ///
@@ -52,6 +58,13 @@ struct SceneFile {
     let object = JSONObject(fields, context: "scene")
     func invalid(_ message: String) -> CommandFailure {
       CommandFailure(ExitCode.dataError, "\(path): \(message)")
+    }
+    let known = Set(Self.contextKeys + Self.sceneOnlyKeys)
+    if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+      throw invalid(
+        "\"\(unknown)\" is not a scene key (a scene takes "
+          + (Self.contextKeys + Self.sceneOnlyKeys).joined(separator: ", ")
+          + "; hints for the animator go in \"hints\")")
     }
 
     guard let operation = object["operation"]?.stringValue, !operation.isEmpty else {
@@ -96,7 +109,25 @@ struct SceneFile {
     } else {
       interactive = nil
     }
+    var hints: [String: JSONValue] = [:]
+    if let value = object["hints"] {
+      guard let members = value.objectValue else {
+        throw invalid("\"hints\" must be an object: members the animator reads")
+      }
+      if let clash = members.keys.sorted().first(where: known.contains) {
+        throw invalid("hints.\(clash) is a scene key, not a hint: move it to the top level")
+      }
+      hints = members
+    }
     for key in Self.sceneOnlyKeys { fields.removeValue(forKey: key) }
+    do {
+      // Paths from the root as the file writes them: `from.layers[1].frame`, no `context.`.
+      _ = try TransitionContext(json: .object(fields), path: "")
+    } catch {
+      // The code the daemon would answer with, so that both read the same.
+      throw invalid("invalid_context: \(error.message)")
+    }
+    fields.merge(hints) { own, _ in own }
     context = fields
   }
 

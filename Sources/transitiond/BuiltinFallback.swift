@@ -1,13 +1,14 @@
-import DefaultSlideAnimator
+import BuiltinAnimators
+import DataAnimator
 import PluginHost
 import TransitionServer
 
-/// `default-slide` linked into the daemon: the animator that serves every `begin` whose
+/// `default-slide` compiled into the daemon: the animator that serves every `begin` whose
 /// chosen animator could not, whatever happened to the plugin host (docs/plugins.md,
-/// "Isolation"). It runs on the daemon's thread, from the same source as the DefaultSlide
-/// plugin, and never declines.
+/// "Isolation"). It runs on the daemon's thread, from the same data file as the plugin host's
+/// `default-slide` (`config/animators/default-slide.json`, embedded), and never declines.
 final class BuiltinFallback: FallbackAnimator {
-  private let animator = DefaultSlideAnimator()
+  private let animator = BuiltinAnimators.defaultSlide
 
   let info: RegisteredAnimator
 

@@ -39,6 +39,8 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> CommandLineRe
     case "--config": options.configPath = try value(for: option, inline: inline)
     case "--socket": options.socketPath = try value(for: option, inline: inline)
     case "--plugin-path": options.pluginPaths.append(try value(for: option, inline: inline))
+    case "--animator-path":
+      options.animatorPaths.append(try value(for: option, inline: inline))
     case "--log-level":
       let name = try value(for: option, inline: inline)
       guard let level = LogLevel(name: name) else {
@@ -55,8 +57,9 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> CommandLineRe
 
 /// The `--help` text.
 let usageText = """
-  usage: transitiond [--config FILE] [--socket PATH] [--plugin-path DIR]... [--log-level LEVEL]
-         transitiond check-plugin LIB.so [--scene FILE]...   (check a plugin; --help for more)
+  usage: transitiond [--config FILE] [--socket PATH] [--plugin-path DIR]...
+                     [--animator-path DIR]... [--log-level LEVEL]
+         transitiond check-plugin LIB.so|ANIMATOR.json [--scene FILE]...   (--help for more)
          transitiond --help | --version
 
   The transition daemon: hosts animator plugins, evaluates transition timelines and streams
@@ -71,6 +74,8 @@ let usageText = """
                         else /tmp/transitiond-<uid>/transitiond.sock)
     --plugin-path DIR   search DIR (a directory or a library) for plugins instead of the
                         config's pluginPaths; repeatable
+    --animator-path DIR watch DIR for data animators (<name>.json) instead of the config's
+                        animatorPaths; repeatable (docs/animators.md)
     --log-level LEVEL   error, warn, info or debug (default: the config's, else info)
     --help              print this help
     --version           print the version

@@ -46,6 +46,8 @@ final class Daemon {
   private var lock: SocketLock?
   private var listener: UnixListener?
   private var viewer: ViewerListener?
+  /// Rescans the plugin host when a data animator file changes.
+  private var animatorWatcher: AnimatorDirectoryWatcher?
   private var signals: SignalWatcher?
   private var watchdogTimer: LoopTimer?
   private let notifier = SystemdNotifier.fromEnvironment()
@@ -82,7 +84,7 @@ final class Daemon {
       config: config, adminPolicy: adminPolicy, animators: animators,
       clock: LoopClock(loop: loop, logger: logger), logger: logger)
     core.fallbackAnimator = builtin
-    core.reloadHandler = { [unowned self] () throws(WireError) in try self.reload() }
+    core.reloadHandler = { [unowned self] answer in self.reload(answer: answer) }
   }
 
   /// Starts serving and runs the loop until SIGINT or SIGTERM (or a failure).
@@ -134,6 +136,7 @@ final class Daemon {
             + reason))
     }
     supervisor.start()
+    watchAnimatorDirectories()
     do {
       try loop.run()
     } catch {
@@ -144,6 +147,7 @@ final class Daemon {
     supervisor.stop()
     signals?.cancel()
     watchdogTimer?.cancel()
+    animatorWatcher?.stop()
     viewer?.close()
     viewer = nil
     if let startupFailure { throw startupFailure }
@@ -265,18 +269,32 @@ final class Daemon {
 
   // MARK: Reload
 
+  /// Watches the data animator directories in force; a change rescans the plugin host.
+  private func watchAnimatorDirectories() {
+    let watcher =
+      animatorWatcher
+      ?? AnimatorDirectoryWatcher(loop: loop) { [unowned self] in
+        self.logger.debug("a data animator file changed: rescanning")
+        self.supervisor.requestScan()
+      }
+    animatorWatcher = watcher
+    for problem in watcher.watch(supervisor.settings.registry.animatorPaths) {
+      logger.warn("cannot watch the animator directory \(problem)")
+    }
+  }
+
   /// Re-reads the config file and rescans the plugins; sessions, clients and the socket stay.
   ///
   /// The socket path and mode are fixed at start-up (a change is logged and ignored). Routes
   /// are reset to the config's, so run-time `route` changes do not survive a reload; the
   /// admin group is looked up again.
-  /// - Returns: The number of animators loaded before the host's rescan answers (its warnings,
-  ///   a rebuilt library among them, are logged when it does).
-  /// - Throws: `WireError` `reload_failed` naming the reason; the old config stays in force.
-  @discardableResult
-  func reload() throws(WireError) -> ReloadOutcome {
+  /// - Parameter answer: Runs once, on the loop: when the plugin host's rescan is done, with
+  ///   the animators loaded then and what the scan noticed (a rebuilt library among them,
+  ///   also logged); at once with `reload_failed` naming the reason when the config does not
+  ///   load (the old config stays in force); with `reload_failed` when the host goes down
+  ///   during the rescan for a reason no library is blamed for (it restarts and scans again).
+  func reload(answer: @escaping (Result<ReloadOutcome, WireError>) -> Void = { _ in }) {
     notify { try $0.notifyReloading() }
-    defer { notify { try $0.notifyReady() } }
     var newConfig: ServerConfig
     let adminPolicy: AdminPolicy
     let settings: PluginHostSettings
@@ -284,7 +302,9 @@ final class Daemon {
       (newConfig, adminPolicy, settings) = try Self.readConfiguration(options)
     } catch {
       logger.warn("reload refused, the previous config stays in force: \(error)")
-      throw WireError(.reloadFailed, error.description)
+      notify { try $0.notifyReady() }
+      answer(.failure(WireError(.reloadFailed, error.description)))
+      return
     }
     if newConfig.socket != config.socket || newConfig.socketMode != config.socketMode {
       logger.warn("socket and socketMode changes take effect at the next start")
@@ -297,13 +317,30 @@ final class Daemon {
     }
     config = newConfig
     core.apply(config: newConfig, adminPolicy: adminPolicy)
-    // The host scans and answers later (`onScanned`, which logs what it noticed, a rebuilt
-    // library included); the reply cannot wait for it.
-    supervisor.rescan(with: settings)
-    warnAboutRoutes()
-    let count = animators.animators.count
-    logger.info("reloaded the config: \(count) animators, \(core.sessionCount) sessions kept")
-    return ReloadOutcome(animators: count)
+    // The host scans and answers later (`onScanned` logs what it noticed, a rebuilt library
+    // included); the reply waits for it.
+    supervisor.rescan(with: settings) { [unowned self] result in
+      self.notify { try $0.notifyReady() }
+      switch result {
+      case .success(let report):
+        self.warnAboutRoutes()
+        let count = self.animators.animators.count
+        self.logger.info(
+          "reloaded the config: \(count) animators, \(self.core.sessionCount) sessions kept")
+        // What needs a reader: warnings and errors (debug and info notes are only logged).
+        let noticed = report.diagnostics.filter { $0.severity >= .warning }
+        answer(.success(ReloadOutcome(animators: count, diagnostics: noticed)))
+      case .failure(let failure):
+        self.logger.warn("reloaded the config, but the plugin rescan failed: \(failure.message)")
+        answer(
+          .failure(
+            WireError(
+              .reloadFailed,
+              "the config is in force, but the plugin host failed during the rescan "
+                + "(\(failure.message)); it restarts and scans again")))
+      }
+    }
+    watchAnimatorDirectories()
   }
 
   // MARK: Signals and shutdown
@@ -312,7 +349,7 @@ final class Daemon {
     switch signal {
     case SIGHUP:
       logger.info("SIGHUP: reloading")
-      _ = try? reload()
+      reload()
     default:
       shutDown(reason: signal == SIGINT ? "SIGINT" : "SIGTERM")
     }

@@ -22,6 +22,27 @@ struct InstalledLayout {
   /// `<prefix>/lib/transitiond/plugins`, searched after `TRANSITIOND_PLUGIN_PATH`.
   var pluginDirectory: String { prefix + "/lib/transitiond/plugins" }
 
+  /// `<prefix>/share/transitiond/animators`, the installed data animators.
+  var animatorDirectory: String { prefix + "/share/transitiond/animators" }
+
+  /// The checkout's `config/animators` when the executable is a `swift build` of it
+  /// (`<checkout>/.build/<triple>/<configuration>/transitiond`), else nil.
+  var checkoutAnimatorDirectory: String? {
+    var directory = executableDirectory
+    for _ in 0..<4 {
+      directory = (directory as NSString).deletingLastPathComponent
+      let animators = directory + "/config/animators"
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: directory + "/Package.swift"),
+        FileManager.default.fileExists(atPath: animators, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      {
+        return animators
+      }
+    }
+    return nil
+  }
+
   /// The config files tried, in order, when no `--config` is given.
   var configCandidates: [String] {
     [prefix + "/etc/transitiond/transitiond.json", "/etc/transitiond/transitiond.json"]

@@ -28,7 +28,7 @@ struct PluginHostSettings {
     // The daemon's uid is trusted to own plugins, not the host's (docs/security.md).
     registry = PluginRegistry.Configuration(
       searchPath: Self.searchPath(config), allowInsecurePlugins: config.allowInsecurePlugins,
-      trustedUID: geteuid())
+      trustedUID: geteuid(), animatorPaths: Self.animatorPaths(config))
     user = geteuid() == 0 ? try PluginUser.resolve(named: config.pluginUser, file: file) : nil
     let limits = config.limits
     memoryBytes = limits.pluginMemoryBytes
@@ -75,6 +75,15 @@ struct PluginHostSettings {
       searchPath.fromEnvironment.append(installed)
     }
     return searchPath
+  }
+
+  /// The data animator directories: the config's (or `--animator-path`) entries, else the
+  /// installed `<prefix>/share/transitiond/animators` and, for a daemon run from a checkout's
+  /// build, the checkout's `config/animators`.
+  static func animatorPaths(_ config: ServerConfig) -> [String] {
+    if let paths = config.animatorPaths { return paths.map(absolute) }
+    let layout = InstalledLayout.running
+    return [layout.animatorDirectory] + (layout.checkoutAnimatorDirectory.map { [$0] } ?? [])
   }
 
   /// A search path entry made absolute against the daemon's working directory (the host

@@ -56,6 +56,8 @@ final class PluginHostSupervisor {
     var reader: HostFrameReader
     var output: [UInt8] = []
     var isOpen = true
+    /// The wait status, once the process has been collected.
+    var exitStatus: Int32?
 
     init(process: HostProcess, reader: HostFrameReader) {
       self.process = process
@@ -92,12 +94,22 @@ final class PluginHostSupervisor {
   /// Runs when a host fails before any scan completed, with the reason.
   var onFailureBeforeFirstScan: ((String) -> Void)?
 
+  /// Why a rescan was answered without a report: the host went down for a reason no library
+  /// is blamed for (it could not start, or it died outside a library's load).
+  struct RescanFailure: Error {
+    let message: String
+  }
+  typealias RescanAnswer = (Result<ScanReport, RescanFailure>) -> Void
+
   private var host: Host?
   /// Exited or killed hosts not reaped yet, by pid.
   private var dying: [Int32: Host] = [:]
   private var loadingLibrary: String?
   private var scanAtHost = false
   private var scanWanted = false
+  /// Answers waiting for the next scan sent to the host, and for the scan at the host.
+  private var rescansWanted: [RescanAnswer] = []
+  private var rescansAtHost: [RescanAnswer] = []
   private var queue: [Call] = []
   private var callAtHost: Call?
   private var lastCallID: UInt32 = 0
@@ -135,13 +147,26 @@ final class PluginHostSupervisor {
   /// Puts new settings in force (deadlines and the timeline limit at once, the user and the
   /// rlimits from the next host start), lifts every quarantine and asks the host to scan
   /// again.
-  func rescan(with settings: PluginHostSettings) {
+  ///
+  /// - Parameter answer: Runs once, on the loop, with the report of the first scan sent after
+  ///   this call that completes (a library that crashes the host while loading is quarantined
+  ///   and the scan is retried without it), or with a ``RescanFailure`` when the host goes down
+  ///   for a reason no library is blamed for, or the daemon stops.
+  func rescan(with settings: PluginHostSettings, answer: RescanAnswer? = nil) {
+    if let answer { rescansWanted.append(answer) }
     self.settings = settings
     host?.reader.payloadLimits[.answer] = settings.maxTimelineBytes
     policy.initialBackoff = settings.initialBackoff
     policy.maximumBackoff = settings.maximumBackoff
     policy.quarantineStrikes = settings.quarantineStrikes
     policy.liftQuarantine()
+    scanWanted = true
+    if phase == .ready { dispatch() }
+  }
+
+  /// Asks the host to scan again with the settings in force, quarantines kept: a data animator
+  /// file changed.
+  func requestScan() {
     scanWanted = true
     if phase == .ready { dispatch() }
   }
@@ -160,7 +185,8 @@ final class PluginHostSupervisor {
       completion(
         .faulted(
           .quarantined,
-          "animator \(name) is quarantined: its plugin \(animator.libraryPath) \(reason)"))
+          "animator \(name) is quarantined until the next reload: its plugin "
+            + "\(animator.libraryPath) brought the plugin host down (\(reason))"))
       return
     }
     guard phase == .ready || phase == .loading else {
@@ -191,6 +217,15 @@ final class PluginHostSupervisor {
     if let host { discard(host) }
     let calls = takeCalls()
     for call in calls { call.finish(.faulted(.unavailable, "the daemon is stopping")) }
+    answerRescans(.failure(RescanFailure(message: "the daemon is stopping")))
+  }
+
+  /// Answers every rescan waiting, sent or not.
+  private func answerRescans(_ result: Result<ScanReport, RescanFailure>) {
+    let answers = rescansAtHost + rescansWanted
+    rescansAtHost = []
+    rescansWanted = []
+    for answer in answers { answer(result) }
   }
 
   // MARK: Starting
@@ -247,6 +282,7 @@ final class PluginHostSupervisor {
     let wait = policy.hostFailed(blaming: nil, whileLoading: false, reason: reason).restartAfter
     phase = .restarting
     if !hasScanned { onFailureBeforeFirstScan?(reason) }
+    answerRescans(.failure(RescanFailure(message: "the plugin host could not start: \(reason)")))
     scheduleRestart(after: wait)
   }
 
@@ -268,6 +304,8 @@ final class PluginHostSupervisor {
       scanAtHost = true
       phase = .loading
       loadingLibrary = nil
+      rescansAtHost += rescansWanted
+      rescansWanted = []
       let request = ScanRequest(
         configuration: settings.registry, skip: policy.quarantined.keys.sorted())
       armStep(settings.loadTimeout)
@@ -318,7 +356,17 @@ final class PluginHostSupervisor {
     for _ in 0..<16 where host.isOpen {
       let count = read(host.process.descriptor, &buffer, buffer.count)
       if count == 0 {
-        fault(host, .crashed, "the plugin host exited")
+        // The host's end closed: it died, or is dying. Name how when it is already gone;
+        // otherwise its pidfd reports the exit in a moment (`exited`), and the call's
+        // deadline still holds if it never exits.
+        if let status = collectExit(host) {
+          fault(host, .crashed, endMessage(of: host, status: status))
+        } else if host.exitWatcher != nil {
+          host.watcher?.cancel()
+          host.watcher = nil
+        } else {
+          fault(host, .crashed, endMessage(of: host, status: nil))
+        }
         return
       }
       if count < 0 {
@@ -371,6 +419,9 @@ final class PluginHostSupervisor {
       updateCatalog(report.animators)
       hasScanned = true
       onScanned?(report)
+      let answers = rescansAtHost
+      rescansAtHost = []
+      for answer in answers { answer(.success(report)) }
       dispatch()
     case .answer where callAtHost?.id == frame.call:
       guard let call = callAtHost, let result = Self.result(of: frame, animator: call.animator)
@@ -504,6 +555,13 @@ final class PluginHostSupervisor {
     }
     phase = .restarting
     if wasScanning && !hasScanned && blamed == nil { onFailureBeforeFirstScan?(message) }
+    if wasScanning && blamed == nil {
+      answerRescans(.failure(RescanFailure(message: message)))
+    } else if wasScanning {
+      // The retry skips the library now quarantined: it answers these.
+      rescansWanted = rescansAtHost + rescansWanted
+      rescansAtHost = []
+    }
     scanWanted = true
     scheduleRestart(after: wait)
     failedCall?.finish(.faulted(kind, message))
@@ -538,22 +596,45 @@ final class PluginHostSupervisor {
   }
 
   private func exited(_ host: Host) {
+    let status = collectExit(host)
     if host.isOpen {
-      fault(host, .crashed, "the plugin host exited")
+      fault(host, .crashed, endMessage(of: host, status: status))
     }
     reap(host, blocking: false)
   }
 
+  /// The host's wait status when it has exited (collected once, without blocking); nil while
+  /// it runs.
+  private func collectExit(_ host: Host) -> Int32? {
+    if let status = host.exitStatus { return status }
+    var status: Int32 = 0
+    guard waitpid(host.process.pid, &status, WNOHANG) == host.process.pid else { return nil }
+    host.exitStatus = status
+    return status
+  }
+
+  /// How the host ended, naming the signal and the animator whose call it took down: "the
+  /// plugin host was killed by SIGSEGV (Segmentation fault) during a call to animator X".
+  private func endMessage(of host: Host, status: Int32?) -> String {
+    var message =
+      "the plugin host " + (status.map { HostProcess.describe(waitStatus: $0) } ?? "exited")
+    if let call = callAtHost { message += " during a call to animator \(call.animator)" }
+    return message
+  }
+
   /// Collects the exit status of a host that is gone and logs how it ended.
   private func reap(_ host: Host, blocking: Bool) {
-    var status: Int32 = 0
-    let result = waitpid(host.process.pid, &status, blocking ? 0 : WNOHANG)
-    guard result == host.process.pid || blocking else { return }
+    if host.exitStatus == nil {
+      var status: Int32 = 0
+      let result = waitpid(host.process.pid, &status, blocking ? 0 : WNOHANG)
+      guard result == host.process.pid || blocking else { return }
+      if result == host.process.pid { host.exitStatus = status }
+    }
     host.exitWatcher?.cancel()
     host.exitWatcher = nil
     if host.process.exitDescriptor >= 0 { close(host.process.exitDescriptor) }
     dying[host.process.pid] = nil
-    if result == host.process.pid {
+    if let status = host.exitStatus {
       logger.info(
         "plugin host (pid \(host.process.pid)) \(HostProcess.describe(waitStatus: status))")
     }

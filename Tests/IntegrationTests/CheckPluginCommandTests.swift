@@ -15,7 +15,7 @@ import Testing
     let result = try Self.checkPlugin([DaemonHarness.product("libCrossfade.so")])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("ok: first frame: crossfade on default-slide-present.json"))
-    #expect(result.stdout.hasSuffix("passed: 31 checks\n"), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("passed: 37 checks\n"), "\(result.stdout)")
   }
 
   @Test func aPluginThatFailsARuleExitsOne() throws {
@@ -46,6 +46,8 @@ import Testing
     #expect(badScene.stderr.contains("/nonexistent/scene.json: cannot read the scene"))
     let help = try Self.checkPlugin(["--help"])
     #expect(help.status == 0)
-    #expect(help.stdout.hasPrefix("usage: transitiond check-plugin LIB.so [--scene FILE]..."))
+    #expect(
+      help.stdout.hasPrefix(
+        "usage: transitiond check-plugin LIB.so|ANIMATOR.json [--scene FILE]..."))
   }
 }

@@ -50,6 +50,17 @@ import TransitionJSON
     #expect(reply.fields["animator"]?.stringValue == "default-slide")
     #expect(reply.fields["fallback"]?.boolValue == true)
     #expect(reply.fields["fallbackReason"]?.stringValue == reason, "\(reply.line)")
+    if reason == "crashed" {
+      // How the host ended, and the animator whose call it took down.
+      let ending =
+        plugin == .segfault
+        ? "was killed by SIGSEGV"
+        : plugin == .abort ? "was killed by SIGABRT" : "exited with status 0"
+      #expect(
+        reply.fields["fallbackMessage"]?.stringValue
+          == "the plugin host \(ending)\(plugin == .exitZero ? "" : endingDetail(plugin)) "
+          + "during a call to animator \(FaultyPlugin.animatorName)", "\(reply.line)")
+    }
     #expect(elapsed < Self.callTimeout + Self.margin, "answered after \(elapsed) s")
     #expect(daemon.process.isRunning)
     // The healthy stream: every frame arrived (seq never skipped), past the fault, and the
@@ -99,13 +110,48 @@ import TransitionJSON
       $0["path"]?.stringValue
     }
     #expect(libraries == [directory + "/libFaulty.so"])
+    // The refusal is one sentence naming the animator, its plugin and the signal.
+    let refusal = quarantined.fields["fallbackMessage"]?.stringValue ?? ""
+    #expect(
+      refusal.hasPrefix(
+        "animator \(FaultyPlugin.animatorName) is quarantined until the next reload: its plugin "
+          + "\(directory)/libFaulty.so brought the plugin host down (the plugin host was killed "
+          + "by SIGSEGV"), "\(refusal)")
     let table = try DaemonHarness.runProgram(
       DaemonHarness.product("transitionctl"), ["--socket", daemon.socketPath, "animators"])
-    #expect(table.stdout.contains("quarantined"), "\(table.stdout)")
+    #expect(table.stdout.contains("(quarantined)"), "\(table.stdout)")
+    #expect(
+      table.stdout.contains(
+        "quarantined: \(directory)/libFaulty.so: the plugin host was killed by SIGSEGV"),
+      "\(table.stdout)")
     // reload lifts the quarantine: the plugin is called (and crashes) again.
     _ = try client.rawReply(["op": "reload"])
     try Self.expectHostBack(daemon)
     #expect(try client.rawReply(begin).fields["fallbackReason"]?.stringValue == "crashed")
+  }
+
+  /// `transitionctl play --animator` with a plugin that crashes: the fallback plays the scene
+  /// to the end, standard error says what the reply's `fallbackMessage` says and why, and the
+  /// exit status is 4; the recording is whole.
+  @Test func playWithANamedAnimatorThatCrashesSaysSoAndExits4() throws {
+    let directory = try FaultyPlugin.segfault.build()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let daemon = try DaemonProcess(arguments: ["--plugin-path", directory])
+    let scenes = try TransitionctlTemporaryDirectory()
+    defer { scenes.remove() }
+    var sink = ByteSink(capacity: 1024)
+    sink.appendJSON(.object(DaemonScenes.plainPush()))
+    let scene = try scenes.write("push.json", String(decoding: sink.bytes, as: UTF8.self))
+    let result = try TransitionctlRun.run(
+      ["play", scene, "--animator", FaultyPlugin.animatorName, "--virtual", "--fps", "10"],
+      socket: daemon.socketPath)
+    #expect(result.status == 4, "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "the plugin host was killed by SIGSEGV (Segmentation fault) during a call to animator "
+          + "\(FaultyPlugin.animatorName) (crashed); default-slide plays \(scene) instead"),
+      "\(result.stderr)")
+    #expect(result.stdout.contains(#""event":"complete""#))
   }
 
   @Test(arguments: [FaultyPlugin.crashInEntry, .crashInConstructor])
@@ -121,6 +167,12 @@ import TransitionJSON
     let quarantined = listing.fields["quarantined"]?.arrayValue
     #expect(quarantined?.first?["path"]?.stringValue == directory + "/libFaulty.so")
     #expect(quarantined?.first?["reason"]?.stringValue?.contains("while loading") == true)
+    // The CLI lists the plugin, which has no animator row of its own.
+    let table = try DaemonHarness.runProgram(
+      DaemonHarness.product("transitionctl"), ["--socket", daemon.socketPath, "animators"])
+    #expect(
+      table.stdout.contains("quarantined: \(directory)/libFaulty.so: crashed or hung"),
+      "\(table.stdout)")
     try Self.expectHostBack(daemon)
   }
 
@@ -188,6 +240,11 @@ import TransitionJSON
   }
 
   // MARK: Helpers
+
+  /// What `strsignal` says after the signal's name, for the faults that die of a signal.
+  func endingDetail(_ plugin: FaultyPlugin) -> String {
+    plugin == .segfault ? " (Segmentation fault)" : " (Aborted)"
+  }
 
   /// The whole of a /proc file (whose size reads as 0, so it is read to its end).
   static func procFile(_ path: String) throws -> String {

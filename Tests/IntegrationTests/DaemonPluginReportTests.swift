@@ -96,16 +96,38 @@ import TransitionClient
     let client = try daemon.client()
     let unchanged = try client.rawReply(["op": "reload"])
     #expect(unchanged.ok)
-    #expect(unchanged.fields["diagnostics"]?.arrayValue?.isEmpty == true, "\(unchanged.line)")
+    let codes = unchanged.fields["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue }
+    #expect(codes?.contains("library_changed") == false, "\(unchanged.line)")
 
     try Self.buildPlugin(in: plugins, version: "1.0.1")
     let reply = try client.rawReply(["op": "reload"])
     #expect(reply.ok, "\(reply.line)")
-    // The plugin host scans after the reply; the daemon logs what it noticed.
+    // The reply comes after the plugin host's rescan, with what it noticed; the log has it too.
     let expected = "libReport.so changed on disk since it was loaded; the loaded copy stays in use"
+    let messages = reply.fields["diagnostics"]?.arrayValue?.compactMap {
+      $0["message"]?.stringValue
+    }
+    #expect(messages?.contains { $0.contains(expected) } == true, "\(reply.line)")
     #expect(DaemonHarness.waitUntil { daemon.log.contains(expected) }, "\(daemon.log)")
     // The loaded copy is still the one in use.
     let animators = try client.animators().animators
     #expect(animators.first { $0.name == "grumpy" }?.version == "1.0.0")
+  }
+
+  /// `reload` counts the animators the rescan found: a plugin added since start-up is in the
+  /// reply's count, not only in the next `animators`.
+  @Test func reloadRepliesWithTheRescansCount() throws {
+    let plugins = try Self.pluginDirectory()
+    defer { try? FileManager.default.removeItem(atPath: plugins) }
+    let daemon = try DaemonProcess(arguments: ["--plugin-path", plugins])
+    let client = try daemon.client()
+    let before = try client.animators().animators.count
+    let faulty = try FaultyPlugin.segfault.build()
+    defer { try? FileManager.default.removeItem(atPath: faulty) }
+    try FileManager.default.copyItem(
+      atPath: faulty + "/libFaulty.so", toPath: plugins + "/libFaulty.so")
+    let reply = try client.rawReply(["op": "reload"])
+    #expect(reply.fields["animators"]?.numberValue == Double(before + 1), "\(reply.line)")
+    #expect(try client.animators().animators.count == before + 1)
   }
 }

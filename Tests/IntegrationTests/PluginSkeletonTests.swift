@@ -71,7 +71,7 @@ import Testing
       ],
       in: skeleton, limit: limit)
     #expect(checked.status == 0, "\(checked.output)")
-    #expect(checked.output.contains("passed: 6 checks"), "\(checked.output)")
+    #expect(checked.output.contains("passed: 7 checks"), "\(checked.output)")
     #expect(checked.output.contains("ok: first frame: \(name) on scene.json (present)"))
     let found = try Self.run(["find", skeleton, "-name", library], in: skeleton)
     let path = found.output.split(separator: "\n").first.map(String.init) ?? ""
@@ -92,6 +92,31 @@ import Testing
       lang: "swift", name: "fade-through", library: "libFadeThrough.so", limit: 1800)
   }
 
+  @Test func theDataSkeletonPassesItsCheckAndAnEditThatBreaksItFails() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    let skeleton = (directory as NSString).appendingPathComponent("rise-in")
+    let made = try Self.run(
+      ["make", "--no-print-directory", "plugin", "NAME=rise-in", "LANG=json", "DIR=\(skeleton)"],
+      in: Self.repository)
+    #expect(made.status == 0, "\(made.output)")
+    #expect(made.output.contains("wrote the data animator rise-in (rise-in.json)"))
+    let check = [
+      "make", "--no-print-directory", "check",
+      "TRANSITIOND=\(DaemonHarness.product("transitiond"))",
+    ]
+    let checked = try Self.run(check, in: skeleton)
+    #expect(checked.status == 0, "\(checked.output)")
+    #expect(checked.output.contains("passed: 7 checks"), "\(checked.output)")
+    let file = skeleton + "/rise-in.json"
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    try text.replacingOccurrences(of: #""to": 0}"#, with: #""to": "rize"}"#)
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let broken = try Self.run(check, in: skeleton)
+    #expect(broken.status != 0)
+    #expect(broken.output.contains("./rise-in.json:"), "\(broken.output)")
+    #expect(broken.output.contains(#"/tracks/1/to: unknown name "rize""#), "\(broken.output)")
+  }
+
   @Test func makePluginRefusesABadNameOrLanguage() throws {
     let directory = try DaemonHarness.makeTemporaryDirectory()
     let badName = try Self.run(
@@ -103,7 +128,7 @@ import Testing
       ["make", "--no-print-directory", "plugin", "NAME=ok", "LANG=rust", "DIR=\(directory)/y"],
       in: Self.repository)
     #expect(badLanguage.status != 0)
-    #expect(badLanguage.output.contains("LANG must be c or swift"))
+    #expect(badLanguage.output.contains("LANG must be c, swift or json"))
     #expect(!FileManager.default.fileExists(atPath: "\(directory)/y"))
   }
 }

@@ -16,6 +16,8 @@ struct TransitionctlOfflineTests {
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("usage: transitionctl \(verb)"))
     #expect(result.stdout.contains("example:"))
+    // Ends its last line, so the shell's prompt starts on a line of its own.
+    #expect(result.stdout.hasSuffix("\n") && !result.stdout.hasSuffix("\n\n"))
     #expect(result.stderr.isEmpty)
   }
 
@@ -104,6 +106,26 @@ struct TransitionctlOfflineTests {
         "{\"operation\": \"push\", \"container\": [390, 844], \"from\": {\"layers\": []}, \"to\": {\"layers\": []}, \"duration\": \"long\"}",
         "duration"
       ),
+      (
+        "misspelt.json",
+        "{\"operation\": \"push\", \"container\": [390, 844], \"from\": {\"layers\": []}, \"to\": {\"layers\": []}, \"interactve\": true}",
+        "\"interactve\" is not a scene key"
+      ),
+      (
+        "negative-frame.json",
+        "{\"operation\": \"push\", \"container\": [390, 844], \"from\": {\"layers\": [{\"id\": \"a\", \"frame\": [0, 0, 10, 10]}, {\"id\": \"b\", \"frame\": [0, 0, -1, 10]}]}, \"to\": {\"layers\": []}}",
+        ": from.layers[1].frame must not have a negative width or height"
+      ),
+      (
+        "unknown-layer-key.json",
+        "{\"operation\": \"push\", \"container\": [390, 844], \"from\": {\"layers\": [{\"id\": \"a\", \"frame\": [0, 0, 10, 10], \"rol\": \"cell\"}]}, \"to\": {\"layers\": []}}",
+        ": from.layers[0].rol is not a known field"
+      ),
+      (
+        "selected-nowhere.json",
+        "{\"operation\": \"push\", \"container\": [390, 844], \"selected\": \"x\", \"from\": {\"layers\": []}, \"to\": {\"layers\": []}}",
+        ": selected \"x\" names no layer"
+      ),
     ]
     for scene in cases {
       let path = try directory.write(scene.name, scene.text)
@@ -112,6 +134,7 @@ struct TransitionctlOfflineTests {
       #expect(result.status == 65, "\(scene.name): \(result.stderr)")
       #expect(result.stderr.hasPrefix("transitionctl: \(path): "))
       #expect(result.stderr.contains(scene.problem), "\(scene.name): \(result.stderr)")
+      #expect(!result.stderr.contains("context."), "\(scene.name): \(result.stderr)")
     }
     let missing = try TransitionctlRun.run(["play", directory.file("absent.json")], socket: nil)
     #expect(missing.status == 66)

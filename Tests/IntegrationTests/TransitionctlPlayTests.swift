@@ -96,6 +96,38 @@ struct TransitionctlPlayTests {
     #expect(frames.last?["progress"] as? Double == 1)
   }
 
+  @Test("play --out never empties an existing FILE when the daemon refuses the scene")
+  func refusedPlayKeepsTheOldRecording() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let out = try directory.write("flip.ndjson", "an earlier recording\n")
+    let scene = TransitionctlProducts.scenes.appendingPathComponent("zoom-present-present.json")
+      .path
+    let refused = try TransitionctlRun.run(
+      ["play", scene, "--animator", "no-such-animator", "--virtual", "--out", out],
+      socket: daemon.socketPath)
+    #expect(refused.status == 1, "\(refused.stderr)")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "an earlier recording\n")
+    // Nothing is left beside it.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["flip.ndjson"])
+    // A session that begins replaces it.
+    let played = try TransitionctlRun.run(
+      ["play", scene, "--virtual", "--fps", "10", "--out", out], socket: daemon.socketPath)
+    #expect(played.status == 0, "\(played.stderr)")
+    let written = try String(contentsOfFile: out, encoding: .utf8)
+    #expect(written.hasPrefix(#"{"#) && written.contains(#""event":"complete""#))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["flip.ndjson"])
+    // A recording's usual mode (0644 less the umask), not mkstemp's 0600.
+    let mask = umask(0)
+    umask(mask)
+    let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
+    #expect(mode == Int(0o644 & ~mask), "mode \(String(mode ?? 0, radix: 8))")
+  }
+
   @Test("play --out writes a self-describing recording to a file and nothing to stdout")
   func outFile() throws {
     let daemon = try TransitionctlDaemon()
@@ -158,7 +190,7 @@ struct TransitionctlPlayTests {
     #expect(result.stdout.isEmpty)
   }
 
-  @Test("a scene the daemon rejects as an invalid context exits 65 naming the file")
+  @Test("a scene with an invalid context exits 65 naming the file and the field as written")
   func invalidContext() throws {
     let daemon = try TransitionctlDaemon()
     defer { daemon.stop() }
@@ -174,7 +206,8 @@ struct TransitionctlPlayTests {
     let result = try TransitionctlRun.run(["play", path], socket: daemon.socketPath)
     #expect(result.status == 65)
     #expect(result.stderr.hasPrefix("transitionctl: \(path): invalid_context: "))
-    #expect(result.stderr.contains("frame"))
+    #expect(result.stderr.contains(": from.layers[0].frame[2] must be a number"))
+    #expect(!result.stderr.contains("context."))
   }
 }
 

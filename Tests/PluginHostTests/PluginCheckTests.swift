@@ -66,9 +66,9 @@ import TransitionKit
     #expect(report.passed, "\(report.text)")
     #expect(
       report.results.map(\.rule) == [
-        .load, .timeline, .layerIDs, .firstFrame, .lastFrame, .cancel,
+        .load, .timeline, .layerIDs, .firstFrame, .lastFrame, .noJump, .cancel,
       ])
-    #expect(report.text.hasSuffix("passed: 6 checks\n"))
+    #expect(report.text.hasSuffix("passed: 7 checks\n"))
   }
 
   @Test func theShippedPluginsPassOnTheExampleScenes() throws {

@@ -124,7 +124,7 @@ import TransitionJSON
     try clock.update(progress: 1 - 0x1p-53, at: 0)
     try clock.finish(velocity: 100, at: 0)
     var cancelled = try TransitionClock(duration: 0.3, interactive: true, at: 0)
-    try cancelled.update(progress: 5e-324, at: 0)
+    try cancelled.update(progress: .leastNonzeroMagnitude, at: 0)
     try cancelled.cancel(velocity: 1, at: 0)
     for released in [clock, cancelled] {
       let end = try #require(released.endTime)

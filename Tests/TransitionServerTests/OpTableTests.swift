@@ -29,7 +29,8 @@ import TransitionWire
       .cancel: .cancel(velocity: nil),
     ]
     for (op, control) in controls {
-      let line = #"{"op":"\#(op.rawValue)","session":"s1","progress":0.5}"#
+      let progress = op == .update || op == .seek ? #","progress":0.5"# : ""
+      let line = #"{"op":"\#(op.rawValue)","session":"s1"\#(progress)}"#
       let request = try Request(line: Array(line.utf8))
       let command = try Command(op, request, defaultFps: 60)
       #expect(command == .control(session: "s1", control), "\(op)")

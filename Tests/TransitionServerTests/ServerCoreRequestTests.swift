@@ -25,6 +25,41 @@ import TransitionWire
     #expect(anonymous["admin"] == .bool(false))
   }
 
+  @Test func helloListsTheFeaturesThisDaemonSpeaks() {
+    let harness = CoreHarness()
+    let reply = harness.reply(#"{"op":"hello"}"#, from: harness.connect())
+    #expect(reply["features"] == .array(Feature.allCases.map { .string($0.rawValue) }))
+    #expect(Feature.allCases.contains(.strictRequests))
+  }
+
+  /// Every op refuses a member it does not take, naming it and what the op takes, before any
+  /// handler runs: a misspelt `interactive` never begins a running session.
+  @Test func unknownMembersAreRefusedNamingThem() {
+    let harness = CoreHarness()
+    let admin = harness.connect(uid: CoreHarness.daemonUID)
+    let misspelt = harness.reply(
+      #"{"id":1,"op":"begin","interactve":true,"context":{}}"#, from: admin)
+    #expect(misspelt.errorCode == "bad_request")
+    #expect(misspelt["id"] == .number(1))
+    #expect(
+      misspelt["error"]?["message"]
+        == .string(
+          "interactve is not a member of begin"
+            + " (begin takes context, animator, duration, interactive, session, params)"))
+    #expect(harness.core.sessions.all.isEmpty)
+    let hello = harness.reply(#"{"op":"hello","verbose":true}"#, from: admin)
+    #expect(
+      hello["error"]?["message"]
+        == .string("verbose is not a member of hello (hello takes no members)"))
+    for op in Op.allCases {
+      let reply = harness.reply(#"{"op":"\#(op.rawValue)","zzz":1}"#, from: admin)
+      #expect(reply.errorCode == "bad_request", "\(op.rawValue)")
+      #expect(
+        reply["error"]?["message"]?.stringValue?.hasPrefix("zzz is not a member of \(op.rawValue)")
+          == true, "\(op.rawValue)")
+    }
+  }
+
   @Test func badLinesGetOneErrorReplyEach() {
     let harness = CoreHarness()
     let peer = harness.connect()
@@ -72,13 +107,15 @@ import TransitionWire
     let admin = harness.connect(uid: CoreHarness.daemonUID)
     #expect(harness.reply(#"{"op":"reload"}"#, from: admin).errorCode == "reload_failed")
     var reloads = 0
-    harness.core.reloadHandler = { () throws(WireError) in
+    harness.core.reloadHandler = { answer in
       reloads += 1
-      return ReloadOutcome(
-        animators: 7,
-        diagnostics: [
-          PluginDiagnostic(.libraryChanged, .warning, path: "/p/libX.so", "libX changed")
-        ])
+      answer(
+        .success(
+          ReloadOutcome(
+            animators: 7,
+            diagnostics: [
+              PluginDiagnostic(.libraryChanged, .warning, path: "/p/libX.so", "libX changed")
+            ])))
     }
     let reply = harness.reply(#"{"op":"reload"}"#, from: admin)
     #expect(reply["animators"] == .number(7))
@@ -91,6 +128,28 @@ import TransitionWire
           ])
         ]))
     #expect(reloads == 1)
+  }
+
+  /// `reload` answers when the daemon's handler does (after the plugin host's rescan), and
+  /// the client's later requests wait for that answer, so replies keep their order.
+  @Test func reloadAnswersAfterTheRescanAndLaterRequestsWait() {
+    let harness = CoreHarness()
+    let admin = harness.connect(uid: CoreHarness.daemonUID)
+    var answer: ((Result<ReloadOutcome, WireError>) -> Void)?
+    harness.core.reloadHandler = { answer = $0 }
+    #expect(harness.send(#"{"id":1,"op":"reload"}"#, from: admin).isEmpty)
+    #expect(harness.send(#"{"id":2,"op":"routes"}"#, from: admin).isEmpty)
+    // Another client is not held up.
+    #expect(harness.reply(#"{"op":"routes"}"#, from: harness.connect())["ok"] == .bool(true))
+    answer?(.success(ReloadOutcome(animators: 3)))
+    let replies = admin.readLines()
+    #expect(replies.map { $0["id"] } == [.number(1), .number(2)])
+    #expect(replies.first?["animators"] == .number(3))
+    var failing: ((Result<ReloadOutcome, WireError>) -> Void)?
+    harness.core.reloadHandler = { failing = $0 }
+    #expect(harness.send(#"{"id":3,"op":"reload"}"#, from: admin).isEmpty)
+    failing?(.failure(WireError(.reloadFailed, "the plugin host could not start")))
+    #expect(admin.readLines().first?.errorCode == "reload_failed")
   }
 
   @Test func animatorsListsTheLoadedAnimatorsAndRoutes() {

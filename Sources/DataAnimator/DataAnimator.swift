@@ -1,0 +1,525 @@
+import TransitionJSON
+import TransitionPluginSDK
+
+/// An animator written as data: a validated `AnimatorDocument` that builds an ordinary timeline
+/// for each context, so evaluation, streaming, interactive control and the exact cancel are
+/// those of any other animator.
+///
+/// Building a timeline evaluates every expression once for the context (never per frame). What
+/// fails only on a particular context (a division by zero, a value that is not finite, a
+/// `params` value the file does not declare or outside its range) throws `EngineError`, which
+/// the plugin host reports as the animator failing, exactly as a plugin's bad timeline.
+public struct DataAnimator: Animator {
+  let document: AnimatorDocument
+
+  public var name: String { document.name }
+  public var operations: Set<TransitionOperation> { Set(document.plans.keys) }
+  /// The duration of the first operation served, in the protocol's order.
+  public var defaultDuration: Double {
+    TransitionOperation.allCases.lazy.compactMap { document.plans[$0]?.duration }.first ?? 1
+  }
+  /// The largest file `read` accepts, in bytes.
+  public static let maximumFileBytes = AnimatorDocumentReader.maximumFileBytes
+
+  /// The knobs a `begin` may set with `params`.
+  public var parameters: [AnimatorParameter] { document.parameters }
+
+  /// Reads a data animator file.
+  /// - Parameters:
+  ///   - bytes: the file's contents.
+  ///   - name: the animator's name, the file's name without `.json`.
+  ///   - file: how messages name the file (its path).
+  /// - Returns: the animator, or every problem found in the file (at least one).
+  public static func read(_ bytes: some Collection<UInt8>, name: String, file: String)
+    -> Result<DataAnimator, AnimatorFileError>
+  {
+    AnimatorDocumentReader.read(bytes, name: name, file: file).map(DataAnimator.init)
+  }
+
+  init(document: AnimatorDocument) {
+    self.document = document
+  }
+
+  public func defaultDuration(for operation: TransitionOperation) -> Double {
+    document.plans[operation]?.duration ?? defaultDuration
+  }
+
+  public func timeline(for context: TransitionContext, duration: Double) throws -> Timeline? {
+    guard let plan = document.plans[context.operation] else { return nil }
+    var builder = try TimelineBuilder(
+      document: document, plan: plan, context: context, duration: duration)
+    guard builder.accepts else { return nil }
+    return try builder.build()
+  }
+}
+
+/// Builds one timeline: the rules of one plan applied to one context.
+private struct TimelineBuilder {
+  let document: AnimatorDocument
+  let plan: OperationPlan
+  let context: TransitionContext
+  let duration: Double
+  /// Global variables: the context's names, the parameters and the `let` variables.
+  var globals: [String: Double] = [:]
+  var layers: [TimelineLayer] = []
+  /// Ids of context layers a rule has drawn: a later rule does not take them again.
+  var claimed: Set<String> = []
+  /// How many layers the rules have drawn so far.
+  var drawn = 0
+  /// The cells `Screen.inferredCellIDs` finds on each screen (as the rules name them) that
+  /// names no roles, worked out once.
+  var inferredCells: [ScreenSide: Set<String>] = [:]
+
+  init(
+    document: AnimatorDocument, plan: OperationPlan, context: TransitionContext, duration: Double
+  )
+    throws(EngineError)
+  {
+    self.document = document
+    self.plan = plan
+    self.context = context
+    self.duration = duration
+    globals["container.width"] = context.container.width
+    globals["container.height"] = context.container.height
+    globals["container.midX"] = context.container.width / 2
+    globals["container.midY"] = context.container.height / 2
+    globals["duration"] = duration
+    globals["pi"] = Double.pi
+    for (reference, layer) in [("selected", selectedLayer), ("match", matchLayer)] {
+      guard let layer else { continue }
+      for field in LayerFrameField.allCases {
+        globals["\(reference).\(field.rawValue)"] = field.value(of: layer.frame)
+      }
+    }
+    for side in [ScreenSide.from, .to] where !screen(side).namesRoles {
+      inferredCells[side] = screen(side).inferredCellIDs(in: context.container)
+    }
+    try setParameters()
+    for binding in document.variables {
+      globals[binding.name] = try evaluate(binding.expression, "/let/\(binding.name)", globals)
+    }
+  }
+
+  /// The context's screen that the rules call `side`: swapped when the plan is mirrored.
+  func screen(_ side: ScreenSide) -> Screen {
+    actualSide(side) == .from ? context.from : context.to
+  }
+
+  func actualSide(_ side: ScreenSide) -> ScreenSide {
+    plan.mirrored ? side.other : side
+  }
+
+  var selectedLayer: ContextLayer? { context.selectedLayer }
+  var matchLayer: ContextLayer? {
+    context.match.flatMap { context.from.layer($0) ?? context.to.layer($0) }
+  }
+
+  /// Whether the context has what the file requires: a selected layer on the `from` screen
+  /// (as the rules are written), a match.
+  var accepts: Bool {
+    if document.requiresSelected, screen(.from).layer(context.selected) == nil { return false }
+    if document.requiresMatch, matchLayer == nil { return false }
+    return true
+  }
+
+  private mutating func setParameters() throws(EngineError) {
+    var given: [String: JSONValue] = [:]
+    if let params = context.hints["params"] {
+      guard case .object(let members) = params else {
+        throw EngineError(.invalidValue, "params must be an object of numbers")
+      }
+      given = members
+    }
+    for name in given.keys.sorted() where !document.parameters.contains(where: { $0.name == name })
+    {
+      let known = document.parameters.map(\.name).joined(separator: ", ")
+      throw EngineError(
+        .invalidValue,
+        "params.\(name) is not a parameter of \(document.name)"
+          + (known.isEmpty ? " (it has none)" : " (it has \(known))"))
+    }
+    for parameter in document.parameters {
+      guard let value = given[parameter.name] else {
+        globals[parameter.name] = parameter.defaultValue
+        continue
+      }
+      guard case .number(let number) = value, parameter.range.contains(number) else {
+        throw EngineError(
+          .outOfRange,
+          "params.\(parameter.name) must be a number in [\(JSONValue.format(parameter.range.lowerBound)), "
+            + "\(JSONValue.format(parameter.range.upperBound))]")
+      }
+      globals[parameter.name] = number
+    }
+  }
+
+  func evaluate(_ expression: Expression, _ pointer: String, _ names: [String: Double])
+    throws(EngineError) -> Double
+  {
+    do {
+      return try expression.evaluate { name throws(ExpressionError) in
+        guard let value = names[name] else {
+          throw ExpressionError("\"\(name)\" has no value for this context")
+        }
+        return value
+      }
+    } catch {
+      throw EngineError(.invalidValue, "\(document.name).json \(pointer): \(error.message)")
+    }
+  }
+
+  func holds(_ condition: ContextCondition) -> Bool {
+    if let match = condition.match, match != (matchLayer != nil) { return false }
+    if let selected = condition.selected, selected != (selectedLayer != nil) { return false }
+    return true
+  }
+
+  // MARK: Rules
+
+  /// A layer a rule draws: a context layer, a screen's background, or one the rule adds.
+  struct Item {
+    var layer: TimelineLayer
+    var side: ScreenSide?
+    var contextLayer: ContextLayer?
+    var isBackground: Bool
+  }
+
+  mutating func build() throws(EngineError) -> Timeline {
+    for (index, rule) in plan.rules.enumerated() where holds(rule.when) {
+      try apply(rule, index: index)
+    }
+    if layers.isEmpty {
+      layers.append(
+        TimelineLayer(filling: context.container, id: "\(document.name).empty", color: .clear, z: 0)
+      )
+    }
+    return try Timeline(duration: duration, curve: plan.curve, layers: layers)
+  }
+
+  private mutating func apply(_ rule: Rule, index: Int) throws(EngineError) {
+    var items: [Item] = []
+    switch rule.source {
+    case .select(let selector, let background):
+      for side in selector.screen.map({ [$0] }) ?? [.from, .to] {
+        let screen = self.screen(side)
+        if let background, side == selector.screen, let color = resolve(background, layer: nil) {
+          var item = Item(
+            layer: TimelineLayer(
+              filling: context.container,
+              id: "\(document.name).\(actualSide(side).rawValue)-background", color: color, z: 0),
+            side: side, contextLayer: nil, isBackground: true)
+          if matches(selector, item) {
+            item.layer.initial.z = nextZ()
+            items.append(item)
+          }
+        }
+        for layer in screen.layers where !claimed.contains(layer.id) {
+          let item = Item(
+            layer: TimelineLayer(layer, z: 0), side: side, contextLayer: layer, isBackground: false)
+          guard matches(selector, item) else { continue }
+          claimed.insert(layer.id)
+          var placed = item
+          placed.layer.initial.z = nextZ()
+          items.append(placed)
+        }
+      }
+    case .add(let name, let frame, let color, let content):
+      var initial = LayerAttributes(frame: try rect(of: frame, rule))
+      initial.background = resolve(color, layer: nil)
+      initial.z = nextZ()
+      let contentValue = content.flatMap { reference(of: $0)?.content }
+      items.append(
+        Item(
+          layer: TimelineLayer(
+            id: "\(document.name).\(name)", initial: initial, content: contentValue),
+          side: nil, contextLayer: nil, isBackground: false))
+    }
+    let staggerValues = try stagger(rule, items)
+    for (position, item) in items.enumerated() {
+      var names = globals
+      let frame = item.layer.initial.frame
+      for field in LayerFrameField.allCases {
+        names["layer.\(field.rawValue)"] = field.value(of: frame)
+      }
+      if let other = counterpart(of: item) {
+        for field in LayerFrameField.allCases {
+          names["other.\(field.rawValue)"] = field.value(of: other.frame)
+        }
+      }
+      names["index"] = Double(position)
+      names["count"] = Double(items.count)
+      if let values = staggerValues[position] {
+        names["stagger"] = values.stagger
+        names["distance"] = values.distance
+        names["farthest"] = values.farthest
+      }
+      // A rule's variables in dependency order; one that cannot be evaluated for this layer
+      // (it reads the stagger of a layer outside it) fails only if a value reads it.
+      var unavailable: [String: EngineError] = [:]
+      for binding in rule.variables {
+        if let missing = binding.expression.names.first(where: { unavailable[$0] != nil }) {
+          unavailable[binding.name] = unavailable[missing]
+          continue
+        }
+        do {
+          names[binding.name] = try evaluate(
+            binding.expression, "\(rule.pointer)/let/\(binding.name)", names)
+        } catch {
+          unavailable[binding.name] = error
+        }
+      }
+      var layer = item.layer
+      for (property, value) in rule.initial {
+        layer.initial.set(
+          property,
+          to: try self.value(value, property: property, item: item, names, "\(rule.pointer)/set"))
+      }
+      for track in rule.tracks where holds(track.when) {
+        if let only = track.only, !matches(only, item) { continue }
+        try play(track, on: &layer, item: item, names)
+      }
+      layers.append(layer)
+    }
+  }
+
+  /// The paint order of the next layer drawn: layers are drawn in the rules' order.
+  private mutating func nextZ() -> Double {
+    defer { drawn += 1 }
+    return Double(drawn)
+  }
+
+  private func rect(of frame: Rule.AddedFrame, _ rule: Rule) throws(EngineError) -> Rect {
+    switch frame {
+    case .container:
+      return Rect(x: 0, y: 0, width: context.container.width, height: context.container.height)
+    case .layer(let reference):
+      guard let layer = self.reference(of: reference) else {
+        throw EngineError(
+          .invalidValue,
+          "\(document.name).json \(rule.pointer): the context has no \(reference.rawValue) layer")
+      }
+      return layer.frame
+    case .rect(let expressions):
+      var numbers: [Double] = []
+      for (index, expression) in expressions.enumerated() {
+        numbers.append(try evaluate(expression, "\(rule.pointer)/frame/\(index)", globals))
+      }
+      return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+  }
+
+  private func reference(of reference: LayerReference) -> ContextLayer? {
+    switch reference {
+    case .selected: selectedLayer
+    case .match: matchLayer
+    case .layer: nil
+    }
+  }
+
+  /// The other layer of a matched pair: the match for the selected layer and the selected layer
+  /// for the match.
+  private func counterpart(of item: Item) -> ContextLayer? {
+    guard let id = item.contextLayer?.id else { return nil }
+    if id == context.selected { return matchLayer }
+    if id == context.match { return selectedLayer }
+    return nil
+  }
+
+  private func resolve(_ choices: [ColorChoice], layer: ContextLayer?) -> Color? {
+    for choice in choices {
+      switch choice {
+      case .literal(let color): return color
+      case .screenBackground(let side):
+        if let color = screen(side).background { return color }
+      case .layerBackground(.layer):
+        if let color = layer?.background { return color }
+      case .layerBackground(let reference):
+        if let color = self.reference(of: reference)?.background { return color }
+      }
+    }
+    return nil
+  }
+
+  /// Whether the layer `item` passes `selector`.
+  func matches(_ selector: LayerSelector, _ item: Item) -> Bool {
+    if let side = selector.screen, item.side != side { return false }
+    if let background = selector.background, background != item.isBackground { return false }
+    let layer = item.contextLayer
+    if let role = selector.role {
+      guard let layer else { return false }
+      if role == ContextLayer.cellRole, let side = item.side, let cells = inferredCells[side] {
+        guard cells.contains(layer.id) else { return false }
+      } else if layer.role != role {
+        return false
+      }
+    }
+    if let id = selector.id, layer?.id != id { return false }
+    let isSelected = layer != nil && layer?.id == context.selected
+    let isMatch = layer != nil && layer?.id == context.match
+    if let selected = selector.selected, selected != isSelected { return false }
+    if let match = selector.match, match != isMatch { return false }
+    if let pair = selector.pair, pair != (isSelected || isMatch) { return false }
+    for inner in selector.not where matches(inner, item) { return false }
+    return true
+  }
+
+  // MARK: Stagger
+
+  struct StaggerValues {
+    var stagger: Double
+    var distance: Double
+    var farthest: Double
+  }
+
+  private func stagger(_ rule: Rule, _ items: [Item]) throws(EngineError) -> [Int: StaggerValues] {
+    guard let stagger = rule.stagger else { return [:] }
+    let among = items.indices.filter {
+      matches(stagger.among, items[$0])
+    }
+    var measures: [Int: Double] = [:]
+    switch stagger.measure {
+    case .index:
+      for (rank, index) in among.enumerated() { measures[index] = Double(rank) }
+    case .distance:
+      let origin: Point
+      switch stagger.origin {
+      case .container:
+        origin = Point(x: context.container.width / 2, y: context.container.height / 2)
+      case .layer(let reference):
+        guard let layer = self.reference(of: reference) else {
+          throw EngineError(
+            .invalidValue,
+            "\(document.name).json \(rule.pointer)/stagger: the context has no \(reference.rawValue) layer"
+          )
+        }
+        origin = layer.frame.center
+      case .point(let x, let y):
+        origin = Point(
+          x: try evaluate(x, "\(rule.pointer)/stagger/from/0", globals),
+          y: try evaluate(y, "\(rule.pointer)/stagger/from/1", globals))
+      }
+      for index in among {
+        let center = items[index].layer.initial.frame.center
+        let dx = center.x - origin.x
+        let dy = center.y - origin.y
+        measures[index] = (dx * dx + dy * dy).squareRoot()
+      }
+    }
+    let farthest = measures.values.max() ?? 0
+    var values: [Int: StaggerValues] = [:]
+    for (index, measure) in measures {
+      let normalised = farthest > 0 ? min(measure / farthest, 1) : 0
+      values[index] = StaggerValues(stagger: normalised, distance: measure, farthest: farthest)
+    }
+    return values
+  }
+
+  // MARK: Tracks
+
+  private func value(
+    _ value: ValueExpression, property: LayerProperty, item: Item, _ names: [String: Double],
+    _ pointer: String
+  ) throws(EngineError) -> PropertyValue {
+    switch value {
+    case .bool(let flag): return .bool(flag)
+    case .color(let choices): return .color(resolve(choices, layer: item.contextLayer))
+    case .numbers(let expressions, let kind):
+      var numbers: [Double] = []
+      for (index, expression) in expressions.enumerated() {
+        numbers.append(
+          try evaluate(expression, expressions.count == 1 ? pointer : "\(pointer)/\(index)", names))
+      }
+      switch kind {
+      case .point: return .point(Point(x: numbers[0], y: numbers[1]))
+      case .size: return .size(Size(width: numbers[0], height: numbers[1]))
+      case .rect:
+        return .rect(Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]))
+      case .transform: return .transform(try Transform3D(elements: numbers))
+      default: return .number(numbers[0])
+      }
+    }
+  }
+
+  private func play(
+    _ track: TrackRule, on layer: inout TimelineLayer, item: Item, _ names: [String: Double]
+  ) throws(EngineError) {
+    let initial =
+      try track.initial.map { value throws(EngineError) in
+        try self.value(value, property: track.property, item: item, names, "\(track.pointer)/from")
+      } ?? layer.initial.value(of: track.property)
+    struct Span {
+      var start: Double
+      var end: Double
+      var duration: Double
+      var value: PropertyValue
+      var curve: TimingCurve
+    }
+    var spans: [Span] = []
+    for (index, keyframe) in track.keyframes.enumerated() {
+      let pointer = "\(track.pointer)/keyframes/\(index)"
+      let start = try evaluate(keyframe.start, "\(pointer)/start", names)
+      let end: Double
+      let duration: Double
+      if let endExpression = keyframe.end {
+        end = try evaluate(endExpression, "\(pointer)/end", names)
+        duration = end - start
+      } else {
+        duration = try evaluate(keyframe.duration ?? .number(0), "\(pointer)/duration", names)
+        end = start + duration
+      }
+      spans.append(
+        Span(
+          start: start, end: end, duration: duration,
+          value: try value(
+            keyframe.value, property: track.property, item: item, names, "\(pointer)/value"),
+          curve: keyframe.curve))
+    }
+    var first = initial
+    var keyframes: [Keyframe] = []
+    if plan.mirrored && track.mirrors {
+      // Mirrored in time: each keyframe runs over [1 − end, 1 − start] towards the value before
+      // it, and the track starts at the last value.
+      first = spans.last?.value ?? initial
+      for index in spans.indices.reversed() {
+        let span = spans[index]
+        let window = keyframeWindow(
+          span.start, span.end, span.duration, isWindow: track.keyframes[index].end != nil)
+        keyframes.append(
+          Keyframe(
+            start: window.start, duration: window.duration,
+            value: index == 0 ? initial : spans[index - 1].value, curve: span.curve.mirrored))
+      }
+    } else {
+      for span in spans {
+        keyframes.append(
+          Keyframe(start: span.start, duration: span.duration, value: span.value, curve: span.curve)
+        )
+      }
+    }
+    layer.initial.set(track.property, to: first)
+    layer.tracks.append(PropertyTrack(track.property, mode: track.mode, keyframes: keyframes))
+  }
+
+  /// The mirror of a keyframe's timing: a window [s, e] becomes [1 − e, 1 − s] (its duration
+  /// (1 − s) − (1 − e), as `PlayDirection` computes it); `start` and `duration` become
+  /// 1 − (start + duration) and the same duration.
+  private func keyframeWindow(_ start: Double, _ end: Double, _ duration: Double, isWindow: Bool)
+    -> (start: Double, duration: Double)
+  {
+    isWindow ? (1 - end, (1 - start) - (1 - end)) : (1 - end, duration)
+  }
+}
+
+extension TimingCurve {
+  /// The curve played backwards in time: a cubic Bézier turned about (0.5, 0.5), steps with
+  /// their jump at the other end; linear and springs as they are (a spring has no exact mirror).
+  var mirrored: TimingCurve {
+    switch self {
+    case .linear, .spring: self
+    case .cubicBezier(let x1, let y1, let x2, let y2):
+      .cubicBezier(x1: 1 - x2, y1: 1 - y2, x2: 1 - x1, y2: 1 - y1)
+    case .steps(let count, let position):
+      .steps(count: count, position: position == .start ? .end : .start)
+    }
+  }
+}

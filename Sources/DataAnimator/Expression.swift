@@ -1,0 +1,84 @@
+/// An arithmetic expression of a data animator: numbers, names, `+ - * / %`, unary minus,
+/// parentheses and the calls of `ExpressionFunction`.
+///
+/// Expressions are pure and total apart from two failures: a division by zero and a result
+/// that is not finite, both `ExpressionError`s. They are evaluated once per context when the
+/// timeline is built, never per frame.
+indirect enum Expression: Equatable, Sendable {
+  case number(Double)
+  case name(String)
+  case negate(Expression)
+  case binary(BinaryOperator, Expression, Expression)
+  case call(ExpressionFunction, [Expression])
+
+  enum BinaryOperator: Character, Sendable {
+    case add = "+"
+    case subtract = "-"
+    case multiply = "*"
+    case divide = "/"
+    case remainder = "%"
+  }
+
+  /// The longest expression text accepted, in characters.
+  static let maximumLength = 1000
+  /// The deepest nesting of operators, parentheses and calls accepted.
+  static let maximumDepth = 32
+
+  /// Every name the expression reads, in the order they first appear.
+  var names: [String] {
+    var found: [String] = []
+    collectNames(into: &found)
+    return found
+  }
+
+  private func collectNames(into found: inout [String]) {
+    switch self {
+    case .number: break
+    case .name(let name): if !found.contains(name) { found.append(name) }
+    case .negate(let operand): operand.collectNames(into: &found)
+    case .binary(_, let left, let right):
+      left.collectNames(into: &found)
+      right.collectNames(into: &found)
+    case .call(_, let arguments): for argument in arguments { argument.collectNames(into: &found) }
+    }
+  }
+
+  /// The expression's value, with `lookup` giving the value of each name.
+  /// - Throws: `ExpressionError` for a name `lookup` does not know, a division by zero, or a
+  ///   value that is not finite.
+  func evaluate(_ lookup: (String) throws(ExpressionError) -> Double) throws(ExpressionError)
+    -> Double
+  {
+    let value: Double
+    switch self {
+    case .number(let number): value = number
+    case .name(let name): value = try lookup(name)
+    case .negate(let operand): value = -(try operand.evaluate(lookup))
+    case .binary(let operation, let left, let right):
+      let a = try left.evaluate(lookup)
+      let b = try right.evaluate(lookup)
+      switch operation {
+      case .add: value = a + b
+      case .subtract: value = a - b
+      case .multiply: value = a * b
+      case .divide, .remainder:
+        guard b != 0 else { throw ExpressionError("division by zero") }
+        value = operation == .divide ? a / b : a.truncatingRemainder(dividingBy: b)
+      }
+    case .call(let function, let arguments):
+      var values: [Double] = []
+      values.reserveCapacity(arguments.count)
+      for argument in arguments { values.append(try argument.evaluate(lookup)) }
+      value = try function.apply(values)
+    }
+    guard value.isFinite else { throw ExpressionError("the value is not finite") }
+    return value
+  }
+}
+
+/// Why an expression could not be read or evaluated; the message names no file or path (the
+/// caller adds where).
+struct ExpressionError: Error, Equatable, Sendable {
+  let message: String
+  init(_ message: String) { self.message = message }
+}

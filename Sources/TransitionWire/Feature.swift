@@ -1,0 +1,15 @@
+/// The optional capabilities of the protocol that this daemon speaks, as `hello` reports them
+/// in `features` (docs/protocol.md, "hello"): the one list, for the daemon, the client and
+/// tests. A client asks for one before it relies on it; a capability is added here in the same
+/// change that makes the daemon speak it, and documented in docs/protocol.md.
+public enum Feature: String, CaseIterable, Sendable {
+  /// Every op refuses a member it does not take with `bad_request` naming it, so a misspelt
+  /// member is never silently ignored.
+  case strictRequests
+  /// `subscribe` takes `clock: "virtual"`: every frame at t = k / fps, as fast as the
+  /// subscriber reads them.
+  case virtualClock
+  /// Animators written as data files are served beside libraries (docs/animators.md): the
+  /// `animators` reply lists `kind`, `params` and `error`, and `begin` takes `params`.
+  case dataAnimators
+}

@@ -1,0 +1,34 @@
+import Foundation
+import RequestFuzzing
+import Testing
+
+/// The fuzzer's check of the data animator format, on its corpus and on hostile files.
+@Suite struct AnimatorFileCheckTests {
+  static let check = AnimatorFileCheck()
+
+  @Test(arguments: FuzzCorpusTests.inputNames)
+  func corpusInputKeepsTheFormatsPromises(name: String) throws {
+    let bytes = try Data(
+      contentsOf: URL(fileURLWithPath: "\(FuzzCorpusTests.corpusDirectory)/\(name)"))
+    #expect(Self.check.problem(with: Array(bytes)) == nil)
+  }
+
+  /// The built-in animators are in the corpus, so that mutations start from files that
+  /// validate and build timelines.
+  @Test func theCorpusHoldsTheBuiltInAnimators() {
+    let seeds = FuzzCorpusTests.inputNames.filter { $0.hasPrefix("animator-") }
+    #expect(
+      Set(seeds) == ["animator-album-flip", "animator-default-slide", "animator-zoom-present"])
+  }
+
+  @Test(arguments: [
+    #"{"operations": {"push": {"duration": 1, "rules": [{"select": {}, "tracks": [{"property": "scale", "from": "1 / (container.width - 300)", "to": 1}]}]}}}"#,
+    #"{"operations": {"push": {"duration": 1, "rules": [{"add": "x", "frame": ["0", "0", "-5", "1e300 * 10"]}]}}}"#,
+    #"{"operations": {"push": {"duration": 1, "rules": [{"select": {}, "tracks": [{"property": "alpha", "keyframes": [{"start": 0.9, "duration": 0.5, "value": 1}]}]}]}}}"#,
+    #"{"operations": {"present": {"duration": 1, "rules": [{"select": {}, "tracks": [{"property": "transform", "to": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0, "1 / 0"]}]}]}}}"#,
+    #"{"operations": {"dismiss": {"duration": 1e9, "rules": [{"add": "big", "frame": [0, 0, "1e15", "1e15"]}]}}}"#,
+  ])
+  func aFileThatFailsOnSomeContextsKeepsThePromises(_ text: String) {
+    #expect(Self.check.problem(with: Array(text.utf8)) == nil)
+  }
+}
