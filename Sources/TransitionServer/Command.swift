@@ -61,7 +61,7 @@ enum Command: Equatable {
     case .hello, .animators, .routes, .sessions, .stats, .reload: []
     case .route: ["operation", "animator"]
     case .begin: ["context", "animator", "duration", "interactive", "session", "params"]
-    case .subscribe: ["session", "fps", "clock"]
+    case .subscribe: ["session", "fps", "clock", "timeline"]
     case .unsubscribe: ["subscription"]
     case .end, .pause, .resume, .reverse: ["session"]
     case .update, .seek: ["session", "progress"]

@@ -12,4 +12,7 @@ public enum Feature: String, CaseIterable, Sendable {
   /// Animators written as data files are served beside libraries (docs/animators.md): the
   /// `animators` reply lists `kind`, `params` and `error`, and `begin` takes `params`.
   case dataAnimators
+  /// `subscribe` takes `timeline: true`: each `begin` event of the stream carries the
+  /// session's timeline (for inspectors).
+  case timeline
 }

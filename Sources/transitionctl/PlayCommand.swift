@@ -104,7 +104,7 @@ enum PlayCommand: Command {
       started = try client.begin(
         context: scene.context, animator: animator, duration: duration,
         interactive: interactive, session: session)
-    } catch where error.daemonCode == WireError.Code.invalidContext.rawValue {
+    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
       // The daemon names fields under the request's `context`; the scene writes them from its
       // root.
       let message =
