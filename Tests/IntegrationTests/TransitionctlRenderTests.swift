@@ -37,7 +37,10 @@ struct TransitionctlRenderTests {
   static func render(_ arguments: [String], environment: [String: String] = [:]) throws
     -> TransitionctlResult
   {
-    try TransitionctlRun.run(["render"] + arguments, socket: nil, environment: environment)
+    // Chromium starting among the suite's other browsers on a busy 2-core machine can take
+    // long: a generous bound, only against a hang.
+    try TransitionctlRun.run(
+      ["render"] + arguments, socket: nil, environment: environment, bound: 300)
   }
 
   /// The output frames a clip of `instants` has at `rate` fps: one at every 1/rate s from the
@@ -139,7 +142,7 @@ struct TransitionctlRenderTests {
     let scene = TransitionctlProducts.scenes.appendingPathComponent("default-slide-push.json").path
     let result = try TransitionctlRun.run(
       ["render", scene, "--out", output, "--scale", "0.25", "--fps", "25"],
-      socket: daemon.socketPath)
+      socket: daemon.socketPath, bound: 300)
     #expect(result.status == 0, "\(result.stderr)")
     // As many frames as the same scene played at 25 fps on the virtual clock has.
     let played = try TransitionctlRun.run(
