@@ -69,6 +69,18 @@ private struct TimelineBuilder {
   /// The cells `Screen.inferredCellIDs` finds on each screen (as the rules name them) that
   /// names no roles, worked out once.
   var inferredCells: [ScreenSide: Set<String>] = [:]
+  /// The screens (as the rules name them) on which a rule's selector asks for cells.
+  var usedInferredCells: Set<ScreenSide> {
+    var sides: Set<ScreenSide> = []
+    for rule in plan.rules {
+      guard case .select(let selector, _) = rule.source else { continue }
+      let selectors =
+        [selector] + rule.tracks.compactMap(\.only) + (rule.stagger.map { [$0.among] } ?? [])
+      guard selectors.contains(where: \.asksForCells) else { continue }
+      sides.formUnion(selector.screen.map { [$0] } ?? [.from, .to])
+    }
+    return sides.filter { inferredCells[$0] != nil && !screen($0).layers.isEmpty }
+  }
 
   init(
     document: AnimatorDocument, plan: OperationPlan, context: TransitionContext, duration: Double
@@ -95,6 +107,8 @@ private struct TimelineBuilder {
       inferredCells[side] = screen(side).inferredCellIDs(in: context.container)
     }
     try setParameters()
+    // A context the file declines is not evaluated: its variables may read what it lacks.
+    guard accepts else { return }
     for binding in document.variables {
       globals[binding.name] = try evaluate(binding.expression, "/let/\(binding.name)", globals)
     }
@@ -188,12 +202,26 @@ private struct TimelineBuilder {
     for (index, rule) in plan.rules.enumerated() where holds(rule.when) {
       try apply(rule, index: index)
     }
+    var warnings: [String] = []
+    for side in [ScreenSide.from, .to] where usedInferredCells.contains(side) {
+      let cells = inferredCells[side] ?? []
+      let screenName = actualSide(side).rawValue
+      let size = screen(side).layers.first { cells.contains($0.id) }?.frame.size
+      warnings.append(
+        cells.isEmpty
+          ? "\(document.name): no layer of the \(screenName) screen has a role, and no size is shared by two of them: no cells were found (give the cells role \"cell\")"
+          : "\(document.name): no layer of the \(screenName) screen has a role; took the \(cells.count) layers of "
+            + "\(JSONValue.format(size?.width ?? 0))×\(JSONValue.format(size?.height ?? 0)) points as its cells (give them role \"cell\")"
+      )
+    }
     if layers.isEmpty {
       layers.append(
         TimelineLayer(filling: context.container, id: "\(document.name).empty", color: .clear, z: 0)
       )
     }
-    return try Timeline(duration: duration, curve: plan.curve, layers: layers)
+    var timeline = try Timeline(duration: duration, curve: plan.curve, layers: layers)
+    timeline.warnings = warnings
+    return timeline
   }
 
   private mutating func apply(_ rule: Rule, index: Int) throws(EngineError) {
@@ -521,5 +549,12 @@ extension TimingCurve {
     case .steps(let count, let position):
       .steps(count: count, position: position == .start ? .end : .start)
     }
+  }
+}
+
+extension LayerSelector {
+  /// Whether the selector, or one it nests, selects by role `cell`.
+  var asksForCells: Bool {
+    role == ContextLayer.cellRole || not.contains(where: \.asksForCells)
   }
 }

@@ -31,6 +31,22 @@ public struct Timeline: Equatable, Sendable {
   public private(set) var duration: Double
   public private(set) var curve: TimingCurve
   public private(set) var layers: [TimelineLayer]
+  /// What the animator wants the client told about this timeline, one line each (a `begin`
+  /// reply's `warnings`): for example that it guessed what the context did not say. At most
+  /// `maximumWarnings` of at most `maximumWarningLength` characters; extra ones are dropped.
+  public var warnings: [String] = [] {
+    didSet {
+      if warnings.count > Self.maximumWarnings
+        || warnings.contains(where: { $0.count > Self.maximumWarningLength })
+      {
+        warnings = warnings.prefix(Self.maximumWarnings).map {
+          String($0.prefix(Self.maximumWarningLength))
+        }
+      }
+    }
+  }
+  public static let maximumWarnings = 16
+  public static let maximumWarningLength = 500
 
   /// Largest magnitude of any number a timeline's values carry (initial values and keyframe
   /// values). With every value this small, evaluating (interpolating, composing transforms,

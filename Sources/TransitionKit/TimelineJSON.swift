@@ -17,7 +17,7 @@ extension Timeline {
   /// - Throws: `EngineError` naming the field of the first problem.
   public init(json: JSONValue) throws(EngineError) {
     let root = JSONField(json, path: "")
-    try root.allowOnly(["duration", "curve", "layers"])
+    try root.allowOnly(["duration", "curve", "layers", "warnings"])
     let curve = try root.optional("curve").map { field throws(EngineError) in
       try TimingCurve(json: field)
     }
@@ -27,6 +27,9 @@ extension Timeline {
     }
     try self.init(
       duration: try root.required("duration").number(), curve: curve ?? .linear, layers: layers)
+    for element in try root.optional("warnings")?.elements().prefix(Self.maximumWarnings) ?? [] {
+      warnings.append(try element.string())
+    }
   }
 
   /// Decodes a timeline from UTF-8 JSON bytes.
@@ -95,6 +98,7 @@ extension Timeline {
       "duration": .number(duration), "layers": .array(layers.map(Self.json)),
     ]
     if curve != .linear { root["curve"] = curve.json }
+    if !warnings.isEmpty { root["warnings"] = .array(warnings.map(JSONValue.string)) }
     return .object(root)
   }
 

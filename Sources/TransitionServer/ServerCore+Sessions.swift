@@ -93,6 +93,9 @@ extension ServerCore {
         members["fallbackReason"] = .string(reason.code)
         members["fallbackMessage"] = .string(reason.message)
       }
+      if !made.timeline.warnings.isEmpty {
+        members["warnings"] = .array(made.timeline.warnings.map(JSONValue.string))
+      }
       client.reply(id: id, members)
       logger.info(
         "session \(session.id) began: \(session.operation.rawValue) by \(made.animator)"
