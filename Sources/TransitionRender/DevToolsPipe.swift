@@ -25,8 +25,10 @@ public final class DevToolsPipe {
 
   /// Talks over `commands` (written) and `replies` (read), which the pipe owns and closes.
   ///
-  /// - Parameter timeoutSeconds: how long one read may wait before the browser counts as hung.
-  public init(commands: Int32, replies: Int32, timeoutSeconds: Double = 60) {
+  /// - Parameter timeoutSeconds: how long one read may wait before the browser counts as hung
+  ///   (generous: a 2-core machine running a test suite beside it can stall Chromium for a
+  ///   minute).
+  public init(commands: Int32, replies: Int32, timeoutSeconds: Double = 300) {
     self.commands = commands
     self.replies = replies
     self.timeoutMilliseconds = Int32(timeoutSeconds * 1000)
