@@ -51,7 +51,8 @@ extension DaemonClient {
     return try BeginResult(request(.begin, message))
   }
 
-  /// `subscribe`: starts streaming frames of `session` (or of every session with `"*"`).
+  /// `subscribe`: starts streaming frames of `session` (or of every session with `"*"`);
+  /// with `timeline`, each `begin` event carries the session's timeline.
   ///
   /// The reply precedes the first frame, so every frame of the subscription is read after this
   /// returns with ``nextEvent(timeout:)``.
@@ -59,12 +60,13 @@ extension DaemonClient {
   ///   - fps: frames per second; the daemon's configured rate when `nil`.
   ///   - clock: `wall` or `virtual`; the daemon's default (wall) when `nil`.
   /// - Returns: the subscription's number, for ``unsubscribe(subscription:)``.
-  public func subscribe(session: String, fps: Double? = nil, clock: SubscriptionClock? = nil)
-    throws(ClientError) -> Int
-  {
+  public func subscribe(
+    session: String, fps: Double? = nil, clock: SubscriptionClock? = nil, timeline: Bool = false
+  ) throws(ClientError) -> Int {
     var message: [String: JSONValue] = ["session": .string(session)]
     if let fps { message["fps"] = .number(fps) }
     if let clock { message["clock"] = .string(clock.rawValue) }
+    if timeline { message["timeline"] = .bool(true) }
     return try request(.subscribe, message).object.int("subscription")
   }
 

@@ -61,7 +61,7 @@ enum Command: Equatable {
     case .hello, .animators, .routes, .sessions, .stats, .reload: []
     case .route: ["operation", "animator"]
     case .begin: ["context", "animator", "duration", "interactive", "session", "params", "touch"]
-    case .subscribe: ["session", "fps", "clock"]
+    case .subscribe: ["session", "fps", "clock", "timeline"]
     case .unsubscribe: ["subscription"]
     case .end, .pause, .resume, .reverse: ["session"]
     case .update: ["session", "progress", "touch"]
@@ -169,11 +169,14 @@ struct SubscribeRequest: Equatable {
   var session: String?
   var fps: Double
   var clock: Subscription.Clock
+  /// Whether the stream's `begin` events carry the session's timeline (`timeline: true`).
+  var timeline: Bool
 
-  init(session: String?, fps: Double, clock: Subscription.Clock) {
+  init(session: String?, fps: Double, clock: Subscription.Clock, timeline: Bool = false) {
     self.session = session
     self.fps = fps
     self.clock = clock
+    self.timeline = timeline
   }
 
   init(_ request: Request, defaultFps: Double) throws(WireError) {
@@ -188,6 +191,7 @@ struct SubscribeRequest: Equatable {
       throw WireError(.badRequest, "clock must be \"wall\" or \"virtual\", got \"\(clockName)\"")
     }
     self.clock = clock
+    timeline = try request.optionalBool("timeline") ?? false
   }
 
   /// The `session` field as the client wrote it.

@@ -29,17 +29,23 @@ final class Subscription {
   let target: Target
   let fps: Double
   let clock: Clock
+  /// Whether `begin` events carry the session's timeline (docs/protocol.md, "begin").
+  let includesTimeline: Bool
   /// The client holding the subscription; it owns its subscriptions.
   weak var client: Client?
   private(set) var streams: [FrameStream] = []
   private(set) var cursors: [VirtualCursor] = []
   private var nextCursor = 0
 
-  init(id: Int, target: Target, fps: Double, clock: Clock, client: Client) {
+  init(
+    id: Int, target: Target, fps: Double, clock: Clock, includesTimeline: Bool = false,
+    client: Client
+  ) {
     self.id = id
     self.target = target
     self.fps = fps
     self.clock = clock
+    self.includesTimeline = includesTimeline
     self.client = client
   }
 

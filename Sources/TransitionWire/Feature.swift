@@ -15,4 +15,7 @@ public enum Feature: String, CaseIterable, Sendable {
   /// Interactive sessions follow a finger (docs/protocol.md, "Touch"): `begin` and `update`
   /// take `touch`, `finish` and `cancel` take `touchVelocity`, `update` replies `followed`.
   case touch
+  /// `subscribe` takes `timeline: true`: each `begin` event of the stream carries the
+  /// session's timeline (for inspectors).
+  case timeline
 }
