@@ -157,7 +157,9 @@ import TransitionKit
     #expect(sessions?.first?["state"] == "interactive")
     #expect(sessions?.first?["progress"] == .number(0))
     // A progress-driven animator needs progress.
-    let plain = try client.begin(context: DaemonScenes.plainPush(), interactive: true).session
+    let plain = try client.begin(
+      context: DaemonScenes.plainPush(), animator: "default-slide", interactive: true
+    ).session
     let refused = try client.rawReply([
       "op": "update", "session": .string(plain), "touch": [10, 10],
     ])
