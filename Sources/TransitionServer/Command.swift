@@ -16,6 +16,7 @@ enum Command: Equatable {
   case begin(BeginRequest)
   case subscribe(SubscribeRequest)
   case unsubscribe(subscription: Int)
+  case resync(subscription: Int)
   case control(session: String, SessionControl)
   case end(session: String)
   case sessions
@@ -46,6 +47,8 @@ enum Command: Equatable {
     case .subscribe: self = .subscribe(try SubscribeRequest(request, defaultFps: defaultFps))
     case .unsubscribe:
       self = .unsubscribe(subscription: try request.requiredInteger("subscription"))
+    case .resync:
+      self = .resync(subscription: try request.requiredInteger("subscription"))
     case .end: self = .end(session: try request.requiredString("session"))
     case .update, .pause, .resume, .reverse, .seek, .finish, .cancel:
       let session = try request.requiredString("session")
@@ -61,8 +64,8 @@ enum Command: Equatable {
     case .hello, .animators, .routes, .sessions, .stats, .reload: []
     case .route: ["operation", "animator"]
     case .begin: ["context", "animator", "duration", "interactive", "session", "params"]
-    case .subscribe: ["session", "fps", "clock"]
-    case .unsubscribe: ["subscription"]
+    case .subscribe: ["session", "fps", "clock", "encoding"]
+    case .unsubscribe, .resync: ["subscription"]
     case .end, .pause, .resume, .reverse: ["session"]
     case .update, .seek: ["session", "progress"]
     case .finish, .cancel: ["session", "velocity"]
@@ -148,11 +151,13 @@ struct SubscribeRequest: Equatable {
   var session: String?
   var fps: Double
   var clock: Subscription.Clock
+  var encoding: FrameEncoding
 
-  init(session: String?, fps: Double, clock: Subscription.Clock) {
+  init(session: String?, fps: Double, clock: Subscription.Clock, encoding: FrameEncoding = .full) {
     self.session = session
     self.fps = fps
     self.clock = clock
+    self.encoding = encoding
   }
 
   init(_ request: Request, defaultFps: Double) throws(WireError) {
@@ -167,6 +172,12 @@ struct SubscribeRequest: Equatable {
       throw WireError(.badRequest, "clock must be \"wall\" or \"virtual\", got \"\(clockName)\"")
     }
     self.clock = clock
+    let encodingName = try request.optionalString("encoding") ?? FrameEncoding.full.rawValue
+    guard let encoding = FrameEncoding(rawValue: encodingName) else {
+      throw WireError(
+        .badRequest, "encoding must be \"full\" or \"delta\", got \"\(encodingName)\"")
+    }
+    self.encoding = encoding
   }
 
   /// The `session` field as the client wrote it.

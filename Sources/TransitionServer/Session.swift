@@ -108,6 +108,16 @@ final class Session {
     renderer.render(seq: seq, progress: progress, time: t, body)
   }
 
+  /// Renders as the method above does, and lends `body` the evaluated frame beside its line.
+  func render(
+    seq: Int, progress: Double, t: Double, _ body: (UnsafeRawBufferPointer, Frame) -> Void
+  ) {
+    renderer.render(seq: seq, progress: progress, time: t, body)
+  }
+
+  /// Per layer, the fields its timeline animates (``TimelineEvaluator/animatedFields``).
+  var animatedFields: [LayerFields] { renderer.evaluator.animatedFields }
+
   /// Starts the completion timer; call once, after the session is in the table.
   func start() {
     scheduleCompletion()

@@ -29,17 +29,23 @@ final class Subscription {
   let target: Target
   let fps: Double
   let clock: Clock
+  /// How its frames are written: full, or deltas after a key frame.
+  let encoding: FrameEncoding
   /// The client holding the subscription; it owns its subscriptions.
   weak var client: Client?
   private(set) var streams: [FrameStream] = []
   private(set) var cursors: [VirtualCursor] = []
   private var nextCursor = 0
 
-  init(id: Int, target: Target, fps: Double, clock: Clock, client: Client) {
+  init(
+    id: Int, target: Target, fps: Double, clock: Clock, encoding: FrameEncoding = .full,
+    client: Client
+  ) {
     self.id = id
     self.target = target
     self.fps = fps
     self.clock = clock
+    self.encoding = encoding
     self.client = client
   }
 
@@ -54,9 +60,17 @@ final class Subscription {
       streams.append(stream)
       stream.attach(self, at: now)
     case .virtual:
-      cursors.append(VirtualCursor(session: session, fps: fps))
+      cursors.append(VirtualCursor(session: session, fps: fps, encoding: encoding))
       session.virtualReaders += 1
     }
+  }
+
+  /// Has the next frame of every session it follows be a key frame (`resync`): a wall
+  /// stream sends its latest frame again at once, as a key frame; a virtual reading makes its
+  /// next frame one.
+  func resync(at now: Double) {
+    for stream in streams { stream.sendKeyFrame(to: self) }
+    for cursor in cursors { cursor.needsKeyFrame = true }
   }
 
   /// A stream this subscription followed has sent its final frame and `complete`.

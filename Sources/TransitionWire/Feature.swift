@@ -12,4 +12,7 @@ public enum Feature: String, CaseIterable, Sendable {
   /// Animators written as data files are served beside libraries (docs/animators.md): the
   /// `animators` reply lists `kind`, `params` and `error`, and `begin` takes `params`.
   case dataAnimators
+  /// `subscribe` takes `encoding: "delta"`: after a key frame, each frame lists only what
+  /// changed (docs/protocol.md, "Delta frames"), and `resync` asks for a key frame.
+  case delta
 }
