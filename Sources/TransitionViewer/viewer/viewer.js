@@ -197,7 +197,7 @@ class Player {
     const frames = this.record ? this.record.frames : [];
     if (frames.length === 0) { $("readout").textContent = "no frames yet"; return; }
     this.index = Math.max(0, Math.min(frames.length - 1, index));
-    const frame = frames[this.index];
+    const frame = this.record.frame(this.index);
     this.renderer.draw(frame);
     this.playhead = frame.t - frames[0].t;
     $("scrubber").max = String(frames.length - 1);
@@ -328,7 +328,7 @@ function sheetView(recording, record, context, spec) {
   const source = match[3] ? recording.sessions.get(match[3]) : record;
   if (!source) throw new Error("no session " + match[3] + " in the recording");
   const index = match[1] === "f" ? frameIndex(source, match[2]) : source.frameNearest(Number(match[2]));
-  const frame = source.frames[index];
+  const frame = source.frame(index);
   return { frame, caption: "progress " + Number(frame.progress).toFixed(2) };
 }
 
@@ -338,7 +338,8 @@ function measureAll(record, container) {
   const stage = $("stage");
   const renderer = new FrameRenderer(stage, { probes: true });
   renderer.setContainer(container[0], container[1]);
-  const frames = record.frames.map((frame) => {
+  const frames = record.frames.map((_, index) => {
+    const frame = record.frame(index);
     renderer.draw(frame);
     return { seq: frame.seq, t: frame.t, progress: frame.progress, layers: renderer.measure() };
   });
