@@ -29,6 +29,9 @@ let usage = """
     begin     begin → its reply: album-flip begins one after another over one connection
               (the animator plugin answering), median and p99
     idle      start-up time (to the first reply) and CPU used while idle
+    delta     bytes of delta frames against full frames of the same session (album-flip
+              push of 24 cells, zoom-present present; virtual clock at 60 fps), and
+              FrameDeltaEncoder's frames per second against FrameEncoder's, same frames
     all       every mode above
 
   options:
@@ -51,7 +54,9 @@ let usage = """
   """
 
 /// Every mode, in the order `all` runs them.
-let allModes = ["evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle"]
+let allModes = [
+  "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle", "delta",
+]
 var modes: [String] = []
 var runs = 5
 var frames = 20_000
@@ -87,7 +92,7 @@ while let argument = arguments.popFirst() {
     return value
   }
   switch argument {
-  case "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle":
+  case "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle", "delta":
     modes.append(argument)
   case "all": modes += allModes
   case "--runs": runs = number()
@@ -162,6 +167,7 @@ do {
     case "update": try runUpdate()
     case "begin": try runBegin()
     case "idle": try runIdle()
+    case "delta": try runDelta()
     default: break
     }
   }
@@ -436,4 +442,53 @@ if let jsonPath {
       "idle", labelled(build.label, "CPU while idle (2 s, one client)"),
       (daemon.cpuSeconds - before) * 1e3, "ms", "RSS \(daemon.residentBytes / 1_048_576) MiB")
   }
+}
+
+@MainActor func runDelta() throws {
+  let scenes = [
+    ("album-flip push, 24 cells", BenchContexts.albumPush, "album-flip"),
+    ("zoom-present present", BenchContexts.zoomPresent, "zoom-present"),
+  ]
+  for build in daemonBuilds {
+    let daemon = try DaemonProcess(binDirectory: build.directory, config: benchConfig)
+    defer { daemon.stop() }
+    let bench = DeltaBench(daemon: daemon)
+    for (name, context, animator) in scenes {
+      // The bytes are deterministic (the virtual clock): one run says it.
+      guard let result = try? bench.run(context: context, animator: animator, fps: 60) else {
+        print("delta     \(labelled(build.label, name)): this daemon has no delta frames")
+        continue
+      }
+      report.add(
+        "delta", labelled(build.label, "\(name): full / delta bytes"), result.ratio, "x",
+        "\(result.frames) frames: \(result.fullBytes / max(result.frames, 1)) bytes a full frame, "
+          + "\(result.deltaBytes / max(result.frames, 1)) a delta (key frame included)")
+    }
+  }
+  // The encoder alone: the same frames, full and as deltas, one core.
+  let sampleFrames = (0..<240).map { evaluator.frame(progress: Double($0) / 239) }
+  var full = FrameEncoder(animatedFields: evaluator.animatedFields)
+  var delta = FrameDeltaEncoder(animatedFields: evaluator.animatedFields)
+  var fullBytes = 0
+  var deltaBytes = 0
+  let fullSeconds = median {
+    fullBytes = 0
+    for index in 0..<frames {
+      full.encode(session: "s1", seq: index, frame: sampleFrames[index % 240]) { fullBytes += $0.count }
+    }
+  }
+  let deltaSeconds = median {
+    deltaBytes = 0
+    for index in 0..<frames {
+      delta.encode(session: "s1", seq: index, frame: sampleFrames[index % 240]) {
+        deltaBytes += $0.count
+      }
+    }
+  }
+  report.add(
+    "delta", "FrameEncoder (full)", Double(frames) / fullSeconds, "frames/s",
+    "\(layerCount) layers, \(fullBytes / frames) bytes a frame")
+  report.add(
+    "delta", "FrameDeltaEncoder", Double(frames) / deltaSeconds, "frames/s",
+    "\(deltaBytes / frames) bytes a frame")
 }
