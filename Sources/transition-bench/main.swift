@@ -28,6 +28,8 @@ let usage = """
     update    update → the frame showing it, with 100 other sessions streaming
     begin     begin → its reply: album-flip begins one after another over one connection
               (the animator plugin answering), median and p99
+    tap       begin + subscribe written together → the first frame (a tap's first frame):
+              album-flip push of 24 cells and zoom-present present, median and p99
     idle      start-up time (to the first reply) and CPU used while idle
     delta     bytes of delta frames against full frames of the same session (album-flip
               push of 24 cells, zoom-present present; virtual clock at 60 fps), and
@@ -55,7 +57,7 @@ let usage = """
 
 /// Every mode, in the order `all` runs them.
 let allModes = [
-  "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle", "delta",
+  "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "tap", "idle", "delta",
 ]
 var modes: [String] = []
 var runs = 5
@@ -92,7 +94,8 @@ while let argument = arguments.popFirst() {
     return value
   }
   switch argument {
-  case "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle", "delta":
+  case "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "tap", "idle",
+    "delta":
     modes.append(argument)
   case "all": modes += allModes
   case "--runs": runs = number()
@@ -168,6 +171,7 @@ do {
     case "begin": try runBegin()
     case "idle": try runIdle()
     case "delta": try runDelta()
+    case "tap": try runTap()
     default: break
     }
   }
@@ -418,6 +422,37 @@ if let jsonPath {
       "begin", labelled(build.label, "begin → reply p50"), latency.median * 1e3, "ms",
       "album-flip, 32 layers, \(beginCount) begins")
     report.add("begin", labelled(build.label, "begin → reply p99"), latency.value(0.99) * 1e3, "ms")
+  }
+}
+
+@MainActor func runTap() throws {
+  let scenes = [
+    ("album-flip push", BenchContexts.albumPush), ("zoom-present present", BenchContexts.zoomPresent),
+  ]
+  let count = max(beginCount / 4, 50)
+  // Interleaved: each build measures a slice of the taps in turn, so that the machine's load
+  // weighs on both alike.
+  let daemons = try daemonBuilds.map {
+    try DaemonProcess(binDirectory: $0.directory, config: benchConfig)
+  }
+  defer { for daemon in daemons { daemon.stop() } }
+  for (name, context) in scenes {
+    var samples = [[Double]](repeating: [], count: daemons.count)
+    for _ in 0..<runs {
+      for (index, daemon) in daemons.enumerated() {
+        samples[index] += try TapBench(daemon: daemon).run(count: count / runs + 1, context: context)
+          .samples
+      }
+    }
+    for (index, build) in daemonBuilds.enumerated() {
+      let latency = Percentiles(samples[index])
+      report.add(
+        "tap", labelled(build.label, "\(name): begin+subscribe → first frame p50"),
+        latency.median * 1e3, "ms", "\(samples[index].count) taps")
+      report.add(
+        "tap", labelled(build.label, "\(name): begin+subscribe → first frame p99"),
+        latency.value(0.99) * 1e3, "ms")
+    }
   }
 }
 
