@@ -25,9 +25,10 @@ struct DeltaBench {
     }
     var result = Result()
     for encoding in ["full", "delta"] {
-      _ = try socket.request(
+      let reply = try socket.request(
         #"{"op":"subscribe","session":"\#(session)","fps":\#(fps),"clock":"virtual","encoding":"\#(encoding)"}"#
       )
+      guard reply.contains(#""ok":true"#) else { throw BenchError("subscribe failed: \(reply)") }
       while true {
         let line = try socket.readLine()
         if line.hasPrefix(#"{"event":"complete""#) || line.contains(#""event":"complete""#) {
