@@ -22,6 +22,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR := $(PREFIX)/bin
 PLUGINDIR := $(PREFIX)/lib/transitiond/plugins
+# The built-in animators, data files the plugin host reads (docs/animators.md).
+ANIMATORDIR := $(PREFIX)/share/transitiond/animators
 VIEWERDIR := $(PREFIX)/share/transitiond/viewer
 # The example scenes, which `transitiond check-plugin` uses when given none.
 SCENEDIR := $(PREFIX)/share/transitiond/scenes
@@ -33,7 +35,8 @@ SYSTEMD_USER_DIR := $(PREFIX)/lib/systemd/user
 SYSTEMD_SYSTEM_DIR := $(PREFIX)/lib/systemd/system
 SYSUSERS_DIR := $(PREFIX)/lib/sysusers.d
 EXECUTABLES := transitiond transitionctl transition-bench
-PLUGINS := AlbumFlip ZoomPresent DefaultSlide Crossfade
+# The example plugins: cube-turn on the Swift SDK, crossfade in C.
+PLUGINS := CubeTurn Crossfade
 # The unit files name the default layout's paths; install rewrites them for $(PREFIX).
 UNIT_PATHS := sed -e 's|/usr/local/bin/|$(BINDIR)/|g' \
   -e 's|/usr/local/lib/transitiond/plugins|$(PLUGINDIR)|g' \
@@ -44,7 +47,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CORPUS := Tests/FuzzCorpus
 FUZZ_FLAGS := --scratch-path .build/fuzz \
   -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
-FUZZ_PLUGINS := AlbumFlip ZoomPresent DefaultSlide Crossfade
+FUZZ_PLUGINS := CubeTurn Crossfade
 
 CHROMIUM ?= chromium
 CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
@@ -78,16 +81,18 @@ test: setup
 	$(BUILD_UMASK) $(SWIFT) test
 
 ## fuzz: the request path under libFuzzer with AddressSanitizer, in its own build directory
-## (.build/fuzz), with the animator plugins built there too so that their code is covered and
-## checked. New inputs go to .build/fuzz/corpus (the repository's corpus is only read); a
-## crashing input to .build/fuzz/crash-*. Exits non-zero when the fuzzer finds something.
+## (.build/fuzz), with the example plugins built there too so that their code is covered and
+## checked, and with the data animators of config/animators. New inputs go to
+## .build/fuzz/corpus (the repository's corpus is only read); a crashing input to
+## .build/fuzz/crash-*. Exits non-zero when the fuzzer finds something.
 fuzz: setup
 	$(BUILD_UMASK) for plugin in $(FUZZ_PLUGINS); do \
 	  $(SWIFT) build $(FUZZ_FLAGS) --product $$plugin || exit 1; done
 	$(BUILD_UMASK) $(SWIFT) build $(FUZZ_FLAGS) --product transition-fuzz
 	mkdir -p .build/fuzz/corpus
 	bin="$$($(SWIFT) build $(FUZZ_FLAGS) --show-bin-path)" && \
-	TRANSITION_FUZZ_PLUGINS="$$bin" "$$bin/transition-fuzz" -max_total_time=$(FUZZ_SECONDS) \
+	TRANSITION_FUZZ_PLUGINS="$$bin" TRANSITION_FUZZ_ANIMATORS=$(CURDIR)/config/animators \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/FuzzLeakSuppressions.txt "$$bin/transition-fuzz" -max_total_time=$(FUZZ_SECONDS) \
 	  -timeout=20 -print_final_stats=1 -dict=Tests/FuzzDictionary.txt \
 	  -artifact_prefix=.build/fuzz/ .build/fuzz/corpus $(FUZZ_CORPUS)
 
@@ -120,15 +125,17 @@ contact-sheet: build
 	  2>$$dir/chromium.log || { cat $$dir/chromium.log; exit 1; }; \
 	echo "wrote $(CONTACT_SHEET)"
 
-## install: executables, plugins, the viewer page, the docs, the config (kept if already
-## there), the systemd units and the system unit's sysusers.d entry.
+## install: executables, the example plugins, the data animators, the viewer page, the docs,
+## the config (kept if already there), the systemd units and the system unit's sysusers.d entry.
 install: release
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(ANIMATORDIR) \
+	  $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) \
 	  $(DESTDIR)$(CONFIGDIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(SYSTEMD_SYSTEM_DIR) \
 	  $(DESTDIR)$(SYSUSERS_DIR) $(DESTDIR)$(DOCDIR); \
 	for name in $(EXECUTABLES); do install -m 0755 $$bin/$$name $(DESTDIR)$(BINDIR)/; done; \
 	for name in $(PLUGINS); do install -m 0644 $$bin/lib$$name.so $(DESTDIR)$(PLUGINDIR)/; done; \
+	install -m 0644 config/animators/*.json $(DESTDIR)$(ANIMATORDIR)/; \
 	install -m 0644 Sources/TransitionViewer/viewer/* $(DESTDIR)$(VIEWERDIR)/; \
 	install -m 0644 config/scenes/*.json $(DESTDIR)$(SCENEDIR)/; \
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/; \

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Linker settings of the built-in Swift plugins: a version script that exports
+/// Linker settings of the Swift plugins: a version script that exports
 /// `transitiond_plugin_entry` alone (docs/plugins.md, "Exports"). lld, which the toolchain
 /// ships, also leaves the hidden symbols out of the dynamic symbol table (gold keeps them there
 /// as local entries).
@@ -25,10 +25,9 @@ let package = Package(
     .library(name: "TransitionKit", targets: ["TransitionKit"]),
     .library(name: "TransitionClient", targets: ["TransitionClient"]),
     .library(name: "TransitionPluginSDK", targets: ["TransitionPluginSDK"]),
-    // Animator plugins: shared libraries loaded by the daemon at run time.
-    .library(name: "AlbumFlip", type: .dynamic, targets: ["AlbumFlip"]),
-    .library(name: "ZoomPresent", type: .dynamic, targets: ["ZoomPresent"]),
-    .library(name: "DefaultSlide", type: .dynamic, targets: ["DefaultSlide"]),
+    // Example animator plugins: shared libraries loaded by the daemon at run time. The built-in
+    // animators are data files (config/animators), read by the plugin host.
+    .library(name: "CubeTurn", type: .dynamic, targets: ["CubeTurn"]),
     .library(name: "Crossfade", type: .dynamic, targets: ["Crossfade"]),
   ],
   targets: [
@@ -128,21 +127,10 @@ let package = Package(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
       swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
-    // Built-in animators (Swift, on the SDK) and an example animator written in plain C.
+    // Example animators: one in Swift on the SDK, one in plain C.
     .target(
-      name: "AlbumFlip", dependencies: ["TransitionPluginSDK"], path: "Plugins/AlbumFlip",
+      name: "CubeTurn", dependencies: ["TransitionPluginSDK"], path: "Plugins/CubeTurn",
       linkerSettings: pluginExports),
-    .target(
-      name: "ZoomPresent", dependencies: ["TransitionPluginSDK"], path: "Plugins/ZoomPresent",
-      linkerSettings: pluginExports),
-    // default-slide's animator is a library both its plugin and the daemon (its built-in
-    // fallback) link; only the plugin's thin entry exports `transitiond_plugin_entry`.
-    .target(
-      name: "DefaultSlideAnimator", dependencies: ["TransitionPluginSDK"],
-      path: "Plugins/DefaultSlide/Animator"),
-    .target(
-      name: "DefaultSlide", dependencies: ["DefaultSlideAnimator", "TransitionPluginSDK"],
-      path: "Plugins/DefaultSlide/Entry", linkerSettings: pluginExports),
     .target(
       name: "Crossfade", dependencies: ["CTransitionPlugin"], path: "Plugins/Crossfade",
       linkerSettings: pluginExports),
@@ -184,10 +172,12 @@ let package = Package(
     ),
     .testTarget(
       name: "AnimatorTests",
-      // The animators are loaded from their built lib<Name>.so through the C ABI, never linked
-      // (each exports `transitiond_plugin_entry`); `swift test` builds them.
+      // The built-in animators are read from config/animators as the plugin host reads them;
+      // the example plugin is loaded from its built lib<Name>.so through the C ABI, never linked
+      // (it exports `transitiond_plugin_entry`); `swift test` builds it.
       dependencies: [
         "TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck", "DataAnimator",
+        "TransitionPluginSDK", "TransitionPluginABI",
       ],
       exclude: ["Golden"]
     ),

@@ -29,6 +29,22 @@ struct OperationPlan: Sendable {
   var curve: TimingCurve
   var rules: [Rule]
   var mirrored: Bool
+  /// How the operation follows a finger: the first choice whose `when` holds; empty for an
+  /// operation driven by progress alone. An operation that plays another has its own.
+  var gestures: [GesturePlan] = []
+}
+
+/// An operation's `gesture` (docs/animators.md, "Gestures"): the layers the finger holds and
+/// how the drag sets progress, compiled into the timeline's ``TimelineGesture``.
+struct GesturePlan: Sendable {
+  var pointer: String
+  var when: ContextCondition
+  /// A layer the rules draw is held when any of these selects it.
+  var hold: [LayerSelector]
+  var axis: TimelineGesture.Axis
+  /// Points of drag from progress 0 to 1, evaluated with the context's names.
+  var range: Expression
+  var direction: Double
 }
 
 /// Which screen, as the rules are written: for a mirrored plan `from` is the context's `to`.

@@ -22,7 +22,7 @@ struct AnimatorDocumentReader {
   static let contextNames: Set<String> = {
     var names: Set<String> = [
       "container.width", "container.height", "container.midX",
-      "container.midY", "duration", "pi",
+      "container.midY", "duration", "pi", "touch.x", "touch.y",
     ]
     for layer in ["selected", "match"] {
       for field in LayerFrameField.allCases { names.insert("\(layer).\(field.rawValue)") }
@@ -409,9 +409,13 @@ struct AnimatorDocumentReader {
       let curve =
         fields["curve"].map { self.curve($0, Self.child(entryPointer, "curve")) } ?? .linear
       let rules = self.rules(rulesValue, Self.child(entryPointer, "rules"))
+      let gestures = fields["gesture"].map {
+        self.gestures($0, Self.child(entryPointer, "gesture"))
+      }
       if let duration {
         plans[operation] = OperationPlan(
-          duration: duration, curve: curve ?? .linear, rules: rules, mirrored: false)
+          duration: duration, curve: curve ?? .linear, rules: rules, mirrored: false,
+          gestures: gestures ?? [])
       }
     }
     for (operation, entryPointer, fields) in mirrors {
@@ -433,6 +437,8 @@ struct AnimatorDocumentReader {
       }
       var plan = source
       plan.mirrored = mirrored
+      plan.gestures =
+        fields["gesture"].map { self.gestures($0, Self.child(entryPointer, "gesture")) } ?? []
       if let durationValue = fields["duration"] {
         guard let duration = duration(durationValue, Self.child(entryPointer, "duration")) else {
           continue
@@ -469,7 +475,73 @@ struct AnimatorDocumentReader {
 
   // MARK: Rules
 
-  static let operationKeys: Set<String> = ["duration", "curve", "rules", "mirror", "like"]
+  static let operationKeys: Set<String> = [
+    "duration", "curve", "rules", "mirror", "like", "gesture",
+  ]
+  static let gestureKeys: Set<String> = ["hold", "axis", "range", "direction", "when"]
+
+  /// An operation's `gesture`: one object, or a list of them tried in order (each with its
+  /// `when`).
+  private mutating func gestures(_ value: JSONValue, _ pointer: String) -> [GesturePlan] {
+    guard case .array(let elements) = value else {
+      return gesture(value, pointer).map { [$0] } ?? []
+    }
+    guard !elements.isEmpty, elements.count <= 16 else {
+      report(pointer, "must be a gesture or a list of 1 to 16 gestures")
+      return []
+    }
+    return elements.enumerated().compactMap { index, element in
+      gesture(element, Self.child(pointer, index))
+    }
+  }
+
+  private mutating func gesture(_ value: JSONValue, _ pointer: String) -> GesturePlan? {
+    guard let fields = object(value, pointer, allowed: Self.gestureKeys) else { return nil }
+    let when = fields["when"].map { condition($0, Self.child(pointer, "when")) } ?? .always
+    var hold: [LayerSelector] = []
+    let holdPointer = Self.child(pointer, "hold")
+    switch fields["hold"] {
+    case nil: report(pointer, "needs \"hold\" (a selector or a list of selectors)")
+    case .array(let selectors)?:
+      if selectors.isEmpty || selectors.count > 16 {
+        report(holdPointer, "must list 1 to 16 selectors")
+      }
+      for (index, element) in selectors.prefix(16).enumerated() {
+        if let parsed = selector(element, Self.child(holdPointer, index)) { hold.append(parsed) }
+      }
+    case let element?:
+      if let parsed = selector(element, holdPointer) { hold.append(parsed) }
+    }
+    var axis: TimelineGesture.Axis?
+    if let axisValue = fields["axis"] {
+      if let name = string(axisValue, Self.child(pointer, "axis")) {
+        axis = TimelineGesture.Axis(rawValue: name)
+        if axis == nil { report(Self.child(pointer, "axis"), "must be x, y or distance") }
+      }
+    } else {
+      report(pointer, "needs \"axis\" (x, y or distance)")
+    }
+    var range: Expression?
+    if let rangeValue = fields["range"] {
+      range = expression(rangeValue, Self.child(pointer, "range"), scope: globalNames)
+    } else {
+      report(pointer, "needs \"range\" (the points of drag from progress 0 to 1)")
+    }
+    var direction = 1.0
+    if let directionValue = fields["direction"] {
+      let directionPointer = Self.child(pointer, "direction")
+      if let number = number(directionValue, directionPointer) {
+        if number == 1 || number == -1 {
+          direction = number
+        } else {
+          report(directionPointer, "must be 1 or -1")
+        }
+      }
+    }
+    guard let axis, let range else { return nil }
+    return GesturePlan(
+      pointer: pointer, when: when, hold: hold, axis: axis, range: range, direction: direction)
+  }
   static let keyframeKeys: Set<String> = ["start", "duration", "value", "curve"]
   static let staggerKeys: Set<String> = ["from", "by", "among"]
 

@@ -69,6 +69,20 @@ private struct TimelineBuilder {
   /// The cells `Screen.inferredCellIDs` finds on each screen (as the rules name them) that
   /// names no roles, worked out once.
   var inferredCells: [ScreenSide: Set<String>] = [:]
+  /// Every layer the rules drew, in paint order, for the gesture's `hold`.
+  var drawnItems: [Item] = []
+  /// The screens (as the rules name them) on which a rule's selector asks for cells.
+  var usedInferredCells: Set<ScreenSide> {
+    var sides: Set<ScreenSide> = []
+    for rule in plan.rules {
+      guard case .select(let selector, _) = rule.source else { continue }
+      let selectors =
+        [selector] + rule.tracks.compactMap(\.only) + (rule.stagger.map { [$0.among] } ?? [])
+      guard selectors.contains(where: \.asksForCells) else { continue }
+      sides.formUnion(selector.screen.map { [$0] } ?? [.from, .to])
+    }
+    return sides.filter { inferredCells[$0] != nil && !screen($0).layers.isEmpty }
+  }
 
   init(
     document: AnimatorDocument, plan: OperationPlan, context: TransitionContext, duration: Double
@@ -85,6 +99,9 @@ private struct TimelineBuilder {
     globals["container.midY"] = context.container.height / 2
     globals["duration"] = duration
     globals["pi"] = Double.pi
+    let touch = Self.touch(in: context)
+    globals["touch.x"] = touch.x
+    globals["touch.y"] = touch.y
     for (reference, layer) in [("selected", selectedLayer), ("match", matchLayer)] {
       guard let layer else { continue }
       for field in LayerFrameField.allCases {
@@ -95,9 +112,21 @@ private struct TimelineBuilder {
       inferredCells[side] = screen(side).inferredCellIDs(in: context.container)
     }
     try setParameters()
+    // A context the file declines is not evaluated: its variables may read what it lacks.
+    guard accepts else { return }
     for binding in document.variables {
       globals[binding.name] = try evaluate(binding.expression, "/let/\(binding.name)", globals)
     }
+  }
+
+  /// Where the finger went down (the context's `touch`, which the daemon adds for an
+  /// interactive `begin` with one); the container's centre without one.
+  static func touch(in context: TransitionContext) -> Point {
+    let centre = Point(x: context.container.width / 2, y: context.container.height / 2)
+    guard case .array(let elements)? = context.hints["touch"], elements.count == 2,
+      case .number(let x) = elements[0], case .number(let y) = elements[1], x.isFinite, y.isFinite
+    else { return centre }
+    return Point(x: x, y: y)
   }
 
   /// The context's screen that the rules call `side`: swapped when the plan is mirrored.
@@ -188,12 +217,44 @@ private struct TimelineBuilder {
     for (index, rule) in plan.rules.enumerated() where holds(rule.when) {
       try apply(rule, index: index)
     }
+    var warnings: [String] = []
+    for side in [ScreenSide.from, .to] where usedInferredCells.contains(side) {
+      let cells = inferredCells[side] ?? []
+      let screenName = actualSide(side).rawValue
+      let size = screen(side).layers.first { cells.contains($0.id) }?.frame.size
+      warnings.append(
+        cells.isEmpty
+          ? "\(document.name): no layer of the \(screenName) screen has a role, and no size is shared by two of them: no cells were found (give the cells role \"cell\")"
+          : "\(document.name): no layer of the \(screenName) screen has a role; took the \(cells.count) layers of "
+            + "\(JSONValue.format(size?.width ?? 0))×\(JSONValue.format(size?.height ?? 0)) points as its cells (give them role \"cell\")"
+      )
+    }
     if layers.isEmpty {
       layers.append(
         TimelineLayer(filling: context.container, id: "\(document.name).empty", color: .clear, z: 0)
       )
     }
-    return try Timeline(duration: duration, curve: plan.curve, layers: layers)
+    var timeline = try Timeline(
+      duration: duration, curve: plan.curve, layers: layers, gesture: try gesture())
+    timeline.warnings = warnings
+    return timeline
+  }
+
+  /// The plan's first gesture whose `when` holds, with the ids of the layers it holds in paint
+  /// order; nil without one.
+  private func gesture() throws(EngineError) -> TimelineGesture? {
+    guard let plan = self.plan.gestures.first(where: { holds($0.when) }) else { return nil }
+    let range = try evaluate(plan.range, "\(plan.pointer)/range", globals)
+    guard range > 0, range <= TimelineGesture.maximumRange else {
+      throw EngineError(
+        .outOfRange,
+        "\(document.name).json \(plan.pointer)/range: must be positive and at most "
+          + "\(JSONValue.format(TimelineGesture.maximumRange)) points, got \(JSONValue.format(range))"
+      )
+    }
+    let held = drawnItems.filter { item in plan.hold.contains { matches($0, item) } }
+    return TimelineGesture(
+      hold: held.map(\.layer.id), axis: plan.axis, range: range, direction: plan.direction)
   }
 
   private mutating func apply(_ rule: Rule, index: Int) throws(EngineError) {
@@ -278,6 +339,7 @@ private struct TimelineBuilder {
         if let only = track.only, !matches(only, item) { continue }
         try play(track, on: &layer, item: item, names)
       }
+      drawnItems.append(item)
       layers.append(layer)
     }
   }
@@ -353,7 +415,12 @@ private struct TimelineBuilder {
         return false
       }
     }
-    if let id = selector.id, layer?.id != id { return false }
+    // An added layer answers to its full id (`<animator>.<name>`).
+    if let id = selector.id,
+      (layer?.id ?? (item.isBackground || item.side != nil ? nil : item.layer.id)) != id
+    {
+      return false
+    }
     let isSelected = layer != nil && layer?.id == context.selected
     let isMatch = layer != nil && layer?.id == context.match
     if let selected = selector.selected, selected != isSelected { return false }
@@ -521,5 +588,12 @@ extension TimingCurve {
     case .steps(let count, let position):
       .steps(count: count, position: position == .start ? .end : .start)
     }
+  }
+}
+
+extension LayerSelector {
+  /// Whether the selector, or one it nests, selects by role `cell`.
+  var asksForCells: Bool {
+    role == ContextLayer.cellRole || not.contains(where: \.asksForCells)
   }
 }

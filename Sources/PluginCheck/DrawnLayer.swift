@@ -1,16 +1,5 @@
 import TransitionKit
 
-extension LayerState {
-  /// Where a point of the untransformed layer (container coordinates) is drawn: the transform
-  /// applied about the anchor, row vectors with the perspective divide (docs/renderers.md).
-  public func project(_ point: Point) -> Point {
-    let anchorX = frame.x + anchor.x * frame.width
-    let anchorY = frame.y + anchor.y * frame.height
-    let moved = transform.apply(x: point.x - anchorX, y: point.y - anchorY, z: 0)
-    return Point(x: moved.x + anchorX, y: moved.y + anchorY)
-  }
-}
-
 /// The frame a cancelled run ends on: the clock runs to `fraction` of the way, is cancelled,
 /// and runs on at 60 ticks a second until it completes.
 /// - Returns: whether it completed finished (nil if it did not complete in 1000 ticks) and the

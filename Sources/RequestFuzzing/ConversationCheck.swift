@@ -3,7 +3,7 @@ import TransitionJSON
 import TransitionServer
 
 /// The fuzzer's second check: arbitrary bytes as a conversation of three clients with the
-/// real server core (`ServerCore`, the real animator plugins, no sockets) on a clock that
+/// real server core (`ServerCore`, the real animators, no sockets) on a clock that
 /// moves only when the input says (docs/security.md, "Fuzzing").
 ///
 /// Each line of the input is a request line from client 0, unless it starts with `@1 ` (client
@@ -26,9 +26,10 @@ public struct ConversationCheck: Sendable {
 
   private let registry: PluginRegistry
 
-  /// Loads the animator plugins found in `pluginDirectory` (the built `lib<Name>.so` files).
-  public init(pluginDirectory: String) {
-    registry = loadFuzzPlugins(from: pluginDirectory)
+  /// Loads the animator plugins found in `pluginDirectory` (the built `lib<Name>.so` files)
+  /// and the data animators of `animatorDirectories` (`<name>.json` files).
+  public init(pluginDirectory: String, animatorDirectories: [String]) {
+    registry = loadFuzzPlugins(from: pluginDirectory, animatorDirectories: animatorDirectories)
   }
 
   /// What a conversation came to.

@@ -8,7 +8,7 @@ import TransitionWire
 ///
 /// For every input: the request parser, the reply that echoes its id. For a `begin` whose
 /// context validates: every loaded animator that serves the operation makes its timeline
-/// through the plugin C ABI (as the daemon calls it), the timeline is decoded and validated,
+/// through the plugin host's registry (the C ABI for a library, as the daemon calls it), the timeline is decoded and validated,
 /// evaluated at a few progress values and encoded with `FrameEncoder`. For `finish` and
 /// `cancel`: a clock released with the request's velocity. A trap anywhere is the fuzzer's
 /// finding; a broken promise is returned as a problem.
@@ -18,10 +18,11 @@ public struct RequestCheck: Sendable {
 
   private let registry: PluginRegistry
 
-  /// Loads the animator plugins found in `pluginDirectory` (the built `lib<Name>.so` files);
-  /// `animatorNames` tells which loaded.
-  public init(pluginDirectory: String) {
-    registry = loadFuzzPlugins(from: pluginDirectory)
+  /// Loads the animator plugins found in `pluginDirectory` (the built `lib<Name>.so` files)
+  /// and the data animators of `animatorDirectories` (`<name>.json` files); `animatorNames`
+  /// tells which loaded.
+  public init(pluginDirectory: String, animatorDirectories: [String]) {
+    registry = loadFuzzPlugins(from: pluginDirectory, animatorDirectories: animatorDirectories)
   }
 
   /// The names of the loaded animators.

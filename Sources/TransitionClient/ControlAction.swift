@@ -1,10 +1,26 @@
 import TransitionJSON
 import TransitionWire
 
+/// A point in container points (`touch`) or points per second (`touchVelocity`).
+public struct TouchPoint: Equatable, Sendable {
+  public var x: Double
+  public var y: Double
+
+  public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
+
+  var json: JSONValue { .array([.number(x), .number(y)]) }
+}
+
 /// An interactive control of a running session, sent with ``DaemonClient/control(session:action:)``.
 public enum ControlAction: Equatable, Sendable {
   /// Sets progress (op `update`) while the session is interactive.
   case update(progress: Double)
+  /// Moves the finger to `touch` (op `update`): an animator that follows a finger sets
+  /// progress from the drag, unless `progress` is given too.
+  case touch(TouchPoint, progress: Double? = nil)
   /// Jumps to `progress` (op `seek`).
   case seek(progress: Double)
   /// Freezes the clock.
@@ -13,15 +29,16 @@ public enum ControlAction: Equatable, Sendable {
   case resume
   /// Runs the transition backwards from where it is.
   case reverse
-  /// Animates to the end; `velocity` in progress units per second.
-  case finish(velocity: Double?)
-  /// Animates back to the start; `velocity` in progress units per second.
-  case cancel(velocity: Double?)
+  /// Animates to the end; `velocity` in progress units per second, `touchVelocity` the
+  /// finger's in points per second.
+  case finish(velocity: Double?, touchVelocity: TouchPoint? = nil)
+  /// Animates back to the start; `velocity` and `touchVelocity` as for `finish`.
+  case cancel(velocity: Double?, touchVelocity: TouchPoint? = nil)
 
   /// The wire `op` of this action.
   public var op: Op {
     switch self {
-    case .update: .update
+    case .update, .touch: .update
     case .seek: .seek
     case .pause: .pause
     case .resume: .resume
@@ -36,15 +53,20 @@ public enum ControlAction: Equatable, Sendable {
     fields(session: session).merging(["op": .string(op.rawValue)]) { _, op in op }
   }
 
-  /// The members of the request besides `op`: `session`, and `progress` or `velocity`.
+  /// The members of the request besides `op`: `session`, and `progress`, `touch`,
+  /// `velocity` or `touchVelocity`.
   public func fields(session: String) -> [String: JSONValue] {
     var request: [String: JSONValue] = ["session": .string(session)]
     switch self {
     case .update(let progress), .seek(let progress):
       request["progress"] = .number(progress)
-    case .finish(let velocity?), .cancel(let velocity?):
-      request["velocity"] = .number(velocity)
-    case .pause, .resume, .reverse, .finish(nil), .cancel(nil):
+    case .touch(let touch, let progress):
+      request["touch"] = touch.json
+      if let progress { request["progress"] = .number(progress) }
+    case .finish(let velocity, let touchVelocity), .cancel(let velocity, let touchVelocity):
+      if let velocity { request["velocity"] = .number(velocity) }
+      if let touchVelocity { request["touchVelocity"] = touchVelocity.json }
+    case .pause, .resume, .reverse:
       break
     }
     return request
@@ -59,6 +81,9 @@ public struct ControlResult: Equatable, Sendable {
   public let state: String
   /// Progress after the action.
   public let progress: Double
+  /// For `update`: what set the progress, `touch` or `progress` (nil from a daemon that does
+  /// not say).
+  public let followed: String?
 
   /// Reads the fields of a control reply.
   /// - Throws: ``ClientError/Code/malformed`` when a field is missing or mistyped.
@@ -67,5 +92,6 @@ public struct ControlResult: Equatable, Sendable {
     session = try object.string("session")
     state = try object.string("state")
     progress = try object.double("progress")
+    followed = object["followed"]?.stringValue
   }
 }

@@ -31,6 +31,25 @@ public struct Timeline: Equatable, Sendable {
   public private(set) var duration: Double
   public private(set) var curve: TimingCurve
   public private(set) var layers: [TimelineLayer]
+  /// How the timeline follows a finger, if it does (``TimelineGesture``); nil for a timeline
+  /// driven by progress alone.
+  public private(set) var gesture: TimelineGesture?
+  /// What the animator wants the client told about this timeline, one line each (a `begin`
+  /// reply's `warnings`): for example that it guessed what the context did not say. At most
+  /// `maximumWarnings` of at most `maximumWarningLength` characters; extra ones are dropped.
+  public var warnings: [String] = [] {
+    didSet {
+      if warnings.count > Self.maximumWarnings
+        || warnings.contains(where: { $0.count > Self.maximumWarningLength })
+      {
+        warnings = warnings.prefix(Self.maximumWarnings).map {
+          String($0.prefix(Self.maximumWarningLength))
+        }
+      }
+    }
+  }
+  public static let maximumWarnings = 16
+  public static let maximumWarningLength = 500
 
   /// Largest magnitude of any number a timeline's values carry (initial values and keyframe
   /// values). With every value this small, evaluating (interpolating, composing transforms,
@@ -44,10 +63,12 @@ public struct Timeline: Equatable, Sendable {
   /// - Throws: `EngineError` naming the first problem: a duration that is not positive and
   ///   finite or over `maximumDuration`, no layers, an empty or repeated layer id, a non-finite
   ///   initial value, a track repeated or without keyframes, a keyframe outside [0, 1], a value
-  ///   of the wrong kind or over `maximumValueMagnitude`, an invalid or unbounded curve.
-  public init(duration: Double, curve: TimingCurve = .linear, layers: [TimelineLayer])
-    throws(EngineError)
-  {
+  ///   of the wrong kind or over `maximumValueMagnitude`, an invalid or unbounded curve, a
+  ///   gesture that `TimelineGesture` refuses (a held id the timeline lacks, a bad range).
+  public init(
+    duration: Double, curve: TimingCurve = .linear, layers: [TimelineLayer],
+    gesture: TimelineGesture? = nil
+  ) throws(EngineError) {
     try EngineError.requireFinite(duration, "duration")
     guard duration > 0 else {
       throw EngineError(.outOfRange, "duration must be positive, got \(duration)")
@@ -73,6 +94,8 @@ public struct Timeline: Equatable, Sendable {
       }
       try Self.validate(layer, index: index)
     }
+    try gesture?.validate(layerIDs: seen, path: "gesture")
+    self.gesture = gesture
   }
 
   private static func validate(_ layer: TimelineLayer, index: Int) throws(EngineError) {

@@ -66,17 +66,26 @@ public struct TimelineEvaluator: Sendable {
   /// The curves of the number keys that are not linear.
   private let curves: [TimingCurve]
   /// Per layer, in timeline order: the fields its tracks animate. The others keep their initial
-  /// values in every frame (an encoder can write them once).
+  /// values in every frame (an encoder can write them once). A layer the timeline's gesture
+  /// holds counts its transform as animated: a ``GestureFollower`` moves it.
   public let animatedFields: [LayerFields]
+  /// How the timeline follows a finger, if it does.
+  public let gesture: TimelineGesture?
+  /// The indices of the layers the gesture holds, in the gesture's order (empty without one).
+  public let heldLayers: [Int]
 
   public init(_ timeline: Timeline) {
     duration = timeline.duration
     curve = timeline.curve
+    gesture = timeline.gesture
+    let held =
+      timeline.gesture?.hold.compactMap { id in timeline.layers.firstIndex { $0.id == id } } ?? []
+    heldLayers = held
     var numberTracks: [NumberTrack] = []
     var numberKeys: [NumberKey] = []
     var curves: [TimingCurve] = []
     var otherTracks: [CompiledTrack] = []
-    let layers = timeline.layers.map { layer in
+    let layers = timeline.layers.enumerated().map { index, layer in
       let compiled = layer.tracks.map {
         CompiledTrack($0, initial: layer.initial.value(of: $0.property))
       }
@@ -111,7 +120,7 @@ public struct TimelineEvaluator: Sendable {
       return CompiledLayer(
         id: layer.id, initial: layer.initial, content: layer.content,
         numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
-        animated: layer.tracks.reduce(into: LayerFields()) {
+        animated: layer.tracks.reduce(into: held.contains(index) ? .transform : LayerFields()) {
           $0.formUnion(LayerFields($1.property))
         },
         restingTransform: layer.initial.composedTransform,
@@ -287,6 +296,33 @@ public struct TimelineEvaluator: Sendable {
     if animated.contains(.hidden) { state.pointee.hidden = attributes.hidden }
     if animated.contains(.z) { state.pointee.z = attributes.z }
     if animated.contains(.background) { state.pointee.background = attributes.background }
+  }
+
+  /// The state of the layer at `index` (of the timeline's layers) at linear `progress`, as
+  /// ``evaluate(progress:time:into:)`` writes it; the state carries no content. For work done
+  /// once per gesture (a grab, a release), not per frame.
+  public func layerState(at index: Int, progress: Double) -> LayerState {
+    let linear = progress.isNaN ? 0 : min(max(progress, 0), 1)
+    let relativeTime = curve.value(at: linear)
+    var state = LayerState(id: layers[index].id, frame: layers[index].initial.frame)
+    numberTracks.withUnsafeBufferPointer { tracks in
+      numberKeys.withUnsafeBufferPointer { keys in
+        curves.withUnsafeBufferPointer { curves in
+          otherTracks.withUnsafeBufferPointer { others in
+            layers.withUnsafeBufferPointer { compiled in
+              withUnsafeMutablePointer(to: &state) { state in
+                guard let layer = compiled.baseAddress.map({ $0 + index }) else { return }
+                Self.writeResting(layer, into: state)
+                Self.writeAnimated(
+                  layer, into: state, tracks: tracks.baseAddress, keys: keys.baseAddress,
+                  curves: curves.baseAddress, others: others.baseAddress, at: relativeTime)
+              }
+            }
+          }
+        }
+      }
+    }
+    return state
   }
 
   /// A new frame at linear `progress`.

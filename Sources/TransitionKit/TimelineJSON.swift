@@ -8,8 +8,10 @@ import TransitionJSON
 ///              "perspective": -0.002,
 ///              "tracks": [{"property": "rotation.y", "mode": "linear",
 ///                          "keyframes": [{"start": 0, "duration": 0.5, "value": -3.14159,
-///                                         "curve": "linear"}]}]}]}
+///                                         "curve": "linear"}]}]}],
+///  "gesture": {"hold": ["cover"], "axis": "y", "range": 600, "direction": 1}}
 /// ```
+/// `gesture` is optional (``TimelineGesture``).
 /// A layer's initial values use the property names of `LayerProperty` as keys (`scale` sets both
 /// axes); `content` is passed through; `frame` is required, everything else has its default.
 extension Timeline {
@@ -17,7 +19,7 @@ extension Timeline {
   /// - Throws: `EngineError` naming the field of the first problem.
   public init(json: JSONValue) throws(EngineError) {
     let root = JSONField(json, path: "")
-    try root.allowOnly(["duration", "curve", "layers"])
+    try root.allowOnly(["duration", "curve", "layers", "gesture", "warnings"])
     let curve = try root.optional("curve").map { field throws(EngineError) in
       try TimingCurve(json: field)
     }
@@ -25,8 +27,15 @@ extension Timeline {
     for element in try root.required("layers").elements() {
       layers.append(try Self.layer(element))
     }
+    let gesture = try root.optional("gesture").map { field throws(EngineError) in
+      try TimelineGesture(json: field)
+    }
     try self.init(
-      duration: try root.required("duration").number(), curve: curve ?? .linear, layers: layers)
+      duration: try root.required("duration").number(), curve: curve ?? .linear, layers: layers,
+      gesture: gesture)
+    for element in try root.optional("warnings")?.elements().prefix(Self.maximumWarnings) ?? [] {
+      warnings.append(try element.string())
+    }
   }
 
   /// Decodes a timeline from UTF-8 JSON bytes.
@@ -95,6 +104,8 @@ extension Timeline {
       "duration": .number(duration), "layers": .array(layers.map(Self.json)),
     ]
     if curve != .linear { root["curve"] = curve.json }
+    if let gesture { root["gesture"] = gesture.json }
+    if !warnings.isEmpty { root["warnings"] = .array(warnings.map(JSONValue.string)) }
     return .object(root)
   }
 

@@ -17,7 +17,7 @@ import TransitionPluginABI
 /// ```swift
 /// @_cdecl("transitiond_plugin_entry")
 /// public func transitiondPluginEntry() -> UnsafeRawPointer? {
-///   PluginExport.descriptor(plugin: "AlbumFlip", version: "1.0.0", animators: [AlbumFlipAnimator()])
+///   PluginExport.descriptor(plugin: "CubeTurn", version: "1.0.0", animators: [CubeTurnAnimator()])
 /// }
 /// ```
 public enum PluginExport {

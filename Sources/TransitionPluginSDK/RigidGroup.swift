@@ -7,8 +7,9 @@ import TransitionKit
 /// the same container point, the `pivot` (in each layer's unit coordinates, so it may lie
 /// outside [0, 1]). The same transform components then move every layer as one body: a point
 /// `p` of any layer is drawn at `pivot + (p − pivot) · T`, with T the layer's composed
-/// transform, which is the same for all. A layer without area draws nothing and keeps its
-/// anchor on that axis.
+/// transform, which is the same for all. A layer without extent on an axis, or too thin on it
+/// for the anchor to be a number a timeline accepts, draws nothing and keeps its anchor on
+/// that axis (`setTransformOrigin(_:)`).
 ///
 /// Only transform components (`transform`, `rotation.*`, `scale*`, `translation.*`,
 /// `perspective`) move the body; `alpha` and `hidden` may be set on every layer too (layers that
@@ -83,10 +84,26 @@ public struct RigidGroup: Sendable {
 extension TimelineLayer {
   /// Makes the layer's transform act about `point` (container coordinates): sets `anchor` to
   /// that point in the layer's unit coordinates, which may lie outside [0, 1]. The frame does
-  /// not move. On an axis where the layer has no extent the anchor is kept.
+  /// not move. On an axis where the layer has no extent the anchor is kept, and so it is where
+  /// the layer is so thin (a subnormal height, say) that the anchor would not be finite or
+  /// would pass `Timeline.maximumValueMagnitude`: such a layer draws nothing on that axis.
   public mutating func setTransformOrigin(_ point: Point) {
     let frame = initial.frame
-    if frame.width > 0 { initial.anchor.x = (point.x - frame.x) / frame.width }
-    if frame.height > 0 { initial.anchor.y = (point.y - frame.y) / frame.height }
+    if let x = Self.unitCoordinate(point.x, from: frame.x, extent: frame.width) {
+      initial.anchor.x = x
+    }
+    if let y = Self.unitCoordinate(point.y, from: frame.y, extent: frame.height) {
+      initial.anchor.y = y
+    }
+  }
+
+  /// `(value − origin) / extent`, or nil when `extent` is not positive or the result is not
+  /// finite or not within `Timeline.maximumValueMagnitude`.
+  private static func unitCoordinate(_ value: Double, from origin: Double, extent: Double)
+    -> Double?
+  {
+    guard extent > 0 else { return nil }
+    let unit = (value - origin) / extent
+    return unit.isFinite && abs(unit) <= Timeline.maximumValueMagnitude ? unit : nil
   }
 }

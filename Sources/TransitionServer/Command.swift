@@ -63,25 +63,38 @@ enum Command: Equatable {
     switch op {
     case .hello, .animators, .routes, .sessions, .stats, .reload: []
     case .route: ["operation", "animator"]
-    case .begin: ["context", "animator", "duration", "interactive", "session", "params"]
+    case .begin: ["context", "animator", "duration", "interactive", "session", "params", "touch"]
     case .subscribe: ["session", "fps", "clock", "encoding"]
     case .unsubscribe, .resync: ["subscription"]
     case .end, .pause, .resume, .reverse: ["session"]
-    case .update, .seek: ["session", "progress"]
-    case .finish, .cancel: ["session", "velocity"]
+    case .update: ["session", "progress", "touch"]
+    case .seek: ["session", "progress"]
+    case .finish, .cancel: ["session", "velocity", "touchVelocity"]
     }
   }
 
   /// The control of a control op; an op that is not one is a programming error.
   private static func control(_ op: Op, _ request: Request) throws(WireError) -> SessionControl {
     switch op {
-    case .update: return .update(progress: try request.requiredNumber("progress"))
+    case .update:
+      let progress = try request.optionalNumber("progress")
+      let touch = try request.optionalPoint("touch")
+      guard progress != nil || touch != nil else {
+        throw WireError(.badRequest, "update needs progress, touch or both")
+      }
+      return .update(progress: progress, touch: touch)
     case .seek: return .seek(progress: try request.requiredNumber("progress"))
     case .pause: return .pause
     case .resume: return .resume
     case .reverse: return .reverse
-    case .finish: return .finish(velocity: try request.optionalNumber("velocity"))
-    case .cancel: return .cancel(velocity: try request.optionalNumber("velocity"))
+    case .finish:
+      return .finish(
+        velocity: try request.optionalNumber("velocity"),
+        touchVelocity: try request.optionalPoint("touchVelocity"))
+    case .cancel:
+      return .cancel(
+        velocity: try request.optionalNumber("velocity"),
+        touchVelocity: try request.optionalPoint("touchVelocity"))
     default: preconditionFailure("\(op.rawValue) is not a control op")
     }
   }
@@ -98,6 +111,9 @@ struct BeginRequest: Equatable {
   var duration: Double?
   /// Whether the session starts waiting for interaction.
   var interactive: Bool
+  /// Where the finger went down, container points (interactive sessions only); animators
+  /// read it as the context's `touch`.
+  var touch: Point?
   /// The session id the client chose; nil for one the server picks.
   var session: String?
   /// The animator's parameters to set (`params`), checked against the animator's listing by
@@ -122,6 +138,10 @@ struct BeginRequest: Equatable {
         .badRequest, "duration must be a positive number of seconds, got \(duration)")
     }
     interactive = try request.optionalBool("interactive") ?? false
+    touch = try request.optionalPoint("touch")
+    if touch != nil, !interactive {
+      throw WireError(.badRequest, "touch needs interactive: true (a finger drives the session)")
+    }
     session = try request.optionalString("session")
     if let session, let problem = SessionID.problem(with: session) {
       throw WireError(.badRequest, problem)
@@ -130,13 +150,14 @@ struct BeginRequest: Equatable {
     params = try request.optionalNumbers("params") ?? [:]
   }
 
-  /// The context as the animator receives it: validated, with `duration` and `params` added
-  /// when the request has them.
+  /// The context as the animator receives it: validated, with `duration`, `params` and
+  /// `touch` added when the request has them.
   var contextJSON: [UInt8] {
     var json = context.json
     if case .object(var members) = json {
       if let duration { members["duration"] = .number(duration) }
       if !params.isEmpty { members["params"] = .object(params.mapValues(JSONValue.number)) }
+      if let touch { members["touch"] = .array([.number(touch.x), .number(touch.y)]) }
       json = .object(members)
     }
     var sink = ByteSink(capacity: 1024)

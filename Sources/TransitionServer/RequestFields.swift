@@ -39,6 +39,22 @@ extension Request {
     }
   }
 
+  /// A point `[x, y]` in container points (`touch`) or points per second (`touchVelocity`):
+  /// two finite numbers within ±`ContextBounds.maximumCoordinate`.
+  func optionalPoint(_ key: String) throws(WireError) -> Point? {
+    let field: JSONField?
+    do { field = try body.optional(key) } catch { throw WireError(.badRequest, error.message) }
+    guard let field else { return nil }
+    let limit = ContextBounds.maximumCoordinate
+    let problem =
+      "\(key) must be two finite numbers [x, y] within ±\(JSONValue.format(limit))"
+    guard case .array(let elements) = field.value, elements.count == 2,
+      case .number(let x) = elements[0], case .number(let y) = elements[1],
+      x.isFinite, y.isFinite, abs(x) <= limit, abs(y) <= limit
+    else { throw WireError(.badRequest, problem + ", got \(field.value.serialized)") }
+    return Point(x: x, y: y)
+  }
+
   /// A whole number field.
   func requiredInteger(_ key: String) throws(WireError) -> Int {
     let number = try requiredNumber(key)

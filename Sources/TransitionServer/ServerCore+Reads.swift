@@ -53,13 +53,17 @@ extension ServerCore {
   func listSessions(id: RequestID?, from client: Client) {
     let now = clock.now
     let list: [JSONValue] = sessions.all.map { session in
-      .object([
+      var members: [String: JSONValue] = [
         "session": .string(session.id), "animator": .string(session.animatorName),
         "operation": .string(session.operation.rawValue), "state": .string(session.stateName),
         "progress": .number(session.progress(at: now)), "duration": .number(session.duration),
         "t": .number(now - session.startTime), "interactive": .bool(session.interactive),
         "subscribers": .number(Double(session.subscriberCount)),
-      ])
+      ]
+      if let touch = session.touch {
+        members["touch"] = .array([.number(touch.x), .number(touch.y)])
+      }
+      return .object(members)
     }
     client.reply(id: id, ["sessions": .array(list)])
   }

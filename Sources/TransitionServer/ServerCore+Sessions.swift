@@ -75,7 +75,7 @@ extension ServerCore {
         session = try Session(
           id: request.session ?? sessions.makeID(), context: request.context,
           animatorName: made.animator, timeline: made.timeline, duration: request.duration,
-          interactive: request.interactive, owner: client, clock: clock,
+          interactive: request.interactive, touch: request.touch, owner: client, clock: clock,
           frameClocks: frameClocks)
       } catch {
         throw WireError(
@@ -92,6 +92,9 @@ extension ServerCore {
       if let reason = made.fallback {
         members["fallbackReason"] = .string(reason.code)
         members["fallbackMessage"] = .string(reason.message)
+      }
+      if !made.timeline.warnings.isEmpty {
+        members["warnings"] = .array(made.timeline.warnings.map(JSONValue.string))
       }
       client.reply(id: id, members)
       logger.info(
@@ -176,18 +179,19 @@ extension ServerCore {
           + "\(control.op.rawValue) it")
     }
     let now = clock.now
+    let followed: FollowedInput?
     do {
-      try session.apply(control, at: now)
+      followed = try session.apply(control, at: now)
     } catch {
       let code: WireError.Code = error.code == .invalidState ? .invalidState : .badRequest
       throw WireError(code, "session \(session.id): \(error.message)")
     }
-    client.reply(
-      id: requestID,
-      [
-        "session": .string(session.id), "state": .string(session.clock.state.rawValue),
-        "progress": .number(session.clock.progress(at: now)),
-      ])
+    var members: [String: JSONValue] = [
+      "session": .string(session.id), "state": .string(session.clock.state.rawValue),
+      "progress": .number(session.clock.progress(at: now)),
+    ]
+    if let followed { members["followed"] = .string(followed.rawValue) }
+    client.reply(id: requestID, members)
     session.propagateChange(at: now)
   }
 

@@ -40,6 +40,8 @@ final class Session {
   private let frameClocks: FrameClocks
   private var renderer: FrameRenderer
   private(set) var clock: TransitionClock
+  /// Follows the finger when the timeline has a gesture; nil otherwise.
+  private(set) var follower: GestureFollower?
   private(set) var outcome: Outcome?
   /// The wall-clock frame streams, one per frame rate.
   private(set) var streams: [Double: FrameStream] = [:]
@@ -55,7 +57,7 @@ final class Session {
   /// - Throws: `EngineError` when the duration cannot drive a clock.
   init(
     id: String, context: TransitionContext, animatorName: String, timeline: Timeline,
-    duration: Double?, interactive: Bool, owner: Client, clock: ServerClock,
+    duration: Double?, interactive: Bool, touch: Point? = nil, owner: Client, clock: ServerClock,
     frameClocks: FrameClocks
   ) throws(EngineError) {
     self.id = id
@@ -73,6 +75,11 @@ final class Session {
     startTime = now
     self.clock = try TransitionClock(
       duration: self.duration, interactive: interactive, at: now)
+    follower = GestureFollower(renderer.evaluator)
+    if interactive, let touch {
+      // The grab, at progress 0: the clock stays where it is.
+      _ = follower?.move(to: touch, progress: 0, evaluator: renderer.evaluator)
+    }
   }
 
   deinit {
@@ -101,18 +108,35 @@ final class Session {
   }
 
   /// Renders the `frame` line at `progress`, `t` seconds into the session, numbered `seq`,
-  /// and lends it to `body` (valid only during the call).
+  /// and lends it to `body` (valid only during the call). A live frame (the session's own
+  /// clock at `t`) moves the layers a finger holds; a completed session's, or a virtual
+  /// clock's, shows the timeline alone.
   func render(
-    seq: Int, progress: Double, t: Double, _ body: (UnsafeRawBufferPointer) -> Void
+    seq: Int, progress: Double, t: Double, live: Bool = true,
+    _ body: (UnsafeRawBufferPointer) -> Void
   ) {
-    renderer.render(seq: seq, progress: progress, time: t, body)
+    if live, outcome == nil, let follower, follower.isTouched {
+      renderer.render(
+        seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
+    } else {
+      renderer.render(seq: seq, progress: progress, time: t, body)
+    }
   }
+
+  /// The finger's last position, while the session follows one.
+  var touch: Point? { outcome == nil ? follower?.touch : nil }
 
   /// Renders as the method above does, and lends `body` the evaluated frame beside its line.
   func render(
-    seq: Int, progress: Double, t: Double, _ body: (UnsafeRawBufferPointer, Frame) -> Void
+    seq: Int, progress: Double, t: Double, live: Bool = true,
+    _ body: (UnsafeRawBufferPointer, Frame) -> Void
   ) {
-    renderer.render(seq: seq, progress: progress, time: t, body)
+    if live, outcome == nil, let follower, follower.isTouched {
+      renderer.render(
+        seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
+    } else {
+      renderer.render(seq: seq, progress: progress, time: t, body)
+    }
   }
 
   /// Per layer, the fields its timeline animates (``TimelineEvaluator/animatedFields``).
@@ -164,21 +188,79 @@ final class Session {
   /// next (after replying), which completes the session or re-schedules its completion and
   /// sends the new state to the streams.
   ///
+  /// A touch moves the finger of a timeline with a gesture; without `progress`, the drag sets
+  /// the progress. `finish` and `cancel` without a `velocity` take it from the finger's
+  /// `touchVelocity` (along the gesture's axis, over its range) while a finger is down.
+  ///
+  /// - Returns: For `update`, what set the progress; nil for the other controls.
   /// - Throws: `EngineError` with code `invalidState` when the clock's state forbids it,
-  ///   `outOfRange` or `nonFinite` for a bad progress or velocity.
-  func apply(_ control: SessionControl, at now: Double) throws(EngineError) {
+  ///   `outOfRange` or `nonFinite` for a bad progress or velocity, `invalidValue` for a touch
+  ///   alone on a timeline that follows no finger. Nothing changes when it throws.
+  @discardableResult
+  func apply(_ control: SessionControl, at now: Double) throws(EngineError) -> FollowedInput? {
     guard outcome == nil else {
       throw EngineError(.invalidState, "session \(id) is completed")
     }
+    var touchVelocity = Point.zero
     switch control {
-    case .update(let progress): try clock.update(progress: progress, at: now)
+    case .update(let progress, let touch):
+      guard let touch, var moved = follower else {
+        guard let progress else {
+          throw EngineError(
+            .invalidValue,
+            "animator \(animatorName) does not follow a touch for \(operation.rawValue): "
+              + "update needs progress")
+        }
+        try clock.update(progress: progress, at: now)
+        return .progress
+      }
+      guard clock.state == .interactive else {
+        throw EngineError(
+          .invalidState, "cannot update a transition that is \(clock.state.rawValue)")
+      }
+      let dragged = moved.move(
+        to: touch, progress: clock.progress(at: now), evaluator: renderer.evaluator)
+      try clock.update(progress: progress ?? dragged, at: now)
+      follower = moved
+      return progress == nil ? .touch : .progress
     case .pause: try clock.pause(at: now)
     case .resume: try clock.resume(at: now)
     case .reverse: try clock.reverse(at: now)
     case .seek(let progress): try clock.seek(progress: progress, at: now)
-    case .finish(let velocity): try clock.finish(velocity: velocity, at: now)
-    case .cancel(let velocity): try clock.cancel(velocity: velocity, at: now)
+    case .finish(let velocity, let finger):
+      touchVelocity = finger ?? .zero
+      try clock.finish(velocity: velocity ?? fingerVelocity(finger), at: now)
+    case .cancel(let velocity, let finger):
+      touchVelocity = finger ?? .zero
+      try clock.cancel(velocity: velocity ?? fingerVelocity(finger), at: now)
     }
+    followClock(touchVelocity: touchVelocity, at: now)
+    return nil
+  }
+
+  /// The progress velocity of a finger leaving at `touchVelocity`, within the clock's range;
+  /// nil without a finger down or a velocity.
+  private func fingerVelocity(_ touchVelocity: Point?) -> Double? {
+    guard let touchVelocity, let follower, follower.isFollowing else { return nil }
+    let limit = TransitionClock.maximumReleaseVelocity
+    return min(max(follower.progressVelocity(touchVelocity: touchVelocity), -limit), limit)
+  }
+
+  /// The clock changed: a finger still down lets go (the clock now moves on its own) at
+  /// `touchVelocity`; a released offset carries on towards the clock's new end.
+  private func followClock(touchVelocity: Point, at now: Double) {
+    guard var follower, follower.isTouched else { return }
+    // Inputs are finite (checked by the decoder), so neither throws; a failure keeps the
+    // follower as it was rather than half changed.
+    if follower.isFollowing {
+      if clock.state != .interactive {
+        try? follower.release(
+          touchVelocity: touchVelocity, clock: clock, at: now, evaluator: renderer.evaluator)
+      }
+    } else {
+      try? follower.clockChanged(clock, at: now)
+    }
+    self.follower = follower
   }
 
   /// Cancels the session at once (the admin `end` op): the final frame shows the initial
@@ -198,6 +280,7 @@ final class Session {
     } else {
       try? clock.resume(at: now)
     }
+    followClock(touchVelocity: .zero, at: now)
     propagateChange(at: now)
   }
 

@@ -1,14 +1,17 @@
+import TransitionKit
 import TransitionWire
 
-/// An interactive control op on a session, as the engine's `TransitionClock` defines it.
+/// An interactive control op on a session, as the engine's `TransitionClock` defines it, with
+/// the finger's position and speed for timelines that follow a touch (``GestureFollower``).
 enum SessionControl: Equatable, Sendable {
-  case update(progress: Double)
+  /// At least one of the two is given (the decoder refuses neither).
+  case update(progress: Double?, touch: Point? = nil)
   case pause
   case resume
   case reverse
   case seek(progress: Double)
-  case finish(velocity: Double?)
-  case cancel(velocity: Double?)
+  case finish(velocity: Double?, touchVelocity: Point? = nil)
+  case cancel(velocity: Double?, touchVelocity: Point? = nil)
 }
 
 extension SessionControl {
@@ -24,4 +27,12 @@ extension SessionControl {
     case .cancel: .cancel
     }
   }
+}
+
+/// What an `update` followed: the `followed` member of its reply.
+enum FollowedInput: String, Sendable {
+  /// The touch set the progress (the timeline has a gesture, and no progress was given).
+  case touch
+  /// The progress given set it.
+  case progress
 }

@@ -31,10 +31,10 @@ final class VirtualCursor {
     let duration = session.duration
     let t = index == lastIndex ? duration : min(Double(index) / fps, duration)
     if deltaEncoder == nil {
-      session.render(seq: index, progress: t / duration, t: t, body)
+      session.render(seq: index, progress: t / duration, t: t, live: false, body)
     } else {
       let seq = index
-      session.render(seq: seq, progress: t / duration, t: t) { full, frame in
+      session.render(seq: seq, progress: t / duration, t: t, live: false) { full, frame in
         // Every frame goes through the encoder, so that the next delta is against it.
         deltaEncoder?.encode(session: session.id, seq: seq, frame: frame) { delta in
           if needsKeyFrame {

@@ -12,6 +12,9 @@ public enum Feature: String, CaseIterable, Sendable {
   /// Animators written as data files are served beside libraries (docs/animators.md): the
   /// `animators` reply lists `kind`, `params` and `error`, and `begin` takes `params`.
   case dataAnimators
+  /// Interactive sessions follow a finger (docs/protocol.md, "Touch"): `begin` and `update`
+  /// take `touch`, `finish` and `cancel` take `touchVelocity`, `update` replies `followed`.
+  case touch
   /// `subscribe` takes `encoding: "delta"`: after a key frame, each frame lists only what
   /// changed (docs/protocol.md, "Delta frames"), and `resync` asks for a key frame.
   case delta

@@ -42,13 +42,28 @@ public struct FrameRenderer {
     return try encoder.encode(session: session, seq: seq, frame: frame, body)
   }
 
-  /// Renders the `frame` event as the method above does, and lends `body` the evaluated
-  /// frame beside the line (for a ``FrameDeltaEncoder``).
+  /// Renders the `frame` event at linear `progress` with the held layers moved as `follower`
+  /// has them at monotonic `clockTime` (``GestureFollower/apply(to:at:)``), and lends the line
+  /// to `body`. The frame is evaluated without the offset first, so the next render starts
+  /// from the timeline's own values.
   public mutating func render<Result>(
-    seq: Int, progress: Double, time: Double? = nil,
-    _ body: (UnsafeRawBufferPointer, Frame) throws -> Result
+    seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower,
+    at clockTime: Double, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
     evaluator.update(&frame, progress: progress, time: time)
+    follower.apply(to: &frame, at: clockTime)
+    return try encoder.encode(session: session, seq: seq, frame: frame, body)
+  }
+
+  /// Renders the `frame` event as the methods above do (with the held layers moved as
+  /// `follower` has them at monotonic `clockTime`, when there is one), and lends `body` the
+  /// evaluated frame beside the line (for a ``FrameDeltaEncoder``).
+  public mutating func render<Result>(
+    seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
+    at clockTime: Double = 0, _ body: (UnsafeRawBufferPointer, Frame) throws -> Result
+  ) rethrows -> Result {
+    evaluator.update(&frame, progress: progress, time: time)
+    follower?.apply(to: &frame, at: clockTime)
     return try encoder.encode(session: session, seq: seq, frame: frame) { try body($0, frame) }
   }
 

@@ -8,7 +8,8 @@
   import Foundation
   import RequestFuzzing
 
-  /// The checks, with the plugins of `TRANSITION_FUZZ_PLUGINS` (the built products directory).
+  /// The checks, with the plugins of `TRANSITION_FUZZ_PLUGINS` (the built products directory)
+  /// and the data animators of `TRANSITION_FUZZ_ANIMATORS` (the repository's config/animators).
   nonisolated(unsafe) private var check: RequestCheck?
   nonisolated(unsafe) private var conversation: ConversationCheck?
   private let animatorFile = AnimatorFileCheck()
@@ -37,18 +38,21 @@
   public func fuzzMain(
     _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
   ) -> Int32 {
-    let directory = ProcessInfo.processInfo.environment["TRANSITION_FUZZ_PLUGINS"] ?? "."
-    let loaded = RequestCheck(pluginDirectory: directory)
+    let environment = ProcessInfo.processInfo.environment
+    let directory = environment["TRANSITION_FUZZ_PLUGINS"] ?? "."
+    let animators = environment["TRANSITION_FUZZ_ANIMATORS"] ?? "config/animators"
+    let loaded = RequestCheck(pluginDirectory: directory, animatorDirectories: [animators])
     guard !loaded.animatorNames.isEmpty else {
       FileHandle.standardError.write(
         Data(
-          "transition-fuzz: no animator plugins in \(directory) (TRANSITION_FUZZ_PLUGINS)\n".utf8))
+          ("transition-fuzz: no animator plugins in \(directory) (TRANSITION_FUZZ_PLUGINS) "
+            + "and no data animators in \(animators) (TRANSITION_FUZZ_ANIMATORS)\n").utf8))
       return 2
     }
     FileHandle.standardError.write(
       Data("transition-fuzz: animators \(loaded.animatorNames.joined(separator: ", "))\n".utf8))
     check = loaded
-    conversation = ConversationCheck(pluginDirectory: directory)
+    conversation = ConversationCheck(pluginDirectory: directory, animatorDirectories: [animators])
     var count = argc
     var arguments = argv
     return runDriver(&count, &arguments, fuzzOneInput)

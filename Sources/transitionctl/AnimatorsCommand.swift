@@ -8,8 +8,8 @@ enum AnimatorsCommand: Command {
   static let usage = "animators [--json] [--quiet]"
   static let details = """
     Prints one row per animator: its name, the operations it serves, the plugin that provides
-    it and the plugin's version. An operation marked with '*' is currently routed to that
-    animator (see 'transitionctl routes'). A quarantined animator (its plugin kept bringing
+    it, the plugin's version and the default duration. An operation marked with '*' is
+    currently routed to that animator (see 'transitionctl routes'). A quarantined animator (its plugin kept bringing
     the plugin host down; every begin it is chosen for falls back to default-slide until the
     next reload) is marked '(quarantined)', and each quarantined plugin is listed below the
     table with the reason. A data animator (PLUGIN 'data', docs/animators.md) whose file does

@@ -1,3 +1,4 @@
+import TransitionClient
 /// A verb's command line split into positionals, flags and options, by hand.
 ///
 /// Accepted forms: `--flag`, `--option VALUE`, `--option=VALUE`, `-h` for `--help`, `-j` for
@@ -89,6 +90,19 @@ struct ParsedArguments {
       throw .usage("--\(name) needs \(bounds), got '\(text)'", verb: verb)
     }
     return value
+  }
+
+  /// The option `name` as `X,Y` (a touch, or its velocity): two finite numbers within
+  /// ±10^6, the daemon's coordinate bound; nil when absent.
+  func point(_ name: String, verb: String) throws(CommandFailure) -> TouchPoint? {
+    guard let text = options[name] else { return nil }
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]),
+      x.isFinite, y.isFinite, abs(x) <= 1e6, abs(y) <= 1e6
+    else {
+      throw .usage("--\(name) needs X,Y: two numbers within ±1000000, got '\(text)'", verb: verb)
+    }
+    return TouchPoint(x: x, y: y)
   }
 
   /// The positionals, checked to number between `minimum` and `maximum`.

@@ -8,7 +8,7 @@ enum PlayCommand: Command {
   static let summary = "Begin a session from a scene file and record its frames as NDJSON."
   static let usage = """
     play SCENE.json [--animator NAME | --route] [--duration S] [--fps N]
-                         [--virtual] [--interactive] [--session ID] [--out FILE]
+                         [--virtual] [--interactive [--touch X,Y]] [--session ID] [--out FILE]
                          [--delta [--key-every N]]
     """
   static let details = """
@@ -31,6 +31,8 @@ enum PlayCommand: Command {
                         as they can be written (for offline rendering), not in real time
       --interactive     begin the session interactive: it waits for 'transitionctl drive';
                         its id is printed on standard error
+      --touch X,Y       with --interactive: the finger went down at X,Y (container points);
+                        'transitionctl drive ID --touch X,Y' then drags it
       --session ID      name the session ID instead of the daemon's sN
       --out FILE        write the recording to FILE instead of standard output; FILE is
                         replaced only once the session began (a refused scene leaves it
@@ -53,7 +55,7 @@ enum PlayCommand: Command {
     """
   static let flags: Set<String> = ["virtual", "interactive", "route", "delta"]
   static let options: Set<String> = [
-    "animator", "duration", "fps", "session", "out", "key-every",
+    "animator", "duration", "fps", "session", "out", "touch", "key-every",
   ]
 
   /// How often `--delta` recordings carry a key frame when `--key-every` does not say.
@@ -80,6 +82,10 @@ enum PlayCommand: Command {
     let scene = try SceneFile(path: path)
     let animator = arguments.has("route") ? nil : arguments.value("animator") ?? scene.animator
     let interactive = arguments.has("interactive") ? true : scene.interactive
+    let touch = try arguments.point("touch", verb: name)
+    if touch != nil, interactive != true {
+      throw .usage("--touch goes with --interactive", verb: name)
+    }
     // The recording replaces FILE only once the daemon has begun the session: a refusal
     // leaves what was there.
     let file = try arguments.value("out").map { path throws(CommandFailure) in
@@ -94,7 +100,7 @@ enum PlayCommand: Command {
       started = try client.begin(
         context: scene.context, animator: animator,
         duration: duration ?? scene.duration, interactive: interactive,
-        session: arguments.value("session"))
+        session: arguments.value("session"), touch: touch)
     } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
       // The daemon names fields under the request's `context`; the scene writes them from its
       // root.
@@ -114,7 +120,8 @@ enum PlayCommand: Command {
     if interactive == true {
       StandardStreams.note(
         "session \(started.session) (\(started.animator) \(scene.operation)) waits for control: "
-          + "transitionctl drive \(started.session) --progress P | --finish | --cancel")
+          + "transitionctl drive \(started.session) --progress P | --touch X,Y | --finish | --cancel"
+      )
     }
     let status = try stream(
       session: started.session, client: client, fps: fps,

@@ -2,7 +2,8 @@ import PluginCheck
 import Testing
 import TransitionKit
 
-/// album-flip, loaded from libAlbumFlip.so and evaluated by the engine.
+/// album-flip: the data animator config/animators/album-flip.json, run as the plugin host
+/// runs it and evaluated by the engine.
 @Suite struct AlbumFlipTests {
   let animator: AnimatorUnderTest
   init() throws { animator = try Animators.albumFlip() }
@@ -34,7 +35,7 @@ import TransitionKit
   }
 
   @Test func declaresItsOperationsAndDuration() {
-    #expect(animator.operations == 0x3)
+    #expect(animator.operations == [.push, .pop])
     #expect(animator.defaultDuration == 1.0)
   }
 

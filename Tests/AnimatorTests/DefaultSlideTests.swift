@@ -2,7 +2,8 @@ import PluginCheck
 import Testing
 import TransitionKit
 
-/// default-slide, loaded from libDefaultSlide.so and evaluated by the engine.
+/// default-slide: the data animator config/animators/default-slide.json, run as the plugin host
+/// runs it and evaluated by the engine.
 @Suite struct DefaultSlideTests {
   let animator: AnimatorUnderTest
   init() throws { animator = try Animators.defaultSlide() }
@@ -33,7 +34,7 @@ import TransitionKit
   }
 
   @Test func declaresItsOperationsDurationsAndCurve() throws {
-    #expect(animator.operations == 0xF)
+    #expect(animator.operations == Set(TransitionOperation.allCases))
     #expect(animator.defaultDuration == 0.35)
     let layout = Layout.all[1]
     for (operation, duration) in [

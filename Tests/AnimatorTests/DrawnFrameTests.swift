@@ -2,13 +2,13 @@ import PluginCheck
 import Testing
 import TransitionKit
 
-/// What a renderer draws (`CoarseRaster`, from layer geometry and opacity), for every animator
-/// and operation: the first frame is the `from` screen drawn by itself, the last frame the `to`
-/// screen, a cancelled session ends on the `from` screen, and no frame near either end jumps.
+/// What a renderer draws (`CoarseRaster`, from layer geometry and opacity), for every built-in
+/// animator (as data), the example plugin and every operation: the first frame is the `from`
+/// screen drawn by itself, the last frame the `to` screen, a cancelled session ends on the
+/// `from` screen, and no frame near either end jumps.
 @Suite struct DrawnFrameTests {
   /// One animator on one context.
   struct Case: Sendable, CustomStringConvertible {
-    var library: String
     var animator: String
     var context: TransitionContext
     var note: String
@@ -19,30 +19,26 @@ import TransitionKit
     var cases: [Case] = []
     for layout in Layout.all {
       let note = "\(layout)"
-      cases.append(
-        Case(
-          library: "AlbumFlip", animator: "album-flip", context: Scenes.albumPush(layout),
-          note: note))
-      cases.append(
-        Case(
-          library: "AlbumFlip", animator: "album-flip", context: Scenes.albumPop(layout), note: note
-        ))
+      cases.append(Case(animator: "album-flip", context: Scenes.albumPush(layout), note: note))
+      cases.append(Case(animator: "album-flip", context: Scenes.albumPop(layout), note: note))
       for matched in [false, true] {
         let form = matched ? "matched \(note)" : note
         cases.append(
           Case(
-            library: "ZoomPresent", animator: "zoom-present",
-            context: Scenes.zoomPresent(layout, matched: matched), note: form))
+            animator: "zoom-present", context: Scenes.zoomPresent(layout, matched: matched),
+            note: form))
         cases.append(
           Case(
-            library: "ZoomPresent", animator: "zoom-present",
-            context: Scenes.zoomDismiss(layout, matched: matched), note: form))
+            animator: "zoom-present", context: Scenes.zoomDismiss(layout, matched: matched),
+            note: form))
       }
       for operation in TransitionOperation.allCases {
         cases.append(
-          Case(
-            library: "DefaultSlide", animator: "default-slide",
-            context: Scenes.slide(operation, layout), note: note))
+          Case(animator: "default-slide", context: Scenes.slide(operation, layout), note: note))
+      }
+      for operation in [TransitionOperation.present, .dismiss] {
+        cases.append(
+          Case(animator: "cube-turn", context: Scenes.slide(operation, layout), note: note))
       }
     }
     return cases
@@ -56,8 +52,7 @@ import TransitionKit
   static let jumpAllowance = 0.005
 
   func timeline(_ testCase: Case) throws -> Timeline {
-    try AnimatorUnderTest(library: testCase.library, animator: testCase.animator)
-      .timeline(testCase.context)
+    try Animators.named(testCase.animator).timeline(testCase.context)
   }
 
   @Test(arguments: cases)

@@ -1,8 +1,11 @@
 import CTransitionPlugin
+import DataAnimator
 import Foundation
 import TransitionKit
+import TransitionPluginABI
+import TransitionPluginSDK
 
-/// A problem loading or calling a plugin library in a test.
+/// A problem loading or calling an animator in a test.
 struct PluginTestError: Error, CustomStringConvertible {
   let description: String
 }
@@ -24,11 +27,12 @@ enum PluginAnswer {
 }
 
 /// One animator of a real built plugin library, reached through the C ABI only.
-struct AnimatorUnderTest: @unchecked Sendable {
+struct LibraryAnimator: @unchecked Sendable {
   let plugin: UnsafePointer<transitiond_plugin>
   let animator: UnsafePointer<transitiond_animator>
 
   var name: String { String(cString: animator.pointee.name) }
+  /// The ABI's operation bits.
   var operations: UInt32 { animator.pointee.operations }
   var defaultDuration: Double { animator.pointee.default_duration }
 
@@ -69,6 +73,46 @@ struct AnimatorUnderTest: @unchecked Sendable {
     animator.pointee.free_bytes(animator.pointee.animator_data, out, length)
     return (status, copy)
   }
+}
+
+/// One animator as the plugin host runs it: a data animator through
+/// `DataAnimator.outcome(forContextJSON:)`, or an animator of a built plugin library through
+/// its `make_timeline`. Both answer with the ABI's status and bytes.
+struct AnimatorUnderTest: Sendable {
+  let name: String
+  let operations: Set<TransitionOperation>
+  let defaultDuration: Double
+  /// Runs the animator on a context's bytes: the status and the timeline's or message's bytes.
+  private let answer: @Sendable ([UInt8]) -> (status: transitiond_status, bytes: [UInt8]?)
+
+  /// The data animator `config/animators/<name>.json`.
+  init(data name: String) throws {
+    let animator = try DataAnimators.load(name)
+    self.name = animator.name
+    operations = animator.operations
+    defaultDuration = animator.defaultDuration
+    answer = { bytes in
+      switch animator.outcome(forContextJSON: bytes) {
+      case .timeline(let timeline): (TRANSITIOND_STATUS_OK, timeline)
+      case .declined: (TRANSITIOND_STATUS_DECLINE, nil)
+      case .failed(let message): (TRANSITIOND_STATUS_ERROR, Array(message.utf8))
+      }
+    }
+  }
+
+  /// The animator `name` of the built `lib<library>.so`.
+  init(library: String, animator name: String) throws {
+    let loaded = try LibraryAnimator(library: library, animator: name)
+    self.name = loaded.name
+    operations = OperationMask.operations(in: loaded.operations) ?? []
+    defaultDuration = loaded.defaultDuration
+    answer = { loaded.call(bytes: $0) }
+  }
+
+  /// Runs the animator on raw bytes; returns the status and a copy of the bytes.
+  func call(bytes: [UInt8]) -> (status: transitiond_status, bytes: [UInt8]?) {
+    answer(bytes)
+  }
 
   /// Runs the animator on `context`, with an optional `duration` member added to it.
   func run(_ context: TransitionContext, duration: Double? = nil) throws -> PluginAnswer {
@@ -94,15 +138,20 @@ struct AnimatorUnderTest: @unchecked Sendable {
   }
 }
 
-/// The three animators of the built plugin libraries.
+/// The built-in animators, as data, and the example Swift plugin.
 enum Animators {
-  static func albumFlip() throws -> AnimatorUnderTest {
-    try AnimatorUnderTest(library: "AlbumFlip", animator: "album-flip")
+  /// The animator `name`: `cube-turn` from libCubeTurn.so, any other from config/animators.
+  static func named(_ name: String) throws -> AnimatorUnderTest {
+    name == "cube-turn" ? try cubeTurn() : try AnimatorUnderTest(data: name)
   }
+  static func albumFlip() throws -> AnimatorUnderTest { try AnimatorUnderTest(data: "album-flip") }
   static func zoomPresent() throws -> AnimatorUnderTest {
-    try AnimatorUnderTest(library: "ZoomPresent", animator: "zoom-present")
+    try AnimatorUnderTest(data: "zoom-present")
   }
   static func defaultSlide() throws -> AnimatorUnderTest {
-    try AnimatorUnderTest(library: "DefaultSlide", animator: "default-slide")
+    try AnimatorUnderTest(data: "default-slide")
+  }
+  static func cubeTurn() throws -> AnimatorUnderTest {
+    try AnimatorUnderTest(library: "CubeTurn", animator: "cube-turn")
   }
 }

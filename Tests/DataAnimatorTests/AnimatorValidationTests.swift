@@ -163,6 +163,7 @@ import TransitionKit
     #expect(members(definitions?["operation"]) == AnimatorDocumentReader.operationKeys)
     #expect(members(definitions?["keyframe"]) == AnimatorDocumentReader.keyframeKeys)
     #expect(members(definitions?["stagger"]) == AnimatorDocumentReader.staggerKeys)
+    #expect(members(definitions?["gesture"]) == AnimatorDocumentReader.gestureKeys)
     let properties = Set(
       definitions?["property"]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? [])
     #expect(properties == Set(LayerProperty.allCases.map(\.rawValue)))

@@ -138,6 +138,13 @@ import TransitionPluginSDK
     var context = Self.context(.push)
     context.selected = "photo"
     #expect(try animator(Self.deal).timeline(for: context, duration: 1) == nil)
+    // Its variables, which may read what the context lacks, are not evaluated.
+    let reading = #"""
+      {"requires": ["selected"], "let": {"w": "selected.width * 2"},
+       "operations": {"push": {"duration": 1, "rules": [{"select": {}}]}}}
+      """#
+    context.selected = nil
+    #expect(try animator(reading).timeline(for: context, duration: 1) == nil)
   }
 
   @Test func aStaggerStartsTheFarthestLayerFirst() throws {
@@ -158,6 +165,15 @@ import TransitionPluginSDK
       try animator(Self.deal).timeline(for: Self.context(.present, roles: false), duration: 1))
     let animated = timeline.layers.filter { !$0.tracks.isEmpty }.map(\.id)
     #expect(animated == ["cell-0", "cell-1", "cell-2", "cell-3"])
+    // The begin reply says so: the guess is the animator's, and the client can fix it.
+    #expect(
+      timeline.warnings == [
+        "test: no layer of the from screen has a role; took the 4 layers of 150×150 points as its cells (give them role \"cell\")"
+      ])
+    #expect(try Timeline(json: timeline.json).warnings == timeline.warnings)
+    let named = try #require(
+      try animator(Self.deal).timeline(for: Self.context(.present), duration: 1))
+    #expect(named.warnings.isEmpty)
     let screen = Self.context(.present, roles: false).from
     #expect(screen.inferredCellIDs(in: Size(width: 300, height: 600)).count == 4)
     // One layer of a size is no grid.

@@ -15,7 +15,7 @@ import Testing
     let result = try Self.checkPlugin([DaemonHarness.product("libCrossfade.so")])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("ok: first frame: crossfade on default-slide-present.json"))
-    #expect(result.stdout.hasSuffix("passed: 37 checks\n"), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("passed: 55 checks\n"), "\(result.stdout)")
   }
 
   @Test func aPluginThatFailsARuleExitsOne() throws {

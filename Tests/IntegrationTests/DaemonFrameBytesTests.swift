@@ -2,7 +2,11 @@ import Testing
 
 /// The bytes of the frames a real daemon streams for the built-in animators are pinned: the
 /// same lines, to the byte, as `main` at 47a932d streamed for the same requests (hashes taken
-/// from its release build), whatever the frame path does to write them faster.
+/// from its release build), whatever the frame path does to write them faster. zoom-present,
+/// now a data file, streams those very bytes. album-flip's are pinned from its data file
+/// (config/animators/album-flip.json): its photo screen names no roles, and the data version
+/// infers the grid's cells and deals them (`Screen.inferredCellIDs`) where the compiled plugin
+/// dealt nothing.
 @Suite struct DaemonFrameBytesTests {
   /// An album-flip push: four covers (the second tapped), six photo cells (JSON text).
   private static let albumPush: String = {
@@ -71,8 +75,15 @@ import Testing
   @Test func albumFlipFramesAreThePinnedBytes() throws {
     let lines = try frameLines(animator: "album-flip", context: Self.albumPush, duration: 0.7)
     #expect(lines.count == 43)
-    #expect(lines.map { $0.utf8.count + 1 }.reduce(0, +) == 74_036)
-    #expect(Self.hash(lines) == 0x5c62_a4c5_cd1a_7dca)
+    #expect(lines.map { $0.utf8.count + 1 }.reduce(0, +) == 83_895)
+    #expect(Self.hash(lines) == 0x72cc_028e_6550_07ae)
+    // The role-less photo cells are dealt: moving (a transform) halfway, at rest at the end.
+    let dealt = try #require(lines.count > 2 ? lines[lines.count / 2] : nil)
+    let cell = try #require(dealt.firstRange(of: #""id":"photo-0""#))
+    let rest = dealt[cell.upperBound...]
+    let layerEnd = rest.firstRange(of: #""id":"#)?.lowerBound ?? rest.endIndex
+    #expect(rest[..<layerEnd].contains(#""transform":"#), "\(dealt)")
+    #expect(try #require(lines.last).contains(#""id":"photo-0","frame":[0,91,128,128],"z""#))
   }
 
   @Test func zoomPresentFramesAreThePinnedBytes() throws {

@@ -9,11 +9,12 @@ import TransitionViewer
 
 /// The installed layout (docs/install.md): a daemon at `<prefix>/bin/transitiond`, started
 /// with no `--config` and no `--plugin-path`, finds its config in `<prefix>/etc/transitiond/`,
-/// its plugins in `<prefix>/lib/transitiond/plugins/` and its viewer page in
+/// its plugins in `<prefix>/lib/transitiond/plugins/`, its data animators in
+/// `<prefix>/share/transitiond/animators/` and its viewer page in
 /// `<prefix>/share/transitiond/viewer/`.
 @Suite("transitiond: the installed layout")
 struct DaemonInstalledLayoutTests {
-  @Test("with no flags the daemon finds its config, plugins and page from its own path")
+  @Test("with no flags the daemon finds its config, plugins, animators and page from its path")
   func findsEverythingFromItsOwnPath() throws {
     let prefix = try DaemonHarness.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: prefix) }
@@ -21,7 +22,9 @@ struct DaemonInstalledLayoutTests {
     // reach the plugins.
     chmod(prefix, 0o755)
     let files = FileManager.default
-    for directory in ["bin", "lib/transitiond/plugins", "share/transitiond", "etc/transitiond"] {
+    for directory in [
+      "bin", "lib/transitiond/plugins", "share/transitiond/animators", "etc/transitiond",
+    ] {
       try files.createDirectory(
         atPath: prefix + "/" + directory, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o755])
@@ -31,10 +34,23 @@ struct DaemonInstalledLayoutTests {
     let plugins = try files.contentsOfDirectory(atPath: DaemonHarness.productsDirectory).filter {
       $0.hasPrefix("lib") && $0.hasSuffix(".so")
     }
-    #expect(plugins.count >= 4)
+    #expect(plugins.count >= 2)
     for plugin in plugins {
       let target = prefix + "/lib/transitiond/plugins/" + plugin
       try files.copyItem(atPath: DaemonHarness.productsDirectory + "/" + plugin, toPath: target)
+      chmod(target, 0o644)
+    }
+    // As `make install` does: the repository's config/animators/*.json.
+    var repository = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { repository.deleteLastPathComponent() }
+    let dataDirectory = repository.appendingPathComponent("config/animators").path
+    let dataFiles = try files.contentsOfDirectory(atPath: dataDirectory).filter {
+      $0.hasSuffix(".json")
+    }
+    #expect(dataFiles.count >= 3)
+    for file in dataFiles {
+      let target = prefix + "/share/transitiond/animators/" + file
+      try files.copyItem(atPath: dataDirectory + "/" + file, toPath: target)
       chmod(target, 0o644)
     }
     let page = try #require(
@@ -58,9 +74,16 @@ struct DaemonInstalledLayoutTests {
     let client = try daemon.client()
     defer { client.close() }
     let animators = try client.animators().animators
-    #expect(animators.count == plugins.count)
+    #expect(animators.count == plugins.count + dataFiles.count)
+    let (data, libraries) = (
+      animators.filter { $0.plugin == "data" }, animators.filter { $0.plugin != "data" }
+    )
+    #expect(libraries.count == plugins.count)
     #expect(
-      animators.allSatisfy { $0.path?.hasPrefix(prefix + "/lib/transitiond/plugins/") == true })
+      libraries.allSatisfy { $0.path?.hasPrefix(prefix + "/lib/transitiond/plugins/") == true })
+    #expect(Set(data.map { $0.name + ".json" }) == Set(dataFiles))
+    #expect(
+      data.allSatisfy { $0.path?.hasPrefix(prefix + "/share/transitiond/animators/") == true })
     // The config's defaultFps is in force, and its listener serves the installed page.
     let subscribed = try client.request(["op": "subscribe", "session": "*"])
     #expect(subscribed.object["fps"]?.numberValue == 24)

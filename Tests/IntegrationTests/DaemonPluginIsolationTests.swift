@@ -223,7 +223,7 @@ import TransitionJSON
   @Test func theDaemonNeverLoadsAPluginAndExportsNoEntrySymbol() throws {
     let daemon = try DaemonProcess()
     let host = try #require(try Self.hostPID(try daemon.client()))
-    let plugins = ["libAlbumFlip.so", "libCrossfade.so", "libDefaultSlide.so", "libZoomPresent.so"]
+    let plugins = ["libCrossfade.so", "libCubeTurn.so"]
     let daemonMaps = try Self.procFile("/proc/\(daemon.pid)/maps")
     let hostMaps = try Self.procFile("/proc/\(host)/maps")
     for plugin in plugins {

@@ -12,6 +12,11 @@ struct TransitionctlPlayTests {
     "album-flip-push", "album-flip-pop", "zoom-present-present", "zoom-present-dismiss",
     "default-slide-push", "default-slide-pop", "default-slide-present", "default-slide-dismiss",
     "zoom-present-matched-present", "zoom-present-matched-dismiss",
+    "material-container-transform-present", "material-container-transform-dismiss",
+    "material-container-transform-matched-present", "material-shared-axis-x-push",
+    "material-shared-axis-x-pop", "material-shared-axis-y-push", "material-shared-axis-y-pop",
+    "material-shared-axis-z-push", "material-shared-axis-z-pop", "material-fade-through-push",
+    "material-fade-through-pop",
   ]
 
   @Test("config/scenes holds exactly the scenes of every animator and operation")

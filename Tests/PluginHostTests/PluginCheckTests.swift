@@ -4,8 +4,8 @@ import PluginHost
 import Testing
 import TransitionKit
 
-/// `transitiond check-plugin`'s checker: the shipped plugins pass on the example scenes, and a C
-/// plugin that breaks one rule fails that rule, with its reason.
+/// `transitiond check-plugin`'s checker: the shipped plugins and the built-in data animators pass
+/// on the example scenes, and a C plugin that breaks one rule fails that rule, with its reason.
 @Suite struct PluginCheckTests {
   /// A red screen `a` replaced by a blue screen `b` on a 100 × 100 container.
   static let scene = CheckScene(
@@ -75,10 +75,22 @@ import TransitionKit
     let sceneDirectory = TestDirectory.packageRoot.appendingPathComponent("config/scenes").path
     let scenes = try CheckScene.examples(in: [sceneDirectory])
     #expect(scenes.count >= 10)
-    for library in ["AlbumFlip", "ZoomPresent", "DefaultSlide", "Crossfade"] {
+    for library in ["CubeTurn", "Crossfade"] {
       let path = (TestDirectory.productsDirectory as NSString)
         .appendingPathComponent("lib\(library).so")
       let report = PluginChecker.check(library: path, scenes: scenes)
+      #expect(report.passed, "\(report.text)")
+      #expect(report.results.filter { $0.rule == .firstFrame && $0.status == .passed }.count >= 2)
+    }
+  }
+
+  @Test func theBuiltInDataAnimatorsPassOnTheExampleScenes() throws {
+    let root = TestDirectory.packageRoot
+    let scenes = try CheckScene.examples(in: [root.appendingPathComponent("config/scenes").path])
+    for name in ["album-flip", "zoom-present", "default-slide"] {
+      let path = root.appendingPathComponent("config/animators/\(name).json").path
+      let animator = try PluginRegistry.readDataAnimator(path: path).get()
+      let report = PluginChecker.check(animator, path: path, scenes: scenes)
       #expect(report.passed, "\(report.text)")
       #expect(report.results.filter { $0.rule == .firstFrame && $0.status == .passed }.count >= 2)
     }

@@ -126,6 +126,18 @@ import Testing
     let registry = TestDirectory.registry([directory])
     let report = registry.rescan()
     #expect(report.diagnostics.filter { $0.code == .insecurePermissions } == [])
+    #expect(registry.animator(named: "cube-turn") != nil)
+  }
+
+  @Test func theCheckoutsDataAnimatorsSitInATrustedChain() throws {
+    // A daemon run from the build reads the checkout's config/animators: it must pass too.
+    let directory = TestDirectory.packageRoot.appendingPathComponent("config/animators").path
+    let registry = PluginRegistry(
+      configuration: .init(
+        searchPath: PluginSearchPath(configured: [], executableDirectory: nil),
+        animatorPaths: [TestDirectory.realPath(directory)]))
+    let report = registry.rescan()
+    #expect(report.diagnostics.filter { $0.code == .insecurePermissions } == [])
     #expect(registry.animator(named: "album-flip") != nil)
   }
 }

@@ -3,7 +3,8 @@ import RequestFuzzing
 import Testing
 
 /// Every input of the fuzzer's corpus (Tests/FuzzCorpus), among them each input that once found
-/// a bug (`regression-*`), through the fuzzer's own check, against the built plugins.
+/// a bug (`regression-*`), through the fuzzer's own checks, against the built plugins and the
+/// repository's data animators.
 @Suite struct FuzzCorpusTests {
   static let corpusDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FuzzCorpus")
@@ -12,13 +13,20 @@ import Testing
   static let inputNames: [String] =
     ((try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory)) ?? []).sorted()
 
-  static let check = RequestCheck(pluginDirectory: Bundle.main.bundlePath)
-  static let conversation = ConversationCheck(pluginDirectory: Bundle.main.bundlePath)
+  /// The repository's data animators, the built-in ones.
+  static let animatorDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("config/animators").path
 
-  @Test func theBuiltInAnimatorsAreLoaded() {
+  static let check = RequestCheck(
+    pluginDirectory: Bundle.main.bundlePath, animatorDirectories: [animatorDirectory])
+  static let conversation = ConversationCheck(
+    pluginDirectory: Bundle.main.bundlePath, animatorDirectories: [animatorDirectory])
+
+  @Test func theBuiltInAnimatorsAndTheExamplePluginsAreLoaded() {
     #expect(
       Set(Self.check.animatorNames)
-        == ["album-flip", "crossfade", "default-slide", "zoom-present"])
+        == ["album-flip", "crossfade", "cube-turn", "default-slide", "zoom-present"])
   }
 
   @Test func theCorpusHoldsTheRegressionInputs() {

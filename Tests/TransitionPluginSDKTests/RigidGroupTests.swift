@@ -66,6 +66,24 @@ import TransitionPluginSDK
     #expect(abs(group.layers[1].initial.anchor.y - 422.0 / 91) < 1e-12)
   }
 
+  @Test func aLayerTooThinForItsAnchorKeepsItOnThatAxis() throws {
+    // Subnormal and tiny extents far from the pivot: (422 − 0) / the least subnormal is infinite and
+    // 195 / 1e-300 passes the timeline's bounds, so those axes keep the centre.
+    let thin = [
+      Rect(x: 0, y: 0, width: 390, height: .leastNonzeroMagnitude),
+      Rect(x: 0, y: 0, width: 1e-300, height: 844),
+      Rect(x: 0, y: 0, width: 0, height: 844),
+    ].enumerated().map { index, frame in
+      TimelineLayer(id: "thin-\(index)", initial: LayerAttributes(frame: frame))
+    }
+    let group = RigidGroup(thin, pivot: Point(x: 195, y: 422))
+    #expect(
+      group.layers.map(\.initial.anchor) == [
+        Point(x: 0.5, y: 0.5), Point(x: 0.5, y: 422.0 / 844), Point(x: 0.5, y: 0.5),
+      ])
+    _ = try Timeline(duration: 1, layers: group.layers)
+  }
+
   @Test func aScreenTurnsAndShrinksAboutOnePointAsOneBody() throws {
     var group = RigidGroup(Self.screen, pivot: Point(x: 195, y: 600))
     try group.play(Motion(.rotationZ, from: 0, to: 0.6), .forward)

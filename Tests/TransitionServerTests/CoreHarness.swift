@@ -6,21 +6,29 @@ import TransitionKit
 
 @testable import TransitionServer
 
-/// A ``ServerCore`` on a ``FakeClock``, talking to ``FakePeer``s, with the real animator
-/// plugins `swift test` built (loaded once per process).
+/// A ``ServerCore`` on a ``FakeClock``, talking to ``FakePeer``s, with the real animators: the
+/// example plugins `swift test` built and the repository's data animators (`config/animators`),
+/// loaded once per process.
 final class CoreHarness {
   /// The uid the fake daemon runs as; peers of this uid are admins.
   static let daemonUID: UInt32 = 4_242
   /// A uid that is not an admin.
   static let userUID: UInt32 = 1_000
 
-  /// The registry of the built plugins, shared by every test (plugins are never unloaded).
+  /// The repository's data animators: album-flip, zoom-present, default-slide.
+  static let animatorDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("config/animators").path
+
+  /// The registry of the built plugins and the data animators, shared by every test (plugins
+  /// are never unloaded).
   static let registry: PluginRegistry = {
     let registry = PluginRegistry(
       configuration: .init(
         searchPath: PluginSearchPath(
           configured: [], fromEnvironment: [],
-          executableDirectory: PluginSearchPath.runningExecutableDirectory())))
+          executableDirectory: PluginSearchPath.runningExecutableDirectory()),
+        animatorPaths: [animatorDirectory]))
     registry.rescan()
     return registry
   }()
