@@ -18,7 +18,9 @@ final class VirtualCursor {
   init(session: Session, fps: Double, encoding: FrameEncoding) {
     self.session = session
     self.fps = fps
-    if encoding == .delta { deltaEncoder = FrameDeltaEncoder(animatedFields: session.animatedFields) }
+    if encoding == .delta {
+      deltaEncoder = FrameDeltaEncoder(animatedFields: session.animatedFields)
+    }
     let frames = (session.duration * fps * (1 - 1e-12)).rounded(.up)
     lastIndex = Int(min(max(frames, 1), 1e9))
   }

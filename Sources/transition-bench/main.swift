@@ -427,7 +427,8 @@ if let jsonPath {
 
 @MainActor func runTap() throws {
   let scenes = [
-    ("album-flip push", BenchContexts.albumPush), ("zoom-present present", BenchContexts.zoomPresent),
+    ("album-flip push", BenchContexts.albumPush),
+    ("zoom-present present", BenchContexts.zoomPresent),
   ]
   let count = max(beginCount / 4, 50)
   // Interleaved: each build measures a slice of the taps in turn, so that the machine's load
@@ -440,8 +441,10 @@ if let jsonPath {
     var samples = [[Double]](repeating: [], count: daemons.count)
     for _ in 0..<runs {
       for (index, daemon) in daemons.enumerated() {
-        samples[index] += try TapBench(daemon: daemon).run(count: count / runs + 1, context: context)
-          .samples
+        samples[index] += try TapBench(daemon: daemon).run(
+          count: count / runs + 1, context: context
+        )
+        .samples
       }
     }
     for (index, build) in daemonBuilds.enumerated() {
@@ -509,7 +512,9 @@ if let jsonPath {
   let fullSeconds = median {
     fullBytes = 0
     for index in 0..<frames {
-      full.encode(session: "s1", seq: index, frame: sampleFrames[index % 240]) { fullBytes += $0.count }
+      full.encode(session: "s1", seq: index, frame: sampleFrames[index % 240]) {
+        fullBytes += $0.count
+      }
     }
   }
   let deltaSeconds = median {

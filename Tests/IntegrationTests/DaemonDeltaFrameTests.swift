@@ -68,7 +68,8 @@ import UnixIO
     #expect(delta.dropFirst().allSatisfy { $0.key == false })
     for frame in delta {
       let expected = try #require(full[frame.seq], "no full frame \(frame.seq)")
-      #expect(JSONValue.object(frame.fields) == JSONValue.object(expected.fields), "seq \(frame.seq)")
+      #expect(
+        JSONValue.object(frame.fields) == JSONValue.object(expected.fields), "seq \(frame.seq)")
     }
     // The repeated update changed nothing: its delta lists no layer.
     let unchanged = delta.filter { try! raw($0.line)["layers"] == .array([]) }
@@ -91,7 +92,8 @@ import UnixIO
     #expect(delta.map(\.seq) == Array(0..<delta.count))
     for frame in delta {
       let expected = try #require(full[frame.seq])
-      #expect(JSONValue.object(frame.fields) == JSONValue.object(expected.fields), "seq \(frame.seq)")
+      #expect(
+        JSONValue.object(frame.fields) == JSONValue.object(expected.fields), "seq \(frame.seq)")
     }
     // The detail's transform goes back to the identity at the end: the last delta writes it.
     let last = try raw(try #require(delta.last).line)

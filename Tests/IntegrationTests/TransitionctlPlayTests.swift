@@ -268,9 +268,11 @@ struct TransitionctlPlayRouteTests {
     #expect(full.status == 0 && delta.status == 0, "\(full.stderr) \(delta.stderr)")
     func frames(_ text: String) throws -> [[String: JSONValue]] {
       // Each play is its own session: the frames are compared without their session id.
-      try text.split(separator: "\n").map { try JSONValue(parsing: Array($0.utf8)).objectValue ?? [:] }
-        .filter { $0["event"] == .string("frame") }
-        .map { $0.merging(["session": "s"]) { $1 } }
+      try text.split(separator: "\n").map {
+        try JSONValue(parsing: Array($0.utf8)).objectValue ?? [:]
+      }
+      .filter { $0["event"] == .string("frame") }
+      .map { $0.merging(["session": "s"]) { $1 } }
     }
     let fullFrames = try frames(full.stdout)
     let deltaFrames = try frames(delta.stdout)
