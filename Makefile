@@ -6,6 +6,9 @@
 #                       the corpus in Tests/FuzzCorpus; findings land in .build/fuzz/
 #                       (docs/security.md)
 #   make contact-sheet  redraw docs/images/album-flip-contact-sheet.png in headless Chromium
+#   make pictures       render an animated picture of each built-in animator into docs/images/
+#                       (transitionctl render: headless Chromium and ffmpeg)
+#   make scene-images   redraw the example scenes' pictures (config/scenes/images) with Pillow
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 #   make plugin NAME=fade LANG=json|c|swift [DIR=../fade]
 #                       write a plugin skeleton (config/templates, docs/plugins.md)
@@ -50,18 +53,24 @@ FUZZ_FLAGS := --scratch-path .build/fuzz \
 FUZZ_PLUGINS := CubeTurn Crossfade
 
 CHROMIUM ?= chromium
+# The example scenes' pictures (content.image), drawn by config/scenes/make-images.py.
+SCENE_IMAGES := config/scenes/images
 CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
 # Progress values of the contact sheet's panels.
 CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
-.PHONY: setup build release run test fuzz bench lint clean contact-sheet install plugin
+.PHONY: setup build release run test fuzz bench lint clean contact-sheet pictures scene-images \
+  install plugin
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
-## pkg-config (to build), chromium (for the browser tests and the contact sheet).
+## pkg-config (to build), chromium (for the browser tests, the contact sheet and
+## `transitionctl render`), ffmpeg (the encoder of `transitionctl render`, and ffprobe for its
+## tests).
 setup:
 	@missing=""; \
 	pkg-config --exists libevent 2>/dev/null || missing="$$missing libevent-dev pkg-config"; \
 	command -v $(CHROMIUM) >/dev/null 2>&1 || missing="$$missing chromium"; \
+	{ command -v ffmpeg && command -v ffprobe; } >/dev/null 2>&1 || missing="$$missing ffmpeg"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -q && \
@@ -121,16 +130,49 @@ contact-sheet: build
 	  --hide-scrollbars --virtual-time-budget=10000 --user-data-dir=$$dir/profile \
 	  --force-device-scale-factor=0.5 --window-size=$$((16 + views * 406)),900 \
 	  --screenshot=$(CONTACT_SHEET) \
-	  "file://$(CURDIR)/Sources/TransitionViewer/viewer/index.html?recording=$$dir/flip.ndjson&sheet=$(CONTACT_SHEET_VIEWS)" \
+	  "file://$(CURDIR)/Sources/TransitionViewer/viewer/index.html?recording=$$dir/flip.ndjson&sheet=$(CONTACT_SHEET_VIEWS)&images=file://$(CURDIR)/$(SCENE_IMAGES)/" \
 	  2>$$dir/chromium.log || { cat $$dir/chromium.log; exit 1; }; \
 	echo "wrote $(CONTACT_SHEET)"
+
+## pictures: one animated picture of each built-in animator (the data animators of
+## config/animators) and of the example plugins, from a daemon on a temporary socket:
+## `transitionctl render` of an example scene (the plugins play default-slide's present), half
+## size, 25 fps, looping with the last frame held 0.8 s; each must stay under 1 MB
+## (PICTURE_LIMIT bytes).
+PICTURES := album-flip:album-flip-push zoom-present:zoom-present-matched-present \
+  default-slide:default-slide-push material-container-transform:material-container-transform-present \
+  material-fade-through:material-fade-through-push material-shared-axis-x:material-shared-axis-x-push \
+  material-shared-axis-y:material-shared-axis-y-push material-shared-axis-z:material-shared-axis-z-push \
+  cube-turn:default-slide-present crossfade:default-slide-present
+PICTURE_LIMIT := 1048576
+pictures: build
+	@set -e; bin=$$($(SWIFT) build --show-bin-path); dir=$$(mktemp -d /tmp/td-pictures-XXXXXX); \
+	$$bin/transitiond --socket $$dir/d.sock --plugin-path $$bin 2>$$dir/daemon.log & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -rf $$dir' EXIT; \
+	for i in $$(seq 200); do $$bin/transitionctl --socket $$dir/d.sock version >/dev/null 2>&1 && break; sleep 0.05; done; \
+	mkdir -p docs/images; \
+	for picture in $(PICTURES); do animator=$${picture%%:*}; scene=$${picture#*:}; \
+	  out=docs/images/$$animator.gif; \
+	  CHROMIUM=$(CHROMIUM) $$bin/transitionctl --socket $$dir/d.sock render config/scenes/$$scene.json \
+	    --animator $$animator --out $$out --scale 0.5 --fps 25 --hold 0.8 --images $(SCENE_IMAGES); \
+	  size=$$(stat -c %s $$out); [ $$size -le $(PICTURE_LIMIT) ] || \
+	    { echo "$$out is $$size bytes, over $(PICTURE_LIMIT)" >&2; exit 1; }; \
+	done
+
+## scene-images: the example scenes' pictures, drawn by config/scenes/make-images.py with
+## Pillow (Debian's python3-pil, installed when missing) into $(SCENE_IMAGES).
+scene-images:
+	@/usr/bin/python3 -c 'import PIL' 2>/dev/null || { echo "installing python3-pil"; \
+	  $(SUDO) apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-pil; }
+	/usr/bin/python3 config/scenes/make-images.py $(SCENE_IMAGES)
 
 ## install: executables, the example plugins, the data animators, the viewer page, the docs,
 ## the config (kept if already there), the systemd units and the system unit's sysusers.d entry.
 install: release
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(ANIMATORDIR) \
-	  $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) \
+	  $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) $(DESTDIR)$(SCENEDIR)/images \
 	  $(DESTDIR)$(CONFIGDIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(SYSTEMD_SYSTEM_DIR) \
 	  $(DESTDIR)$(SYSUSERS_DIR) $(DESTDIR)$(DOCDIR); \
 	for name in $(EXECUTABLES); do install -m 0755 $$bin/$$name $(DESTDIR)$(BINDIR)/; done; \
@@ -138,6 +180,7 @@ install: release
 	install -m 0644 config/animators/*.json $(DESTDIR)$(ANIMATORDIR)/; \
 	install -m 0644 Sources/TransitionViewer/viewer/* $(DESTDIR)$(VIEWERDIR)/; \
 	install -m 0644 config/scenes/*.json $(DESTDIR)$(SCENEDIR)/; \
+	install -m 0644 $(SCENE_IMAGES)/*.jpg $(DESTDIR)$(SCENEDIR)/images/; \
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/; \
 	[ -e $(DESTDIR)$(CONFIGDIR)/transitiond.json ] || \
 	  install -m 0644 config/transitiond.json $(DESTDIR)$(CONFIGDIR)/transitiond.json; \

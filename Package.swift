@@ -90,6 +90,9 @@ let package = Package(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
     // Blocking Unix I/O for clients and tests: socket addresses, connect and bind, write-all.
     .target(name: "UnixIO"),
+    // Rendering recordings to pictures: the DevTools protocol over a pipe to headless
+    // Chromium, the viewer page's capture, the frame schedule and the ffmpeg encoder.
+    .target(name: "TransitionRender", dependencies: ["TransitionJSON"]),
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
@@ -108,6 +111,7 @@ let package = Package(
       name: "transitionctl",
       dependencies: [
         "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO",
+        "TransitionRender", "TransitionViewer",
       ]
     ),
     .executableTarget(
@@ -146,6 +150,7 @@ let package = Package(
       dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
     .testTarget(name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixIO"]),
     .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
+    .testTarget(name: "TransitionRenderTests", dependencies: ["TransitionRender"]),
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [

@@ -51,7 +51,8 @@ extension DaemonClient {
     return try BeginResult(request(.begin, message))
   }
 
-  /// `subscribe`: starts streaming frames of `session` (or of every session with `"*"`).
+  /// `subscribe`: starts streaming frames of `session` (or of every session with `"*"`);
+  /// with `timeline`, each `begin` event carries the session's timeline.
   ///
   /// The reply precedes the first frame, so every frame of the subscription is read after this
   /// returns with ``nextEvent(timeout:)``.
@@ -63,12 +64,13 @@ extension DaemonClient {
   ///     is a full frame (``FrameEvent/key`` says how it arrived).
   /// - Returns: the subscription's number, for ``unsubscribe(subscription:)``.
   public func subscribe(
-    session: String, fps: Double? = nil, clock: SubscriptionClock? = nil,
+    session: String, fps: Double? = nil, clock: SubscriptionClock? = nil, timeline: Bool = false,
     encoding: FrameEncoding? = nil
   ) throws(ClientError) -> Int {
     var message: [String: JSONValue] = ["session": .string(session)]
     if let fps { message["fps"] = .number(fps) }
     if let clock { message["clock"] = .string(clock.rawValue) }
+    if timeline { message["timeline"] = .bool(true) }
     if let encoding { message["encoding"] = .string(encoding.rawValue) }
     return try request(.subscribe, message).object.int("subscription")
   }

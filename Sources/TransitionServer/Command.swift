@@ -64,7 +64,7 @@ enum Command: Equatable {
     case .hello, .animators, .routes, .sessions, .stats, .reload: []
     case .route: ["operation", "animator"]
     case .begin: ["context", "animator", "duration", "interactive", "session", "params", "touch"]
-    case .subscribe: ["session", "fps", "clock", "encoding"]
+    case .subscribe: ["session", "fps", "clock", "timeline", "encoding"]
     case .unsubscribe, .resync: ["subscription"]
     case .end, .pause, .resume, .reverse: ["session"]
     case .update: ["session", "progress", "touch"]
@@ -172,12 +172,18 @@ struct SubscribeRequest: Equatable {
   var session: String?
   var fps: Double
   var clock: Subscription.Clock
+  /// Whether the stream's `begin` events carry the session's timeline (`timeline: true`).
+  var timeline: Bool
   var encoding: FrameEncoding
 
-  init(session: String?, fps: Double, clock: Subscription.Clock, encoding: FrameEncoding = .full) {
+  init(
+    session: String?, fps: Double, clock: Subscription.Clock, timeline: Bool = false,
+    encoding: FrameEncoding = .full
+  ) {
     self.session = session
     self.fps = fps
     self.clock = clock
+    self.timeline = timeline
     self.encoding = encoding
   }
 
@@ -193,6 +199,7 @@ struct SubscribeRequest: Equatable {
       throw WireError(.badRequest, "clock must be \"wall\" or \"virtual\", got \"\(clockName)\"")
     }
     self.clock = clock
+    timeline = try request.optionalBool("timeline") ?? false
     let encodingName = try request.optionalString("encoding") ?? FrameEncoding.full.rawValue
     guard let encoding = FrameEncoding(rawValue: encodingName) else {
       throw WireError(

@@ -13,6 +13,11 @@ public struct HTTPSettings: Equatable, Sendable {
   /// may wait on a reader that does not read) before it is closed. Default 30. Event streams
   /// carry a comment line every ``keepAliveSeconds`` so that a live stream is never idle.
   public var timeoutSeconds = 30.0
+  /// A directory of pictures (the `content.image` files of the sessions drawn) that the
+  /// listener serves read-only at `/images/NAME`, behind the same token; nil serves none.
+  /// A relative path in the config file is taken from the file's directory. Only plain files directly inside it whose names are
+  /// ``ViewerRequest/isServableImageName(_:)`` are served, never through a symbolic link.
+  public var images: String?
 
   public init() {}
 

@@ -56,7 +56,7 @@ public struct ServerConfig: Equatable, Sendable {
     "logLevel", "adminGroup", "pluginUser", "limits", "http",
   ]
   private static let httpKeys: Set<String> = [
-    "listen", "maxConnections", "maxHeaderBytes", "timeoutSeconds",
+    "listen", "maxConnections", "maxHeaderBytes", "timeoutSeconds", "images",
   ]
   private static let limitKeys: Set<String> = [
     "maxLineBytes", "maxClients", "maxClientsPerUser", "partialLineSeconds", "maxSessions",
@@ -147,7 +147,12 @@ public struct ServerConfig: Equatable, Sendable {
       }
     }
     if let field = try root.optional("limits") { limits = try Self.limits(field) }
-    if let field = try root.optional("http") { http = try Self.http(field) }
+    if let field = try root.optional("http") {
+      http = try Self.http(field)
+      if let images = http.images, !images.hasPrefix("/"), !baseDirectory.isEmpty {
+        http.images = (baseDirectory as NSString).appendingPathComponent(images)
+      }
+    }
   }
 
   private static func http(_ field: JSONField) throws(EngineError) -> HTTPSettings {
@@ -192,6 +197,10 @@ public struct ServerConfig: Equatable, Sendable {
           .outOfRange, "\(member.path) must be a number of seconds in [1, 86400], got \(seconds)")
       }
       http.timeoutSeconds = seconds
+    }
+    if let member = try field.optional("images") {
+      let path = try member.string()
+      if !path.isEmpty { http.images = path }
     }
     return http
   }

@@ -132,18 +132,18 @@ extension ServerCore {
   /// renderer needs to draw the session (docs/protocol.md, "begin" under Events). Every
   /// subscriber gets it before the session's first frame.
   func beginEvent(for session: Session, subscription: Subscription) -> [UInt8] {
-    WireMessage.event(
-      "begin",
-      [
-        "session": .string(session.id),
-        "container": .array([
-          .number(session.context.container.width), .number(session.context.container.height),
-        ]),
-        "animator": .string(session.animatorName),
-        "operation": .string(session.operation.rawValue), "duration": .number(session.duration),
-        "clock": .string(subscription.clock.rawValue), "fps": .number(subscription.fps),
-        "interactive": .bool(session.interactive), "start": .number(session.startTime),
-      ])
+    var fields: [String: JSONValue] = [
+      "session": .string(session.id),
+      "container": .array([
+        .number(session.context.container.width), .number(session.context.container.height),
+      ]),
+      "animator": .string(session.animatorName),
+      "operation": .string(session.operation.rawValue), "duration": .number(session.duration),
+      "clock": .string(subscription.clock.rawValue), "fps": .number(subscription.fps),
+      "interactive": .bool(session.interactive), "start": .number(session.startTime),
+    ]
+    if subscription.includesTimeline { fields["timeline"] = session.timeline.json }
+    return WireMessage.event("begin", fields)
   }
 
   private func sessionCompleted(_ session: Session) {

@@ -25,14 +25,16 @@ extension ServerCore {
   ///
   /// - Throws: `bad_request` for an fps out of range, `unknown_session`, `limit_exceeded`, or
   ///   `bad_request` when the peer is not connected.
-  public func subscribeEventStream(_ peer: Peer, session: String?, fps: Double) throws(WireError) {
+  public func subscribeEventStream(
+    _ peer: Peer, session: String?, fps: Double, timeline: Bool = false
+  ) throws(WireError) {
     guard let client = clients[peer.id] else {
       throw WireError(.badRequest, "peer \(peer.id) is not connected")
     }
     guard ServerConfig.fpsRange.contains(fps) else {
       throw WireError(.badRequest, "fps must be in [1, 240], got \(JSONValue.format(fps))")
     }
-    let request = SubscribeRequest(session: session, fps: fps, clock: .wall)
+    let request = SubscribeRequest(session: session, fps: fps, clock: .wall, timeline: timeline)
     startFollowing(try makeSubscription(request, for: client), of: client)
   }
 
@@ -50,7 +52,8 @@ extension ServerCore {
     let session = try request.session.map { name throws(WireError) in try existingSession(name) }
     let subscription = Subscription(
       id: makeSubscriptionID(), target: session.map { .session($0.id) } ?? .every,
-      fps: request.fps, clock: request.clock, encoding: request.encoding, client: client)
+      fps: request.fps, clock: request.clock, includesTimeline: request.timeline,
+      encoding: request.encoding, client: client)
     client.add(subscription)
     return subscription
   }

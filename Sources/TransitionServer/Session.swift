@@ -26,6 +26,8 @@ final class Session {
   let context: TransitionContext
   /// The animator that made the timeline (after any fallback).
   let animatorName: String
+  /// The timeline the animator made, for subscribers that ask for it in their `begin` event.
+  let timeline: Timeline
   /// The number of layers of the timeline, including those the animator added.
   let layerCount: Int
   /// Whether the session began waiting for interaction (`interactive: true`).
@@ -65,6 +67,7 @@ final class Session {
     self.context = context
     self.animatorName = animatorName
     self.layerCount = timeline.layers.count
+    self.timeline = timeline
     self.interactive = interactive
     self.clockSource = clock
     self.frameClocks = frameClocks

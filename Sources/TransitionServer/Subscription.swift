@@ -29,6 +29,8 @@ final class Subscription {
   let target: Target
   let fps: Double
   let clock: Clock
+  /// Whether `begin` events carry the session's timeline (docs/protocol.md, "begin").
+  let includesTimeline: Bool
   /// How its frames are written: full, or deltas after a key frame.
   let encoding: FrameEncoding
   /// The client holding the subscription; it owns its subscriptions.
@@ -38,13 +40,15 @@ final class Subscription {
   private var nextCursor = 0
 
   init(
-    id: Int, target: Target, fps: Double, clock: Clock, encoding: FrameEncoding = .full,
+    id: Int, target: Target, fps: Double, clock: Clock, includesTimeline: Bool = false,
+    encoding: FrameEncoding = .full,
     client: Client
   ) {
     self.id = id
     self.target = target
     self.fps = fps
     self.clock = clock
+    self.includesTimeline = includesTimeline
     self.encoding = encoding
     self.client = client
   }

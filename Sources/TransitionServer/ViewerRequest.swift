@@ -8,9 +8,13 @@ import TransitionWire
 public enum ViewerRequest: Equatable, Sendable {
   /// One of the page's files (`/` is `index.html`).
   case page(fileName: String)
+  /// `/images/NAME`: a picture of the configured images directory (`http.images`), NAME
+  /// percent-decoded and checked by ``isServableImageName(_:)``.
+  case image(fileName: String)
   /// `/events`: Server-Sent Events of one session (`session=ID`) or of every session (nil,
-  /// `session=*`), on the wall clock at `fps`.
-  case events(session: String?, fps: Double)
+  /// `session=*`), on the wall clock at `fps`; `timeline=1` puts the session's timeline in each
+  /// `begin` event.
+  case events(session: String?, fps: Double, timeline: Bool = false)
   /// No or a wrong `token`: 403.
   case forbidden
   /// A path that is not the page's nor `/events`: 404.
@@ -50,11 +54,45 @@ public enum ViewerRequest: Equatable, Sendable {
         self = .badRequest(problem)
         return
       }
-      self = .events(session: target == "*" ? nil : target, fps: fps)
+      self = .events(
+        session: target == "*" ? nil : target, fps: fps, timeline: fields["timeline"] == "1")
+    case _ where path.hasPrefix(Self.imagesPrefix):
+      let encoded = path.dropFirst(Self.imagesPrefix.count)
+      guard let name = String(encoded).removingPercentEncoding, Self.isServableImageName(name)
+      else {
+        self = .notFound
+        return
+      }
+      self = .image(fileName: name)
     default:
       let name = String(path.dropFirst())
       self = path.hasPrefix("/") && pageFiles.contains(name) ? .page(fileName: name) : .notFound
     }
+  }
+
+  /// Where pictures are served.
+  public static let imagesPrefix = "/images/"
+
+  /// The media types of the pictures served, by extension (lower case). No SVG: it can carry
+  /// script.
+  public static let imageMediaTypes: [String: String] = [
+    "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif",
+    "webp": "image/webp",
+  ]
+
+  /// Whether `name` may be served from the images directory: one file name (no `/`), at most
+  /// 255 bytes of letters, digits, `-`, `_`, `.` and spaces, not starting with `.` (so neither
+  /// `..` nor hidden files), with one of the ``imageMediaTypes`` extensions.
+  public static func isServableImageName(_ name: String) -> Bool {
+    guard !name.isEmpty, name.utf8.count <= 255, !name.hasPrefix("."),
+      name.unicodeScalars.allSatisfy({ scalar in
+        scalar.isASCII
+          && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            || "-_. ".unicodeScalars.contains(scalar))
+      }),
+      let dot = name.lastIndex(of: ".")
+    else { return false }
+    return imageMediaTypes[name[name.index(after: dot)...].lowercased()] != nil
   }
 
   /// The query's fields, percent-decoded (`+` is a space); of a repeated name the last wins,

@@ -10,6 +10,7 @@ public enum ViewerPage {
   /// The page's file names; `index.html` is the page itself.
   public static let fileNames = [
     "index.html", "viewer.css", "viewer.js", "recording.js", "frame-renderer.js",
+    "timeline-inspector.js",
   ]
 
   /// The page's directory relative to an installation prefix.

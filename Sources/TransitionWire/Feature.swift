@@ -15,6 +15,9 @@ public enum Feature: String, CaseIterable, Sendable {
   /// Interactive sessions follow a finger (docs/protocol.md, "Touch"): `begin` and `update`
   /// take `touch`, `finish` and `cancel` take `touchVelocity`, `update` replies `followed`.
   case touch
+  /// `subscribe` takes `timeline: true`: each `begin` event of the stream carries the
+  /// session's timeline (for inspectors).
+  case timeline
   /// `subscribe` takes `encoding: "delta"`: after a key frame, each frame lists only what
   /// changed (docs/protocol.md, "Delta frames"), and `resync` asks for a key frame.
   case delta

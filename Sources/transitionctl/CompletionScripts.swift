@@ -15,7 +15,7 @@ enum CompletionScripts {
   /// The positional kind of each verb.
   static func positional(of verb: String) -> Positional {
     switch verb {
-    case "play": .sceneFile
+    case "play", "render": .sceneFile
     case "watch", "drive", "end": .session
     case "use": .operationThenAnimator
     case "completion": .shell
@@ -37,6 +37,7 @@ enum CompletionScripts {
   private static let operations = OperationOrder.known.joined(separator: " ")
   private static let valueOptionsPattern =
     "--socket|--out|--animator|--duration|--fps|--session|--progress|--seek|--velocity|--count"
+    + "|--scale|--start|--end|--hold|--background|--images"
 
   private static func optionWords(_ command: any Command.Type) -> String {
     (command.flags.sorted() + command.options.sorted() + ["help", "socket"])

@@ -15,8 +15,11 @@ enum ExitCode {
   static let dataError: Int32 = 65
   /// EX_NOINPUT: an input file does not exist or cannot be read.
   static let noInput: Int32 = 66
-  /// EX_UNAVAILABLE: the daemon cannot be reached, or it went away.
+  /// EX_UNAVAILABLE: the daemon cannot be reached, or it went away; or a program a command
+  /// needs (`chromium`, `ffmpeg`) is not installed.
   static let unavailable: Int32 = 69
+  /// EX_SOFTWARE: a helper program (the browser, the encoder) failed while working.
+  static let software: Int32 = 70
   /// EX_CANTCREAT: an output file cannot be created.
   static let cannotCreate: Int32 = 73
   /// EX_IOERR: writing the output failed.

@@ -95,28 +95,10 @@ enum PlayCommand: Command {
     let client = try context.connect()
     defer { client.close() }
 
-    let started: BeginResult
-    do {
-      started = try client.begin(
-        context: scene.context, animator: animator,
-        duration: duration ?? scene.duration, interactive: interactive,
-        session: arguments.value("session"), touch: touch)
-    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
-      // The daemon names fields under the request's `context`; the scene writes them from its
-      // root.
-      let message =
-        error.message.hasPrefix("context.")
-        ? String(error.message.dropFirst("context.".count)) : error.message
-      throw CommandFailure(ExitCode.dataError, "\(path): invalid_context: \(message)")
-    } catch {
-      throw CommandFailure(error)
-    }
+    let started = try begin(
+      scene, client: client, animator: animator, duration: duration ?? scene.duration,
+      interactive: interactive, session: arguments.value("session"), touch: touch)
     try file?.commit()
-    if started.fallback {
-      let what = started.fallbackMessage ?? "the chosen animator did not serve \(path)"
-      let reason = started.fallbackReason.map { " (\($0))" } ?? ""
-      StandardStreams.note("\(what)\(reason); \(started.animator) plays \(path) instead")
-    }
     if interactive == true {
       StandardStreams.note(
         "session \(started.session) (\(started.animator) \(scene.operation)) waits for control: "
@@ -134,8 +116,41 @@ enum PlayCommand: Command {
     return status
   }
 
-  /// Subscribes to `session` and writes its recording (its `begin` event, every frame, its
-  /// `complete` event, exactly as received) until it completes.
+  /// Begins a session from `scene` and says on standard error when the chosen animator did
+  /// not serve it and the fallback plays it, and why.
+  ///
+  /// - Throws: ``ExitCode/dataError`` naming the scene and the field (from the scene's root)
+  ///   when the daemon finds its context invalid, the client error's status otherwise.
+  static func begin(
+    _ scene: SceneFile, client: DaemonClient, animator: String?, duration: Double?,
+    interactive: Bool?, session: String?, touch: TouchPoint? = nil
+  ) throws(CommandFailure) -> BeginResult {
+    let path = scene.path
+    let started: BeginResult
+    do {
+      started = try client.begin(
+        context: scene.context, animator: animator, duration: duration,
+        interactive: interactive, session: session, touch: touch)
+    } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
+      // The daemon names fields under the request's `context`; the scene writes them from its
+      // root.
+      let message =
+        error.message.hasPrefix("context.")
+        ? String(error.message.dropFirst("context.".count)) : error.message
+      throw CommandFailure(ExitCode.dataError, "\(path): invalid_context: \(message)")
+    } catch {
+      throw CommandFailure(error)
+    }
+    if started.fallback {
+      let what = started.fallbackMessage ?? "the chosen animator did not serve \(path)"
+      let reason = started.fallbackReason.map { " (\($0))" } ?? ""
+      StandardStreams.note("\(what)\(reason); \(started.animator) plays \(path) instead")
+    }
+    return started
+  }
+
+  /// Subscribes to `session` and writes its recording (its `begin` event with the session's
+  /// timeline, every frame, its `complete` event, exactly as received) until it completes.
   ///
   /// - Parameter keyEvery: For a delta recording, the most frames from one key frame to the
   ///   next: a delta frame that would pass it is written as the key frame of its full frame
@@ -148,7 +163,8 @@ enum PlayCommand: Command {
   ) throws(CommandFailure) -> Int32 {
     do {
       _ = try client.subscribe(
-        session: session, fps: fps, clock: clock, encoding: keyEvery == nil ? nil : .delta)
+        session: session, fps: fps, clock: clock, timeline: true,
+        encoding: keyEvery == nil ? nil : .delta)
       var sinceKey = 0
       while true {
         switch try client.nextEvent(timeout: nil) {

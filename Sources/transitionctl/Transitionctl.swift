@@ -10,6 +10,7 @@ enum Transitionctl {
   static var commands: [any Command.Type] {
     [
       AnimatorsCommand.self, RoutesCommand.self, UseCommand.self, PlayCommand.self,
+      RenderCommand.self,
       WatchCommand.self, ViewCommand.self, DriveCommand.self, SessionsCommand.self,
       StatsCommand.self,
       ReloadCommand.self, EndCommand.self, VersionCommand.self, CompletionCommand.self,

@@ -20,6 +20,8 @@ final class ViewerListener {
   private let server: HTTPServer
   private let token: [UInt8]
   private let pageDirectory: String?
+  /// `http.images`: the pictures served at `/images/NAME`, or nil.
+  private let imagesDirectory: String?
   private unowned let core: ServerCore
   private let loop: EventLoop
   private let logger: Logger
@@ -38,6 +40,7 @@ final class ViewerListener {
   ) throws {
     token = Array(try Self.randomToken().utf8)
     self.pageDirectory = pageDirectory
+    imagesDirectory = settings.images
     self.core = core
     self.loop = loop
     self.logger = logger
@@ -79,8 +82,10 @@ final class ViewerListener {
       plain(request, 400, "Bad Request", message)
     case .page(let name):
       servePage(name, to: request)
-    case .events(let session, let fps):
-      openEventStream(request, session: session, fps: fps)
+    case .image(let name):
+      serveImage(name, to: request)
+    case .events(let session, let fps, let timeline):
+      openEventStream(request, session: session, fps: fps, timeline: timeline)
     }
   }
 
@@ -99,14 +104,56 @@ final class ViewerListener {
       ], body: Array(data))
   }
 
-  private func openEventStream(_ request: HTTPRequest, session: String?, fps: Double) {
+  /// The largest picture served; a bigger file is 404 like a missing one.
+  static let maxImageBytes = 8 << 20
+
+  /// Serves `name` from `http.images`: a regular file directly in it, opened with
+  /// `O_NOFOLLOW` so that a symbolic link (to anywhere) is refused, at most ``maxImageBytes``.
+  /// The file is read on the loop's thread: pictures are small.
+  private func serveImage(_ name: String, to request: HTTPRequest) {
+    guard let directory = imagesDirectory,
+      let dot = name.lastIndex(of: "."),
+      let type = ViewerRequest.imageMediaTypes[name[name.index(after: dot)...].lowercased()]
+    else {
+      return plain(request, 404, "Not Found", "no images directory is configured (http.images)")
+    }
+    let descriptor = open(directory + "/" + name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { return plain(request, 404, "Not Found", "no such picture") }
+    defer { Glibc.close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+      info.st_size <= Self.maxImageBytes
+    else {
+      return plain(request, 404, "Not Found", "no such picture")
+    }
+    var body = [UInt8](repeating: 0, count: Int(info.st_size))
+    var filled = 0
+    while filled < body.count {
+      let count = body[filled...].withUnsafeMutableBytes {
+        read(descriptor, $0.baseAddress, $0.count)
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return plain(request, 404, "Not Found", "no such picture") }
+      filled += count
+    }
+    request.respond(
+      status: 200, reason: "OK",
+      headers: [
+        ("Content-Type", type), ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+      ], body: body)
+  }
+
+  private func openEventStream(
+    _ request: HTTPRequest, session: String?, fps: Double, timeline: Bool
+  ) {
     let peer = EventStreamPeer(
       id: loop.makeConnectionID(), request: request, core: core, limits: core.config.limits,
       http: core.config.http)
     // Refused by the core's client limits: the peer has answered 503 already.
     guard core.connect(peer) else { return }
     do throws(WireError) {
-      try core.subscribeEventStream(peer, session: session, fps: fps)
+      try core.subscribeEventStream(peer, session: session, fps: fps, timeline: timeline)
     } catch {
       let status: (Int32, String) =
         switch error.code {

@@ -239,12 +239,15 @@ final class TransitionctlRun {
   }
 
   /// Runs `transitionctl arguments…` to completion.
+  ///
+  /// - Parameter bound: seconds after which a run that has not exited is killed and fails the
+  ///   test (a guard against hangs, not a measure of speed).
   static func run(
     _ arguments: [String], socket: String?, environment: [String: String] = [:],
-    asNobody: Bool = false
+    asNobody: Bool = false, bound: Double = 60
   ) throws -> TransitionctlResult {
     try TransitionctlRun(arguments, socket: socket, environment: environment, asNobody: asNobody)
-      .wait()
+      .wait(bound: bound)
   }
 
   /// What the process has written to standard output so far.
@@ -254,8 +257,8 @@ final class TransitionctlRun {
 
   /// Waits for the process to exit (killing it after a generous bound so that a hang fails the
   /// test instead of blocking the suite) and returns its output.
-  func wait() throws -> TransitionctlResult {
-    guard let status = process.wait(seconds: 60) else {
+  func wait(bound: Double = 60) throws -> TransitionctlResult {
+    guard let status = process.wait(seconds: bound) else {
       process.send(SIGKILL)
       _ = process.wait(seconds: 10)
       throw TransitionctlHarnessError(

@@ -116,3 +116,39 @@ extension ViewerRequest {
     return false
   }
 }
+
+/// `http.images` and the `/images/NAME` route: one plain name in the directory, nothing else.
+@Suite struct ViewerImageRouteTests {
+  static let token = Array(String(repeating: "cd", count: 32).utf8)
+  static let good = "token=" + String(repeating: "cd", count: 32)
+
+  func decide(_ path: String, _ query: String? = good) -> ViewerRequest {
+    ViewerRequest(
+      path: path, query: query, token: Self.token, pageFiles: ["index.html"], defaultFps: 60)
+  }
+
+  @Test func theImagesDirectoryIsOffByDefaultAndRelativeToTheConfigFile() throws {
+    #expect(HTTPSettings().images == nil)
+    #expect(
+      try decodedConfig(#"{"http": {"images": "/srv/pictures"}}"#).http.images == "/srv/pictures")
+    #expect(
+      try decodedConfig(#"{"http": {"images": "pictures"}}"#).http.images
+        == "/etc/transitiond/pictures")
+    #expect(try decodedConfig(#"{"http": {"images": ""}}"#).http.images == nil)
+    let error = try #require(configError(decoding: #"{"http": {"images": 3}}"#))
+    #expect(error.message.hasPrefix("http.images "), "\(error.message)")
+  }
+
+  @Test func aPictureIsOnePlainNameWithAPictureExtension() {
+    #expect(decide("/images/album-1.jpg") == .image(fileName: "album-1.jpg"))
+    #expect(decide("/images/My%20Trip_2.PNG") == .image(fileName: "My Trip_2.PNG"))
+    #expect(decide("/images/album-1.jpg", nil) == .forbidden)
+    for path in [
+      "/images/", "/images/..", "/images/../viewer.js", "/images/%2e%2e%2fsecret.jpg",
+      "/images/a/b.jpg", "/images/a%2fb.jpg", "/images/.hidden.jpg", "/images/notes.txt",
+      "/images/drawing.svg", "/images/a%00.jpg", "/images/caf%C3%A9.jpg", "/images/noextension",
+    ] {
+      #expect(decide(path) == .notFound, "\(path)")
+    }
+  }
+}

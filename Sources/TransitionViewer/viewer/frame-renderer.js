@@ -3,22 +3,107 @@
 // One element a layer: left/top/width/height = frame, transform-origin = anchor,
 // transform = matrix3d() with the 16 numbers as they are, opacity = alpha, visibility from
 // hidden, z-index = the layer's rank by (z, position in the frame's layers), background-color
-// = background ("#rrggbbaa"), and content as a label, or an image when it names one and an
-// image base is set.
+// = background ("#rrggbbaa"), and content drawn as the example scenes mean it (a picture when
+// an image base is set, a title bar, a tab bar, a keyboard, a text), else a small label.
 "use strict";
 
 const COLOUR = /^#[0-9a-fA-F]{8}$/;
 
-/// The text a layer's opaque `content` shows as its label.
+/// The text of a content the viewer does not draw as such: a string or number as it is, else
+/// the first string member as "key: value", else the member names (never the raw JSON).
 function contentLabel(content) {
   if (content === undefined || content === null) return "";
   if (typeof content === "string" || typeof content === "number") return String(content);
   if (typeof content === "object" && !Array.isArray(content)) {
-    for (const key of ["text", "title", "image"]) {
-      if (typeof content[key] === "string") return content[key];
-    }
+    const keys = Object.keys(content).sort();
+    const named = keys.find((key) => typeof content[key] === "string");
+    if (named) return named + ": " + content[named];
+    return keys.join(", ");
   }
-  return canonicalJSON(content);
+  return Array.isArray(content) ? "list of " + content.length : "";
+}
+
+/// What kind of content this is, for the drawing: image, title (a navigation bar), tabs (a tab
+/// bar), keyboard, symbol, text, or other.
+function contentKind(content) {
+  if (!content || typeof content !== "object" || Array.isArray(content)) {
+    return typeof content === "string" || typeof content === "number" ? "text" : "other";
+  }
+  if (typeof content.image === "string") return "image";
+  if (typeof content.title === "string") return "title";
+  if (Array.isArray(content.tabs)) return "tabs";
+  if (typeof content.keyboard === "string") return "keyboard";
+  if (typeof content.symbol === "string") return "symbol";
+  if (typeof content.text === "string") return "text";
+  return "other";
+}
+
+/// Glyphs for the SF Symbols names the scenes use; others show their name.
+const SYMBOLS = { xmark: "\u2715", chevron: "\u203A", plus: "+", "square.and.arrow.up": "\u2191" };
+
+/// The keyboard's rows of keys (a QWERTY layout, as a system keyboard shows it).
+const KEY_ROWS = ["qwertyuiop", "asdfghjkl", "⇧zxcvbnm⌫", ["123", "space", "return"]];
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/// Draws a content inside `label` (the layer's content element), as the scenes mean it: a
+/// picture, a navigation bar's title (with its back button), a tab bar, a keyboard, a symbol, a
+/// text (with its colour or tint and its accessory), or, for anything else, a small label.
+function drawContent(label, content, imageURL) {
+  const kind = contentKind(content);
+  label.dataset.kind = kind;
+  const tint = contentColour(content);
+  switch (kind) {
+    case "image": {
+      const img = document.createElement("img");
+      img.alt = content.image;
+      if (content.contentMode === "aspectFit") img.className = "fit";
+      // A missing image falls back to its name.
+      img.onerror = () => { label.textContent = content.image; label.dataset.kind = "missing"; };
+      label.appendChild(img);
+      const source = imageURL ? imageURL(content.image) : "";
+      if (source) img.src = source;
+      else img.onerror();
+      break;
+    }
+    case "title":
+      label.appendChild(element("span", "title", content.title));
+      if (typeof content.back === "string") label.appendChild(element("span", "back", "\u2039 " + content.back));
+      break;
+    case "tabs":
+      content.tabs.forEach((name, index) => {
+        const tab = element("span", "tab" + (index === content.selected ? " selected" : ""));
+        tab.appendChild(element("i", "icon"));
+        tab.appendChild(element("span", "name", String(name)));
+        label.appendChild(tab);
+      });
+      break;
+    case "keyboard":
+      for (const row of KEY_ROWS) {
+        const line = element("div", "keys");
+        for (const key of row) line.appendChild(element("span", "key" + (key.length > 1 ? " wide " + key : ""), key));
+        label.appendChild(line);
+      }
+      break;
+    case "symbol":
+      label.textContent = SYMBOLS[content.symbol] || content.symbol;
+      break;
+    case "text":
+      label.appendChild(element("span", "text", typeof content === "object" ? content.text : String(content)));
+      if (content && SYMBOLS[content.accessory]) {
+        label.appendChild(element("span", "accessory", SYMBOLS[content.accessory]));
+        label.classList.add("row");
+      }
+      break;
+    default:
+      label.textContent = contentLabel(content);
+  }
+  label.style.color = tint;
 }
 
 /// JSON with object members sorted by name, so that a label does not depend on member order
@@ -53,12 +138,21 @@ function paintRanks(layers) {
 
 class FrameRenderer {
   /// stage: the element that stands for the container; imageBase: a URL prefix for
-  /// content.image, or "" to show image names as labels.
+  /// content.image, or imageURL: a function from an image's name to its URL (or ""); without
+  /// either, image names show as labels.
   constructor(stage, options = {}) {
     this.stage = stage;
-    this.imageBase = options.imageBase || "";
+    this.setImages(options.imageURL || options.imageBase || "");
     this.probes = !!options.probes;
     this.elements = new Map();
+  }
+
+  /// Where pictures come from: a URL prefix, a function from name to URL, or "" for none.
+  /// Layers drawn already are drawn again with it.
+  setImages(source) {
+    this.imageURL = typeof source === "function" ? source
+      : source ? (name) => source + encodeURIComponent(name) : null;
+    for (const element of this.elements ? this.elements.values() : []) delete element.dataset.content;
   }
 
   setContainer(width, height) {
@@ -138,18 +232,17 @@ class FrameRenderer {
     element.dataset.content = key;
     const label = element.querySelector(".label");
     label.textContent = "";
-    label.style.color = contentColour(content);
-    const image = content && typeof content === "object" ? content.image : undefined;
-    if (typeof image === "string" && this.imageBase) {
-      const img = document.createElement("img");
-      img.alt = image;
-      img.src = this.imageBase + encodeURIComponent(image);
-      // A missing image falls back to its name.
-      img.onerror = () => { label.textContent = image; };
-      label.appendChild(img);
-    } else {
-      label.textContent = contentLabel(content);
-    }
+    label.className = "label";
+    label.style.color = "";
+    delete label.dataset.kind;
+    if (content !== undefined && content !== null) drawContent(label, content, this.imageURL);
+  }
+
+  /// Resolves when every picture on the stage has loaded and been decoded (or failed, and
+  /// fallen back to its label).
+  picturesReady() {
+    const pictures = Array.from(this.stage.querySelectorAll("img"));
+    return Promise.all(pictures.map((img) => img.decode().catch(() => {})));
   }
 
   /// What the browser drew for every layer: the four corners (from zero-size probe elements,

@@ -16,13 +16,24 @@
 //                        unless captions=0
 //   measure=all          draw every frame in turn and write what the browser drew (corner
 //                        points, bounding boxes, opacity) as JSON into <pre id="measurements">
+//   measure=inspector    write the timeline inspector's lanes and the plotted value of the
+//                        layer select=ID (its track property=NAME) at each frame's
+//                        progress, as JSON, likewise
+//   select=ID            the layer the timeline inspector selects (default: the first)
 //   outline=1            outline layers and show their ids
-//   images=URL           a prefix for content.image names (default: show names as labels)
+//   images=URL           a prefix for content.image names (default: show names as labels;
+//                        live, the daemon's images/ route; or pick a folder of pictures)
 //   speed=S, loop=1      playback speed (0.1 to 2) and looping
+//   render=1             the render view (transitionctl render): the stage alone at the top
+//                        left; window.viewerRender.show(N) draws frame N of the session and
+//                        resolves with N once fonts and pictures are ready and two animation
+//                        frames have passed (so that it is painted)
+//   background=#RRGGBB   the stage's colour behind the layers (default black)
 //   token=T              over HTTP: the daemon's token, passed on to /events (live mode)
 //   fps=N                over HTTP: the live stream's frame rate (default 60)
 //
-// When it is done, <body data-status> is "ready" or "error" (and #message says why).
+// When it is done, <body data-status> is "ready" or "error" (and #message says why), and the
+// promise window.viewerReady resolves.
 "use strict";
 
 const params = new URLSearchParams(location.search);
@@ -75,6 +86,8 @@ function frameIndex(record, spec) {
 class Player {
   constructor() {
     this.renderer = new FrameRenderer($("stage"), { imageBase: params.get("images") || "" });
+    this.pictureURLs = [];
+    this.inspector = new TimelineInspector($("inspector"), (id) => this.selectLayer(id));
     this.record = null;
     this.index = 0;
     this.playing = false;
@@ -100,10 +113,15 @@ class Player {
     $("outline").onchange = (event) => this.setOutline(event.target.checked);
     $("width").onchange = $("height").onchange = () => this.containerChanged();
     $("sessions").onchange = (event) => this.select(event.target.value);
+    $("stage").onclick = (event) => {
+      const layer = event.target.closest(".layer");
+      if (layer) this.selectLayer(layer.dataset.id);
+    };
     $("open").onchange = (event) => {
       const file = event.target.files[0];
       if (file) this.openFile(file);
     };
+    $("pictures").onchange = (event) => this.usePictures(Array.from(event.target.files));
     document.addEventListener("dragover", (event) => event.preventDefault());
     document.addEventListener("drop", (event) => {
       event.preventDefault();
@@ -127,6 +145,31 @@ class Player {
     this.speed = Math.min(2, Math.max(0.1, speed || 1));
     $("speed").value = String(this.speed);
     $("speed-value").textContent = this.speed.toFixed(1) + "×";
+  }
+
+  /// Selects a layer in the inspector (clicked on the stage or in its lane) and marks it.
+  selectLayer(id) {
+    this.inspector.select(id);
+    this.chosen = true;
+    this.markSelected();
+  }
+
+  /// Outlines on the stage the layer chosen in the inspector (not its default choice).
+  markSelected() {
+    const selected = this.chosen && this.inspector.model ? this.inspector.selected : null;
+    for (const element of $("stage").querySelectorAll(".layer")) {
+      element.classList.toggle("selected", element.dataset.id === selected);
+    }
+  }
+
+  /// Draws content.image from the files of a folder the user picked (matched by file name).
+  usePictures(files) {
+    for (const url of this.pictureURLs) URL.revokeObjectURL(url);
+    const byName = new Map();
+    for (const file of files) byName.set(file.name, URL.createObjectURL(file));
+    this.pictureURLs = Array.from(byName.values());
+    this.renderer.setImages((name) => byName.get(name) || "");
+    if (this.record) this.show(this.index);
   }
 
   openFile(file) {
@@ -172,6 +215,7 @@ class Player {
     $("sessions").value = id;
     this.renderer.clear();
     this.applyContainer();
+    this.inspector.load(record);
     this.setPlaying(false);
     this.show(0);
   }
@@ -199,6 +243,8 @@ class Player {
     this.index = Math.max(0, Math.min(frames.length - 1, index));
     const frame = this.record.frame(this.index);
     this.renderer.draw(frame);
+    this.markSelected();
+    this.inspector.setProgress(Number(frame.progress) || 0);
     this.playhead = frame.t - frames[0].t;
     $("scrubber").max = String(frames.length - 1);
     $("scrubber").value = String(this.index);
@@ -262,6 +308,7 @@ class Player {
         $("live").textContent = "live: " + record.id;
       } else if (event.event === "begin" && record === this.record) {
         this.applyContainer();
+        this.inspector.load(record);
       }
       for (const option of $("sessions").options) {
         if (option.value === record.id) option.textContent = describe(record);
@@ -347,6 +394,25 @@ function measureAll(record, container) {
     session: record.id, container, complete: record.complete, frames });
 }
 
+/// The render view: the stage alone, and `window.viewerRender` to draw a frame and wait until it
+/// has been painted.
+function setUpRender(record, container) {
+  document.body.classList.add("rendering");
+  const stage = $("stage");
+  const renderer = new FrameRenderer(stage, { imageBase: params.get("images") || "" });
+  renderer.setContainer(container[0], container[1]);
+  window.viewerRender = {
+    frames: record.frames.length,
+    async show(index) {
+      renderer.draw(record.frame(frameIndex(record, index)));
+      await document.fonts.ready;
+      await renderer.picturesReady();
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return index;
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------
 
 async function main() {
@@ -370,20 +436,41 @@ async function main() {
     ? record.container(parseContainer(params.get("container")) || (context && context.container))
     : parseContainer(params.get("container")) || (context && context.container) || [390, 844];
 
-  if (params.has("sheet")) {
+  const background = params.get("background");
+  if (background && /^#[0-9a-fA-F]{6}$/.test(background)) {
+    document.documentElement.style.setProperty("--stage-background", background);
+  }
+
+  if (params.get("render") === "1") {
+    if (!record) throw new Error("render=1 needs recording=");
+    setUpRender(record, container);
+  } else if (params.has("sheet")) {
     drawSheet(recording, record, context, params.get("sheet").split(",").filter(Boolean), container);
+  } else if (params.get("measure") === "inspector") {
+    // The inspector's lanes and plot for tests: select=ID picks the layer.
+    player.fallbackContainer = container;
+    player.load(recording, recordingURL, record.id);
+    if (params.has("select")) player.selectLayer(params.get("select"));
+    if (params.has("property")) player.inspector.selectProperty(params.get("property"));
+    $("measurements").textContent = JSON.stringify(player.inspector.report());
   } else if (params.get("measure") === "all") {
     if (!record) throw new Error("measure=all needs recording=");
     measureAll(record, container);
   } else if (recording) {
     player.fallbackContainer = container;
     player.load(recording, recordingURL, record.id);
+    if (params.has("select")) player.selectLayer(params.get("select"));
     if (params.has("frame")) player.show(frameIndex(record, params.get("frame")));
     else if (params.has("progress")) player.show(record.frameNearest(Number(params.get("progress"))));
   } else if (location.protocol === "http:" || location.protocol === "https:") {
-    const query = new URLSearchParams({ session: "*", fps: params.get("fps") || "60" });
+    const query = new URLSearchParams({ session: "*", fps: params.get("fps") || "60", timeline: "1" });
     if (params.has("token")) query.set("token", params.get("token"));
     player.fallbackContainer = container;
+    // The daemon serves its http.images directory at images/NAME, behind the same token.
+    if (!params.has("images")) {
+      const token = params.has("token") ? "?token=" + encodeURIComponent(params.get("token")) : "";
+      player.renderer.setImages((name) => "images/" + encodeURIComponent(name) + token);
+    }
     player.connect("events?" + query.toString());
   } else {
     $("readout").textContent = "open or drop a recording (transitionctl play SCENE --out FILE)";
@@ -392,6 +479,10 @@ async function main() {
 }
 
 // The page's scripts are inserted by index.html and may run before the body is parsed.
-function start() { main().catch((error) => setStatus("error", error.message)); }
+let announceReady;
+window.viewerReady = new Promise((resolve) => { announceReady = resolve; });
+function start() {
+  main().catch((error) => setStatus("error", error.message)).then(() => announceReady());
+}
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();

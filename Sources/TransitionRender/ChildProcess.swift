@@ -1,0 +1,119 @@
+import Glibc
+
+/// A program started with `posix_spawn`, with chosen descriptors in place of its own.
+///
+/// Every descriptor the parent passes in `descriptors` (child number → parent descriptor) is
+/// the child's at that number; nothing else leaks into it (the parent's own descriptors are
+/// close-on-exec, or closed by the caller). The parent closes its copies of what it passed after
+/// the spawn. ``wait()`` reaps the child once.
+public final class ChildProcess {
+  /// The child's pid.
+  public let pid: pid_t
+  private var status: Int32?
+
+  /// Why a program could not be started.
+  public struct Failure: Error, CustomStringConvertible, Sendable {
+    public let description: String
+  }
+
+  /// Starts `executable` (a path) with `arguments` after its own path, in `environment`.
+  ///
+  /// - Parameter descriptors: the child's descriptor numbers and the parent descriptors to put
+  ///   there. Numbers not listed among 0, 1 and 2 are `/dev/null`.
+  /// - Throws: ``Failure`` naming the program and the system's reason.
+  public init(
+    executable: String, arguments: [String], environment: [String: String],
+    descriptors: [Int32: Int32]
+  ) throws(Failure) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    // dup2 onto the same number keeps close-on-exec: give every source a number of its own
+    // first, above anything the child is given.
+    var moved: [Int32] = []
+    defer { for descriptor in moved { close(descriptor) } }
+    for (target, source) in descriptors.sorted(by: { $0.key < $1.key }) {
+      let copy = fcntl(source, F_DUPFD_CLOEXEC, 100)
+      guard copy >= 0 else {
+        throw Failure(description: "cannot start \(executable): \(Self.reason(errno))")
+      }
+      moved.append(copy)
+      posix_spawn_file_actions_adddup2(&actions, copy, target)
+    }
+    for target: Int32 in 0...2 where descriptors[target] == nil {
+      posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp =
+      environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for argument in argv { free(argument) }
+      for variable in envp { free(variable) }
+    }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    guard result == 0 else {
+      throw Failure(description: "cannot start \(executable): \(Self.reason(result))")
+    }
+    self.pid = pid
+  }
+
+  deinit {
+    if status == nil {
+      kill(pid, SIGKILL)
+      _ = wait()
+    }
+  }
+
+  /// Waits for the child to exit and returns its wait status (the same value on every call).
+  @discardableResult
+  public func wait() -> Int32 {
+    if let status { return status }
+    var raw: Int32 = 0
+    while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+    status = raw
+    return raw
+  }
+
+  /// The child's wait status if it has exited (reaping it), nil while it runs.
+  public func exitedStatus() -> Int32? {
+    if let status { return status }
+    var raw: Int32 = 0
+    guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+    status = raw
+    return raw
+  }
+
+  /// Sends `signal` to the child unless it has been reaped.
+  public func send(_ signal: Int32) {
+    if status == nil { kill(pid, signal) }
+  }
+
+  /// The exit status of a wait status, or nil when the child was killed by a signal.
+  public static func exitStatus(_ waitStatus: Int32) -> Int32? {
+    waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : nil
+  }
+
+  /// Creates a pipe whose two ends are close-on-exec: `(read, write)`.
+  public static func pipe() throws(Failure) -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    guard Glibc.pipe(&ends) == 0 else {
+      throw Failure(description: "pipe: \(reason(errno))")
+    }
+    // pipe2 is not imported; nothing else spawns meanwhile in the programs that use this.
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    return (ends[0], ends[1])
+  }
+
+  static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

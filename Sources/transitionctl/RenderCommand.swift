@@ -1,0 +1,282 @@
+import Foundation
+import Glibc
+import TransitionJSON
+import TransitionRender
+import TransitionViewer
+import TransitionWire
+
+/// `transitionctl render INPUT --out FILE`: a recording (or a scene, played first on the
+/// virtual clock) drawn frame by frame by the viewer page in headless Chromium and encoded by
+/// ffmpeg into a GIF, APNG, WebP or MP4.
+enum RenderCommand: Command {
+  static let name = "render"
+  static let summary = "Render a recording or a scene to a GIF, APNG, WebP or MP4 file."
+  static let usage = """
+    render RECORDING.ndjson|SCENE.json --out FILE.gif|.apng|.webp|.mp4 [--fps N]
+                         [--scale S] [--start S] [--end S] [--hold S] [--loop | --once]
+                         [--background #RRGGBB] [--images DIR] [--session ID] [--quiet]
+    """
+  static let details = """
+    Draws every output frame with the viewer page in headless Chromium, one at a time (the
+    frame is set, fonts and pictures are awaited and two animation frames pass, then the
+    page is captured over the DevTools protocol), and pipes the pictures into ffmpeg. Output
+    frame k shows the recording's frame at start + k/fps (the last one at or before it), so
+    the same input always gives the same pixels.
+
+    INPUT is a recording as 'transitionctl play --out' writes it (it needs the session's
+    begin event, which gives the container and the frame rate), or a scene file, which is
+    first played through the daemon on the virtual clock at the output's frame rate.
+    FILE's extension picks the format:
+      .gif    one palette for the clip (from the frames' differences), ordered dither;
+              at most 50 fps: delays are whole centiseconds, so the rate becomes 100/n
+              (50, 33.3, 25, ...) and a note says so
+      .apng   lossless, .webp lossless, .mp4 H.264 yuv420p, BT.709, padded to even size
+
+    options:
+      --out FILE        the file to write (required); written whole or not at all
+      --fps N           output frames per second (default: the recording's)
+      --scale S         pixels per point, 0.1 to 4 (default 1)
+      --start S, --end S
+                        seconds from the first frame to render from and to (default: all)
+      --hold S          keep the last frame S seconds more (a looping picture's pause)
+      --loop, --once    play forever (the default) or once (GIF, APNG, WebP)
+      --background C    the stage's colour behind the layers, #RRGGBB (default #000000)
+      --images DIR      where the scene's content.image files are (default: images/ beside
+                        INPUT, when there is one)
+      --session ID      which session of the recording (default: the first)
+      --animator NAME, --duration S
+                        for a scene: as for 'play'
+      --quiet, -q       no progress bar and no notes
+
+    environment: CHROMIUM and FFMPEG name the programs (default: chromium, ffmpeg on PATH).
+
+    exit status:
+      0 written, 64 bad arguments or an unknown extension, 65 the input is not a recording
+      or scene that can be rendered (no begin event, no frames), 66 it cannot be read,
+      69 chromium or ffmpeg is not installed (make setup installs both) or the daemon is
+      unreachable, 70 the browser or the encoder failed, 73 FILE cannot be written
+
+    example:
+      transitionctl render config/scenes/album-flip-push.json --out flip.gif --scale 0.5
+    """
+  static let flags: Set<String> = ["loop", "once", "quiet"]
+  static let options: Set<String> = [
+    "out", "fps", "scale", "start", "end", "hold", "background", "images", "session",
+    "animator", "duration",
+  ]
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
+    -> Int32
+  {
+    let input = try arguments.positionals(
+      minimum: 1, maximum: 1, names: "a RECORDING.ndjson or SCENE.json file", verb: name)[0]
+    guard let output = arguments.value("out") else {
+      throw .usage("render needs --out FILE (\(PictureFormat.listing))", verb: name)
+    }
+    guard let format = PictureFormat(path: output) else {
+      throw .usage(
+        "cannot tell the format of \(output): its extension must be \(PictureFormat.listing)",
+        verb: name)
+    }
+    let fps = try arguments.number("fps", in: FrameRate.range, verb: name)
+    let scale = try arguments.number("scale", in: 0.1...4, verb: name) ?? 1
+    let start = try arguments.number("start", in: 0...3600, verb: name)
+    let end = try arguments.number("end", in: 0...3600, verb: name)
+    let hold = try arguments.number("hold", in: 0...60, verb: name) ?? 0
+    if let start, let end, end < start {
+      throw .usage("--end \(end) comes before --start \(start)", verb: name)
+    }
+    if arguments.has("loop"), arguments.has("once") {
+      throw .usage("give --loop or --once, not both", verb: name)
+    }
+    let background = arguments.value("background") ?? "#000000"
+    guard background.count == 7, background.first == "#",
+      background.dropFirst().allSatisfy(\.isHexDigit)
+    else {
+      throw .usage("--background needs a colour #RRGGBB, got '\(background)'", verb: name)
+    }
+    let quiet = arguments.has("quiet")
+    let environment = ProcessInfo.processInfo.environment
+    let searchPath = environment["PATH"]
+    guard
+      let chromium = ExecutableLookup.find(environment["CHROMIUM"] ?? "chromium", path: searchPath)
+        ?? (environment["CHROMIUM"] == nil
+          ? ExecutableLookup.find("chromium-browser", path: searchPath) : nil)
+    else {
+      throw CommandFailure(
+        ExitCode.unavailable,
+        "render needs chromium, which is not installed (make setup installs Debian's chromium)")
+    }
+    guard let ffmpeg = ExecutableLookup.find(environment["FFMPEG"] ?? "ffmpeg", path: searchPath)
+    else {
+      throw CommandFailure(
+        ExitCode.unavailable,
+        "render needs ffmpeg, which is not installed (make setup installs Debian's ffmpeg)")
+    }
+    guard let viewer = ViewerPage.directory(executableDirectory: executableDirectory) else {
+      throw CommandFailure(
+        ExitCode.unavailable, "cannot find the viewer page beside \(executableDirectory)")
+    }
+    let inputBytes: [UInt8]
+    do {
+      inputBytes = Array(try Data(contentsOf: URL(fileURLWithPath: input)))
+    } catch {
+      let reason = FileManager.default.fileExists(atPath: input) ? "cannot read it" : "no such file"
+      throw CommandFailure(ExitCode.noInput, "\(input): \(reason)")
+    }
+    let images = try imageDirectory(arguments.value("images"), beside: input)
+
+    let partial = try PartialFile(finalPath: output)
+    var finished = false
+    defer { if !finished { partial.discard() } }
+    let work = try WorkDirectory()
+    defer { work.remove() }
+
+    // A scene is played first, on the virtual clock, at the rate the output plays.
+    var recordingPath = input
+    var recordingBytes = inputBytes
+    if isScene(inputBytes) {
+      let scene = try SceneFile(path: input)
+      // Without --fps: the daemon's rate, except that a GIF cannot play its default 60.
+      let rate =
+        fps.map { format.playableRate(for: $0).fps }
+        ?? (format == .gif ? format.playableRate(for: 60).fps : nil)
+      recordingPath = work.file("scene.ndjson")
+      let writer = try OutputWriter(creatingFileAt: recordingPath)
+      let client = try context.connect()
+      defer { client.close() }
+      let started = try PlayCommand.begin(
+        scene, client: client, animator: arguments.value("animator") ?? scene.animator,
+        duration: try arguments.number("duration", in: 0.001...3600, verb: name) ?? scene.duration,
+        interactive: false, session: nil)
+      _ = try PlayCommand.stream(
+        session: started.session, client: client, fps: rate, clock: .virtual, to: writer)
+      do {
+        recordingBytes = Array(try Data(contentsOf: URL(fileURLWithPath: recordingPath)))
+      } catch {
+        throw CommandFailure(ExitCode.ioError, "cannot read back \(recordingPath)")
+      }
+    }
+
+    let session: RecordedSession
+    do {
+      session = try RecordedSession(recording: recordingBytes, session: arguments.value("session"))
+    } catch {
+      throw CommandFailure(ExitCode.dataError, "\(input): \(error.description)")
+    }
+    let wanted = fps ?? session.fps
+    let rate = format.playableRate(for: wanted)
+    if abs(rate.fps - wanted) > 1e-9, !quiet {
+      StandardStreams.note(
+        "a GIF's frame delays are whole centiseconds: \(PictureRate(wanted)) fps resampled to \(rate) fps"
+      )
+    }
+    let schedule = FrameSchedule(
+      instants: session.instants, rate: rate.fps, start: start, end: end, hold: hold)
+    guard !schedule.frames.isEmpty else {
+      let length = (session.instants.last ?? 0) - (session.instants.first ?? 0)
+      throw .usage(
+        "--start \(start ?? 0) is past the end of session \(session.id) (\(length) s)", verb: name)
+    }
+
+    let progress = RenderProgress(total: schedule.frames.count, quiet: quiet)
+    defer { progress.clear() }
+    let browserLog = open(work.file("chromium.log"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    defer { if browserLog >= 0 { close(browserLog) } }
+    let capture: ViewerCapture
+    let browser: HeadlessBrowser
+    do {
+      let page = ViewerCapture.Page(
+        viewer: URL(fileURLWithPath: viewer).appendingPathComponent("index.html"),
+        recording: URL(fileURLWithPath: absolute(recordingPath)), session: session.id,
+        container: session.container, scale: scale, background: background,
+        images: images.map { URL(fileURLWithPath: $0, isDirectory: true) })
+      browser = try HeadlessBrowser(
+        executable: chromium, width: Int((session.container.width * scale).rounded(.up)),
+        height: Int((session.container.height * scale).rounded(.up)),
+        log: browserLog >= 0 ? browserLog : nil)
+      capture = try ViewerCapture(browser: browser, page: page)
+    } catch {
+      throw CommandFailure(ExitCode.software, "chromium: \(error.description)")
+    }
+    defer { browser.close() }
+
+    let encoder: PictureEncoder
+    do {
+      encoder = try PictureEncoder(
+        ffmpeg: ffmpeg, format: format, rate: rate, loop: !arguments.has("once"),
+        background: background, output: partial.path, log: work.file("ffmpeg.log"))
+    } catch {
+      throw CommandFailure(ExitCode.software, error.description)
+    }
+    progress.startPhase()
+    for (done, frame) in schedule.frames.enumerated() {
+      let png: [UInt8]
+      do {
+        png = try capture.capture(frame: frame)
+      } catch {
+        throw CommandFailure(ExitCode.software, "chromium: \(error.description)")
+      }
+      do { try encoder.add(png) } catch {
+        throw CommandFailure(ExitCode.software, error.description)
+      }
+      progress.update(done + 1, "captured")
+    }
+    browser.close()
+    progress.startPhase()
+    do {
+      try encoder.finish { progress.update($0, "encoded") }
+    } catch {
+      throw CommandFailure(ExitCode.software, error.description)
+    }
+    try partial.commit()
+    finished = true
+    progress.clear()
+    if !quiet {
+      let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+      StandardStreams.note(
+        "wrote \(output): \(schedule.frames.count) frames, "
+          + "\(capture.pixelSize.width)×\(capture.pixelSize.height), \(rate) fps, "
+          + "\(size / 1024) KB")
+    }
+    return ExitCode.success
+  }
+
+  /// Whether `bytes` hold a scene (one JSON object with an `operation`) rather than a
+  /// recording (one event a line).
+  static func isScene(_ bytes: [UInt8]) -> Bool {
+    guard let value = try? JSONValue(parsing: bytes) else { return false }
+    return value["operation"] != nil && value["event"] == nil
+  }
+
+  /// `--images DIR`, or `images/` beside the input when it exists.
+  private static func imageDirectory(_ given: String?, beside input: String) throws(CommandFailure)
+    -> String?
+  {
+    var isDirectory: ObjCBool = false
+    if let given {
+      guard FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
+        throw CommandFailure(ExitCode.noInput, "--images \(given): no such directory")
+      }
+      return absolute(given)
+    }
+    let beside = ((absolute(input) as NSString).deletingLastPathComponent as NSString)
+      .appendingPathComponent("images")
+    return FileManager.default.fileExists(atPath: beside, isDirectory: &isDirectory)
+      && isDirectory.boolValue ? beside : nil
+  }
+
+  private static func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+  }
+
+  /// The directory of the running executable, where the viewer page's resources are.
+  private static var executableDirectory: String {
+    let path =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    return (path as NSString).deletingLastPathComponent
+  }
+}
