@@ -59,15 +59,25 @@ extension DaemonClient {
   /// - Parameters:
   ///   - fps: frames per second; the daemon's configured rate when `nil`.
   ///   - clock: `wall` or `virtual`; the daemon's default (wall) when `nil`.
+  ///   - encoding: `full` or `delta` (docs/protocol.md, "Delta frames"); the daemon's default
+  ///     (full) when `nil`. The client rebuilds delta frames: every ``FrameEvent`` it hands out
+  ///     is a full frame (``FrameEvent/key`` says how it arrived).
   /// - Returns: the subscription's number, for ``unsubscribe(subscription:)``.
   public func subscribe(
-    session: String, fps: Double? = nil, clock: SubscriptionClock? = nil, timeline: Bool = false
+    session: String, fps: Double? = nil, clock: SubscriptionClock? = nil, timeline: Bool = false,
+    encoding: FrameEncoding? = nil
   ) throws(ClientError) -> Int {
     var message: [String: JSONValue] = ["session": .string(session)]
     if let fps { message["fps"] = .number(fps) }
     if let clock { message["clock"] = .string(clock.rawValue) }
     if timeline { message["timeline"] = .bool(true) }
+    if let encoding { message["encoding"] = .string(encoding.rawValue) }
     return try request(.subscribe, message).object.int("subscription")
+  }
+
+  /// `resync`: asks for a key frame of every session a delta subscription follows.
+  public func resync(subscription: Int) throws(ClientError) {
+    try request(.resync, ["subscription": .number(Double(subscription))])
   }
 
   /// `unsubscribe`: stops a subscription.

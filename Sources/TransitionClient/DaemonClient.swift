@@ -24,6 +24,8 @@ public final class DaemonClient {
   private let connection: SocketConnection
   private var nextID = 1
   private var queuedEvents: [Event] = []
+  /// Rebuilds the frames of delta subscriptions, so that every ``FrameEvent`` is a full frame.
+  private var deltaApplier = FrameDeltaApplier()
   private var queuedReplies: [Reply] = []
 
   /// Connects to the daemon's socket at `path`.
@@ -193,7 +195,7 @@ public final class DaemonClient {
         .malformed, "the daemon sent a line that is not a JSON object: \(line.prefix(200))")
     }
     if fields["event"] != nil {
-      return .event(try Event(fields: fields, line: line))
+      return .event(try Event(fields: fields, line: line, applier: &deltaApplier))
     }
     return .reply(try Reply(fields: fields, line: line))
   }

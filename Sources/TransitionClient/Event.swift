@@ -1,4 +1,5 @@
 import TransitionJSON
+import TransitionWire
 
 /// An unsolicited message from the daemon: a line carrying `event` instead of `ok`.
 public enum Event: Sendable {
@@ -42,13 +43,38 @@ public enum Event: Sendable {
   ///   - line: the raw line, kept by frames for byte-exact forwarding.
   /// - Throws: ``ClientError/Code/malformed`` when a known event lacks a required field.
   public init(fields: [String: JSONValue], line: String) throws(ClientError) {
+    var applier = FrameDeltaApplier()
+    try self.init(fields: fields, line: line, applier: &applier)
+  }
+
+  /// Decodes an event, rebuilding a delta subscription's frame with `applier` (which keeps
+  /// each session's last full frame between calls; a `complete` makes it forget the session).
+  ///
+  /// - Throws: ``ClientError/Code/malformed`` also for a delta frame that cannot be applied
+  ///   (one before any key frame of its session).
+  public init(
+    fields: [String: JSONValue], line: String, applier: inout FrameDeltaApplier
+  ) throws(ClientError) {
     let object = JSONObject(fields, context: "event")
     let name = try object.string("event")
     switch name {
+    case "frame" where FrameDeltaApplier.isDeltaSubscriptionFrame(fields):
+      // A frame of a delta subscription.
+      let full: [String: JSONValue]
+      do {
+        full = try applier.apply(fields)
+      } catch {
+        throw ClientError(.malformed, "the daemon sent a frame that cannot be applied: \(error)")
+      }
+      self = .frame(
+        try FrameEvent(full: full, key: FrameDeltaApplier.isKeyFrame(fields), line: line))
     case "frame":
+      _ = try? applier.apply(fields)
       self = .frame(try FrameEvent(object, line: line))
     case "complete":
-      self = .complete(try CompleteEvent(object, line: line))
+      let complete = try CompleteEvent(object, line: line)
+      applier.completed(session: complete.session)
+      self = .complete(complete)
     case "begin":
       self = .begin(try BeginEvent(object, line: line))
     case "stopping":
@@ -70,9 +96,16 @@ public struct FrameEvent: Sendable {
   public let t: Double
   /// The transition's progress in [0, 1].
   public let progress: Double
-  /// The layers, as decoded objects (`id`, `frame`, `transform`, …).
+  /// Every layer of the frame, as decoded objects (`id`, `frame`, `transform`, …): for a
+  /// frame of a delta subscription, the full frame the client rebuilt from it.
   public let layers: [[String: JSONValue]]
-  /// The line exactly as received, without its `\n`.
+  /// For a frame of a delta subscription, whether it arrived as a key frame (true) or as a
+  /// delta (false); nil for a frame of a full subscription.
+  public let key: Bool?
+  /// The full frame's members (a delta subscription's frame rebuilt, without `key` and
+  /// `removed`): what a full subscription to the session gets.
+  public let fields: [String: JSONValue]
+  /// The line exactly as received, without its `\n` (a delta, for a delta frame).
   public let line: String
 
   init(_ object: JSONObject, line: String) throws(ClientError) {
@@ -81,7 +114,29 @@ public struct FrameEvent: Sendable {
     t = try object.double("t")
     progress = try object.double("progress")
     layers = try object.objects("layers").map(\.fields)
+    key = nil
+    fields = object.fields
     self.line = line
+  }
+
+  /// A frame of a delta subscription: `full` is the frame rebuilt from it (``FrameDeltaApplier``).
+  init(full: [String: JSONValue], key: Bool, line: String) throws(ClientError) {
+    let object = JSONObject(full, context: "event")
+    session = try object.string("session")
+    seq = try object.int("seq")
+    t = try object.double("t")
+    progress = try object.double("progress")
+    layers = try object.objects("layers").map(\.fields)
+    self.key = key
+    fields = full
+    self.line = line
+  }
+
+  /// The full frame as one line of JSON, without its `\n`: the line itself for a frame of a
+  /// full subscription or a key frame, otherwise the rebuilt frame written out (keys sorted).
+  public var fullLine: String {
+    guard key == false else { return line }
+    return JSONValue.object(fields).serialized
   }
 }
 

@@ -3,13 +3,41 @@
 ///
 /// Generic over the error it throws, so that each decoder reports in its own error type
 /// (TransitionKit's `JSONField` is `JSONPathField<EngineError>`).
+///
+/// The path is kept as the steps that led here and written out only when asked for (an error
+/// message), so that decoding a large document builds no path strings.
 public struct JSONPathField<Failure: JSONFieldFailure>: Sendable {
+  /// Where a value is: the root's path, or a member or element of another place.
+  private indirect enum Location: Sendable {
+    case root(String)
+    case member(Location, String)
+    case element(Location, Int)
+
+    var text: String {
+      switch self {
+      case .root(let path): return path
+      case .member(let parent, let key):
+        let base = parent.text
+        return base.isEmpty ? key : "\(base).\(key)"
+      case .element(let parent, let index): return "\(parent.text)[\(index)]"
+      }
+    }
+  }
+
   public let value: JSONValue
-  public let path: String
+  private let location: Location
+
+  /// The value's path (`context.from.layers[2].frame`), empty for the root.
+  public var path: String { location.text }
 
   public init(_ value: JSONValue, path: String) {
     self.value = value
-    self.path = path
+    location = .root(path)
+  }
+
+  private init(_ value: JSONValue, location: Location) {
+    self.value = value
+    self.location = location
   }
 
   /// How messages name this value: its path, or "the document" for the root.
@@ -22,7 +50,7 @@ public struct JSONPathField<Failure: JSONFieldFailure>: Sendable {
       throw Failure(problem: .invalidValue, message: "\(subject) must be an object")
     }
     guard let member = members[key], member != .null else { return nil }
-    return JSONPathField(member, path: path.isEmpty ? key : "\(path).\(key)")
+    return JSONPathField(member, location: .member(location, key))
   }
 
   /// The member `key`.
@@ -43,11 +71,11 @@ public struct JSONPathField<Failure: JSONFieldFailure>: Sendable {
     guard case .object(let members) = value else {
       throw Failure(problem: .invalidValue, message: "\(subject) must be an object")
     }
-    let memberPath = path.isEmpty ? key : "\(path).\(key)"
     guard let member = members[key] else {
-      throw Failure(problem: .missingField, message: "\(memberPath) is required")
+      throw Failure(
+        problem: .missingField, message: "\(path.isEmpty ? key : "\(path).\(key)") is required")
     }
-    return JSONPathField(member, path: memberPath)
+    return JSONPathField(member, location: .member(location, key))
   }
 
   /// The elements of an array, each with its indexed path.
@@ -55,14 +83,16 @@ public struct JSONPathField<Failure: JSONFieldFailure>: Sendable {
     guard case .array(let values) = value else {
       throw Failure(problem: .invalidValue, message: "\(subject) must be an array")
     }
-    return values.enumerated().map { JSONPathField($0.element, path: "\(path)[\($0.offset)]") }
+    return values.enumerated().map {
+      JSONPathField($0.element, location: .element(location, $0.offset))
+    }
   }
 
   public func number() throws(Failure) -> Double {
     guard case .number(let number) = value else {
       throw Failure(problem: .invalidValue, message: "\(subject) must be a number")
     }
-    try Self.requireFinite(number, path)
+    if !number.isFinite { try Self.requireFinite(number, path) }
     return number
   }
 
@@ -91,7 +121,7 @@ public struct JSONPathField<Failure: JSONFieldFailure>: Sendable {
       guard case .number(let number) = element else {
         throw Failure(problem: .invalidValue, message: "\(path)[\(index)] must be a number")
       }
-      try Self.requireFinite(number, "\(path)[\(index)]")
+      if !number.isFinite { try Self.requireFinite(number, "\(path)[\(index)]") }
       numbers.append(number)
     }
     return numbers

@@ -84,23 +84,28 @@ public struct Timeline: Equatable, Sendable {
     self.layers = layers
     var seen = Set<String>()
     for (index, layer) in layers.enumerated() {
-      let path = "layers[\(index)]"
-      guard !layer.id.isEmpty else { throw EngineError(.empty, "\(path).id must not be empty") }
-      guard seen.insert(layer.id).inserted else {
-        throw EngineError(.duplicate, "\(path).id \"\(layer.id)\" is used by another layer")
+      // Paths are written only into errors: a valid timeline builds none.
+      guard !layer.id.isEmpty else {
+        throw EngineError(.empty, "layers[\(index)].id must not be empty")
       }
-      try Self.validate(layer, path: path)
+      guard seen.insert(layer.id).inserted else {
+        throw EngineError(
+          .duplicate, "layers[\(index)].id \"\(layer.id)\" is used by another layer")
+      }
+      try Self.validate(layer, index: index)
     }
     try gesture?.validate(layerIDs: seen, path: "gesture")
     self.gesture = gesture
   }
 
-  private static func validate(_ layer: TimelineLayer, path: String) throws(EngineError) {
-    for (property, value) in layer.initial.numbers where !value.isFinite {
+  private static func validate(_ layer: TimelineLayer, index: Int) throws(EngineError) {
+    var path: String { "layers[\(index)]" }
+    let numbers = layer.initial.numbers
+    for (property, value) in numbers where !value.isFinite {
       throw EngineError(.nonFinite, "\(path).\(property.rawValue) must be finite")
     }
     // `position` and `size` are read from `frame`, which is checked itself.
-    for (property, value) in layer.initial.numbers
+    for (property, value) in numbers
     where property != .position && property != .size && !value.isWithin(maximumValueMagnitude) {
       throw EngineError(
         .outOfRange,
@@ -112,7 +117,7 @@ public struct Timeline: Equatable, Sendable {
     }
     var animated = Set<LayerProperty>()
     for (trackIndex, track) in layer.tracks.enumerated() {
-      let trackPath = "\(path).tracks[\(trackIndex)]"
+      var trackPath: String { "\(path).tracks[\(trackIndex)]" }
       guard animated.insert(track.property).inserted else {
         throw EngineError(
           .duplicate, "\(trackPath) animates \(track.property.rawValue) a second time")
@@ -121,9 +126,13 @@ public struct Timeline: Equatable, Sendable {
         throw EngineError(.empty, "\(trackPath) has no keyframes")
       }
       for (keyIndex, keyframe) in track.keyframes.enumerated() {
-        let keyPath = "\(trackPath).keyframes[\(keyIndex)]"
-        try EngineError.require(keyframe.relativeStart, in: 0...1, "\(keyPath).start")
-        try EngineError.require(keyframe.relativeDuration, in: 0...1, "\(keyPath).duration")
+        var keyPath: String { "\(trackPath).keyframes[\(keyIndex)]" }
+        if !(0...1).contains(keyframe.relativeStart) {
+          try EngineError.require(keyframe.relativeStart, in: 0...1, "\(keyPath).start")
+        }
+        if !(0...1).contains(keyframe.relativeDuration) {
+          try EngineError.require(keyframe.relativeDuration, in: 0...1, "\(keyPath).duration")
+        }
         guard keyframe.relativeEnd <= 1 + 1e-9 else {
           throw EngineError(
             .outOfRange,

@@ -108,24 +108,65 @@ final class Client: CustomStringConvertible {
 
   /// Sends a wall-clock frame, or coalesces it when the peer reads too slowly.
   func sendFrame(_ bytes: UnsafeRawBufferPointer, subscription: Subscription, session: String) {
-    guard isOpen else { return }
+    switch admitFrame(subscription: subscription, session: session) {
+    case .write: writeFrame(bytes)
+    case .coalesce: coalesceFrame(bytes, subscription: subscription, session: session)
+    case .closed: break
+    }
+  }
+
+  /// What becomes of a wall-clock frame for this peer (``admitFrame(subscription:session:)``).
+  enum FrameAdmission {
+    /// Write it now (``writeFrame(_:)``); an older frame of the stream that waited is dropped.
+    case write
+    /// Keep it as the stream's one waiting frame (``coalesceFrame(_:subscription:session:)``).
+    case coalesce
+    /// The peer is closed (or was closed now, for being too slow): send nothing.
+    case closed
+  }
+
+  /// Decides, by the slow-subscriber policy, whether a wall-clock frame of `subscription`'s
+  /// stream of `session` is written or coalesced; a frame of that stream still waiting is
+  /// dropped (and counted) either way, as the new one replaces it. A delta subscription,
+  /// whose frames build on the one before, picks its bytes by the answer (a key frame after
+  /// anything was dropped).
+  func admitFrame(subscription: Subscription, session: String) -> FrameAdmission {
+    guard isOpen else { return .closed }
     let pending = peer.pendingOutputBytes
     // Below the soft limit (the steady state) no clock is read and nothing is looked up.
     if pending <= backpressure.softLimit, pendingFrames.isEmpty {
       backpressure.drained(pending: pending)
-      return sendCountedFrame(bytes)
+      return .write
     }
     switch backpressure.decide(pending: pending, now: clock.now) {
     case .write:
       dropPendingFrame(subscriptionID: subscription.id, session: session)
-      sendCountedFrame(bytes)
+      return .write
     case .coalesce:
       dropPendingFrame(subscriptionID: subscription.id, session: session)
-      pendingFrames.append(
-        PendingFrame(subscriptionID: subscription.id, session: session, bytes: Array(bytes)))
+      return .coalesce
     case .disconnect(let reason):
       closeSlow(reason)
+      return .closed
     }
+  }
+
+  /// Writes a frame admitted with ``FrameAdmission/write``.
+  func writeFrame(_ bytes: UnsafeRawBufferPointer) {
+    guard isOpen else { return }
+    sendCountedFrame(bytes)
+  }
+
+  /// Keeps a copy of a frame admitted with ``FrameAdmission/coalesce`` until the peer drains.
+  func coalesceFrame(_ bytes: UnsafeRawBufferPointer, subscription: Subscription, session: String) {
+    pendingFrames.append(
+      PendingFrame(subscriptionID: subscription.id, session: session, bytes: Array(bytes)))
+  }
+
+  /// Whether a coalesced frame of `subscription`'s stream of `session` waits to be written.
+  func hasPendingFrame(subscription: Subscription, session: String) -> Bool {
+    !pendingFrames.isEmpty
+      && pendingFrames.contains { $0.subscriptionID == subscription.id && $0.session == session }
   }
 
   /// Sends a stream's final frame and its `complete` event; neither is ever coalesced away

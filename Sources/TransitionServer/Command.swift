@@ -16,6 +16,7 @@ enum Command: Equatable {
   case begin(BeginRequest)
   case subscribe(SubscribeRequest)
   case unsubscribe(subscription: Int)
+  case resync(subscription: Int)
   case control(session: String, SessionControl)
   case end(session: String)
   case sessions
@@ -46,6 +47,8 @@ enum Command: Equatable {
     case .subscribe: self = .subscribe(try SubscribeRequest(request, defaultFps: defaultFps))
     case .unsubscribe:
       self = .unsubscribe(subscription: try request.requiredInteger("subscription"))
+    case .resync:
+      self = .resync(subscription: try request.requiredInteger("subscription"))
     case .end: self = .end(session: try request.requiredString("session"))
     case .update, .pause, .resume, .reverse, .seek, .finish, .cancel:
       let session = try request.requiredString("session")
@@ -61,8 +64,8 @@ enum Command: Equatable {
     case .hello, .animators, .routes, .sessions, .stats, .reload: []
     case .route: ["operation", "animator"]
     case .begin: ["context", "animator", "duration", "interactive", "session", "params", "touch"]
-    case .subscribe: ["session", "fps", "clock", "timeline"]
-    case .unsubscribe: ["subscription"]
+    case .subscribe: ["session", "fps", "clock", "timeline", "encoding"]
+    case .unsubscribe, .resync: ["subscription"]
     case .end, .pause, .resume, .reverse: ["session"]
     case .update: ["session", "progress", "touch"]
     case .seek: ["session", "progress"]
@@ -171,12 +174,17 @@ struct SubscribeRequest: Equatable {
   var clock: Subscription.Clock
   /// Whether the stream's `begin` events carry the session's timeline (`timeline: true`).
   var timeline: Bool
+  var encoding: FrameEncoding
 
-  init(session: String?, fps: Double, clock: Subscription.Clock, timeline: Bool = false) {
+  init(
+    session: String?, fps: Double, clock: Subscription.Clock, timeline: Bool = false,
+    encoding: FrameEncoding = .full
+  ) {
     self.session = session
     self.fps = fps
     self.clock = clock
     self.timeline = timeline
+    self.encoding = encoding
   }
 
   init(_ request: Request, defaultFps: Double) throws(WireError) {
@@ -192,6 +200,12 @@ struct SubscribeRequest: Equatable {
     }
     self.clock = clock
     timeline = try request.optionalBool("timeline") ?? false
+    let encodingName = try request.optionalString("encoding") ?? FrameEncoding.full.rawValue
+    guard let encoding = FrameEncoding(rawValue: encodingName) else {
+      throw WireError(
+        .badRequest, "encoding must be \"full\" or \"delta\", got \"\(encodingName)\"")
+    }
+    self.encoding = encoding
   }
 
   /// The `session` field as the client wrote it.

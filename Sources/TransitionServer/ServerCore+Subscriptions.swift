@@ -2,7 +2,7 @@ import TransitionJSON
 import TransitionKit
 import TransitionWire
 
-/// `subscribe` and `unsubscribe`.
+/// `subscribe`, `unsubscribe` and `resync`.
 extension ServerCore {
   func subscribe(_ request: SubscribeRequest, id: RequestID?, from client: Client)
     throws(WireError)
@@ -13,6 +13,7 @@ extension ServerCore {
       [
         "subscription": .number(Double(subscription.id)), "session": .string(request.target),
         "fps": .number(request.fps), "clock": .string(request.clock.rawValue),
+        "encoding": .string(request.encoding.rawValue),
       ])
     startFollowing(subscription, of: client)
   }
@@ -51,7 +52,8 @@ extension ServerCore {
     let session = try request.session.map { name throws(WireError) in try existingSession(name) }
     let subscription = Subscription(
       id: makeSubscriptionID(), target: session.map { .session($0.id) } ?? .every,
-      fps: request.fps, clock: request.clock, includesTimeline: request.timeline, client: client)
+      fps: request.fps, clock: request.clock, includesTimeline: request.timeline,
+      encoding: request.encoding, client: client)
     client.add(subscription)
     return subscription
   }
@@ -88,5 +90,23 @@ extension ServerCore {
     }
     cancel(subscription, of: client)
     client.reply(id: requestID, ["subscription": .number(Double(id))])
+  }
+
+  /// `resync`: the next frame of every session a delta subscription follows is a key frame,
+  /// sent at once for a wall stream that has shown a frame (after the reply).
+  func resync(_ id: Int, id requestID: RequestID?, from client: Client) throws(WireError) {
+    guard let subscription = client.subscription(id: id) else {
+      throw WireError(
+        .unknownSubscription, "no subscription \(id) on this connection (it may have ended)")
+    }
+    guard subscription.encoding == .delta else {
+      throw WireError(
+        .badRequest,
+        "subscription \(id) has full frames: resync is for a subscription with encoding \"delta\"")
+    }
+    client.reply(id: requestID, ["subscription": .number(Double(id))])
+    subscription.resync(at: clock.now)
+    if subscription.clock == .virtual { client.pumpVirtual() }
+    client.flushNow()
   }
 }

@@ -238,6 +238,7 @@ public final class ServerCore {
     case .subscribe(let subscribe): try self.subscribe(subscribe, id: id, from: client)
     case .unsubscribe(let subscription):
       try unsubscribe(subscription, id: id, from: client)
+    case .resync(let subscription): try resync(subscription, id: id, from: client)
     case .control(let session, let control):
       try self.control(control, session: session, id: id, from: client)
     case .end(let session): try end(session, id: id, from: client)

@@ -129,6 +129,22 @@ final class Session {
   /// The finger's last position, while the session follows one.
   var touch: Point? { outcome == nil ? follower?.touch : nil }
 
+  /// Renders as the method above does, and lends `body` the evaluated frame beside its line.
+  func render(
+    seq: Int, progress: Double, t: Double, live: Bool = true,
+    _ body: (UnsafeRawBufferPointer, Frame) -> Void
+  ) {
+    if live, outcome == nil, let follower, follower.isTouched {
+      renderer.render(
+        seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
+    } else {
+      renderer.render(seq: seq, progress: progress, time: t, body)
+    }
+  }
+
+  /// Per layer, the fields its timeline animates (``TimelineEvaluator/animatedFields``).
+  var animatedFields: [LayerFields] { renderer.evaluator.animatedFields }
+
   /// Starts the completion timer; call once, after the session is in the table.
   func start() {
     scheduleCompletion()

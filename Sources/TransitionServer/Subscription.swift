@@ -31,6 +31,8 @@ final class Subscription {
   let clock: Clock
   /// Whether `begin` events carry the session's timeline (docs/protocol.md, "begin").
   let includesTimeline: Bool
+  /// How its frames are written: full, or deltas after a key frame.
+  let encoding: FrameEncoding
   /// The client holding the subscription; it owns its subscriptions.
   weak var client: Client?
   private(set) var streams: [FrameStream] = []
@@ -39,6 +41,7 @@ final class Subscription {
 
   init(
     id: Int, target: Target, fps: Double, clock: Clock, includesTimeline: Bool = false,
+    encoding: FrameEncoding = .full,
     client: Client
   ) {
     self.id = id
@@ -46,6 +49,7 @@ final class Subscription {
     self.fps = fps
     self.clock = clock
     self.includesTimeline = includesTimeline
+    self.encoding = encoding
     self.client = client
   }
 
@@ -60,9 +64,17 @@ final class Subscription {
       streams.append(stream)
       stream.attach(self, at: now)
     case .virtual:
-      cursors.append(VirtualCursor(session: session, fps: fps))
+      cursors.append(VirtualCursor(session: session, fps: fps, encoding: encoding))
       session.virtualReaders += 1
     }
+  }
+
+  /// Has the next frame of every session it follows be a key frame (`resync`): a wall
+  /// stream sends its latest frame again at once, as a key frame; a virtual reading makes its
+  /// next frame one.
+  func resync(at now: Double) {
+    for stream in streams { stream.sendKeyFrame(to: self) }
+    for cursor in cursors { cursor.needsKeyFrame = true }
   }
 
   /// A stream this subscription followed has sent its final frame and `complete`.

@@ -1,3 +1,5 @@
+import TransitionWire
+
 /// Where a virtual-clock subscription is in one session's timeline: frame k shows
 /// t = min(k / fps, duration), from k = 0 to ⌈duration × fps⌉, as if the transition ran
 /// uninterrupted. Holds the session, so its timeline outlives completion until read.
@@ -7,10 +9,18 @@ final class VirtualCursor {
   private(set) var index = 0
   /// The index of the last frame, which shows the end of the timeline.
   let lastIndex: Int
+  /// Writes the deltas of a delta reading (nil for a full one); each reading has its own.
+  private var deltaEncoder: FrameDeltaEncoder?
+  private var keyWriter = KeyFrameWriter()
+  /// True when the next frame of a delta reading is a key frame: the first, and after `resync`.
+  var needsKeyFrame = true
 
-  init(session: Session, fps: Double) {
+  init(session: Session, fps: Double, encoding: FrameEncoding) {
     self.session = session
     self.fps = fps
+    if encoding == .delta {
+      deltaEncoder = FrameDeltaEncoder(animatedFields: session.animatedFields)
+    }
     let frames = (session.duration * fps * (1 - 1e-12)).rounded(.up)
     lastIndex = Int(min(max(frames, 1), 1e9))
   }
@@ -22,7 +32,22 @@ final class VirtualCursor {
     guard index <= lastIndex else { return false }
     let duration = session.duration
     let t = index == lastIndex ? duration : min(Double(index) / fps, duration)
-    session.render(seq: index, progress: t / duration, t: t, live: false, body)
+    if deltaEncoder == nil {
+      session.render(seq: index, progress: t / duration, t: t, live: false, body)
+    } else {
+      let seq = index
+      session.render(seq: seq, progress: t / duration, t: t, live: false) { full, frame in
+        // Every frame goes through the encoder, so that the next delta is against it.
+        deltaEncoder?.encode(session: session.id, seq: seq, frame: frame) { delta in
+          if needsKeyFrame {
+            keyWriter.keyFrame(fromFull: full, body)
+          } else {
+            body(delta)
+          }
+        }
+      }
+      needsKeyFrame = false
+    }
     index += 1
     return true
   }

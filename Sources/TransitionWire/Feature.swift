@@ -18,4 +18,7 @@ public enum Feature: String, CaseIterable, Sendable {
   /// `subscribe` takes `timeline: true`: each `begin` event of the stream carries the
   /// session's timeline (for inspectors).
   case timeline
+  /// `subscribe` takes `encoding: "delta"`: after a key frame, each frame lists only what
+  /// changed (docs/protocol.md, "Delta frames"), and `resync` asks for a key frame.
+  case delta
 }

@@ -114,7 +114,7 @@ public struct FrameEncoder {
 
   /// Writes `{"event":"frame","session":…,"seq":…,"t":…,"progress":…` (`head` is up to the
   /// `seq`).
-  private static func writeHead<Output: FrameTextOutput>(
+  static func writeHead<Output: FrameTextOutput>(
     _ head: [UInt8], seq: Int, frame: Frame, into output: inout Output
   ) {
     head.withUnsafeBufferPointer { output.append(contentsOf: $0) }
@@ -126,7 +126,7 @@ public struct FrameEncoder {
   }
 
   /// The most bytes ``writeHead(_:seq:frame:into:)`` writes after ``head``.
-  private static let headBound = 21 + 2 * (13 + FixedPrecisionNumber.maximumLength)
+  static let headBound = 21 + 2 * (13 + FixedPrecisionNumber.maximumLength)
 
   /// Writes the frame from `template`: its constant runs as bytes, between them the animated
   /// fields, all into capacity reserved once for the whole frame and written through a
@@ -191,6 +191,17 @@ public struct FrameEncoder {
   static let fieldOrder: [LayerFields] = [
     .frame, .anchor, .transform, .alpha, .hidden, .z, .background,
   ]
+
+  /// Writes one layer whole, as a full frame writes it (content written from its value).
+  static func writeWholeLayer(_ layer: UnsafePointer<LayerState>, into sink: inout ByteSink) {
+    writeLayerHead(of: layer, into: &sink)
+    for field in fieldOrder { write(field, of: layer, into: &sink) }
+    if let content = layer.pointee.content {
+      sink.append(",\"content\":")
+      sink.appendJSON(content)
+    }
+    sink.append(UInt8(ascii: "}"))
+  }
 
   /// Writes `{"id":"…","frame":`, what precedes a layer's box.
   static func writeLayerHead(of layer: UnsafePointer<LayerState>, into sink: inout ByteSink) {

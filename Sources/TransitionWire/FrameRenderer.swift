@@ -55,6 +55,18 @@ public struct FrameRenderer {
     return try encoder.encode(session: session, seq: seq, frame: frame, body)
   }
 
+  /// Renders the `frame` event as the methods above do (with the held layers moved as
+  /// `follower` has them at monotonic `clockTime`, when there is one), and lends `body` the
+  /// evaluated frame beside the line (for a ``FrameDeltaEncoder``).
+  public mutating func render<Result>(
+    seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
+    at clockTime: Double = 0, _ body: (UnsafeRawBufferPointer, Frame) throws -> Result
+  ) rethrows -> Result {
+    evaluator.update(&frame, progress: progress, time: time)
+    follower?.apply(to: &frame, at: clockTime)
+    return try encoder.encode(session: session, seq: seq, frame: frame) { try body($0, frame) }
+  }
+
   /// The `frame` event at linear `progress`, `\n`-terminated, as a new array.
   public mutating func render(seq: Int, progress: Double, time: Double? = nil) -> [UInt8] {
     render(seq: seq, progress: progress, time: time) { Array($0) }

@@ -1,7 +1,7 @@
 /// The ops of protocol v1 (docs/protocol.md, "Ops"): the one list of op names for the daemon,
 /// the client, `transitionctl` and tests.
 public enum Op: String, CaseIterable, Sendable {
-  case hello, animators, routes, route, begin, subscribe, unsubscribe
+  case hello, animators, routes, route, begin, subscribe, unsubscribe, resync
   case update, pause, resume, reverse, seek, finish, cancel
   case end, sessions, stats, reload
 

@@ -9,6 +9,8 @@ struct Percentiles {
   }
 
   var count: Int { sorted.count }
+  /// The samples, in increasing order.
+  var samples: [Double] { sorted }
 
   /// The `fraction` quantile (nearest rank); 0 without samples.
   func value(_ fraction: Double) -> Double {

@@ -28,7 +28,12 @@ let usage = """
     update    update → the frame showing it, with 100 other sessions streaming
     begin     begin → its reply: album-flip begins one after another over one connection
               (the animator plugin answering), median and p99
+    tap       begin + subscribe written together → the first frame (a tap's first frame):
+              album-flip push of 24 cells and zoom-present present, median and p99
     idle      start-up time (to the first reply) and CPU used while idle
+    delta     bytes of delta frames against full frames of the same session (album-flip
+              push of 24 cells, zoom-present present; virtual clock at 60 fps), and
+              FrameDeltaEncoder's frames per second against FrameEncoder's, same frames
     all       every mode above
 
   options:
@@ -51,7 +56,9 @@ let usage = """
   """
 
 /// Every mode, in the order `all` runs them.
-let allModes = ["evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle"]
+let allModes = [
+  "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "tap", "idle", "delta",
+]
 var modes: [String] = []
 var runs = 5
 var frames = 20_000
@@ -87,7 +94,8 @@ while let argument = arguments.popFirst() {
     return value
   }
   switch argument {
-  case "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "idle":
+  case "evaluate", "encode", "decode", "stream", "scale", "update", "begin", "tap", "idle",
+    "delta":
     modes.append(argument)
   case "all": modes += allModes
   case "--runs": runs = number()
@@ -162,6 +170,8 @@ do {
     case "update": try runUpdate()
     case "begin": try runBegin()
     case "idle": try runIdle()
+    case "delta": try runDelta()
+    case "tap": try runTap()
     default: break
     }
   }
@@ -415,6 +425,40 @@ if let jsonPath {
   }
 }
 
+@MainActor func runTap() throws {
+  let scenes = [
+    ("album-flip push", BenchContexts.albumPush),
+    ("zoom-present present", BenchContexts.zoomPresent),
+  ]
+  let count = max(beginCount / 4, 50)
+  // Interleaved: each build measures a slice of the taps in turn, so that the machine's load
+  // weighs on both alike.
+  let daemons = try daemonBuilds.map {
+    try DaemonProcess(binDirectory: $0.directory, config: benchConfig)
+  }
+  defer { for daemon in daemons { daemon.stop() } }
+  for (name, context) in scenes {
+    var samples = [[Double]](repeating: [], count: daemons.count)
+    for _ in 0..<runs {
+      for (index, daemon) in daemons.enumerated() {
+        samples[index] += try TapBench(daemon: daemon).run(
+          count: count / runs + 1, context: context
+        )
+        .samples
+      }
+    }
+    for (index, build) in daemonBuilds.enumerated() {
+      let latency = Percentiles(samples[index])
+      report.add(
+        "tap", labelled(build.label, "\(name): begin+subscribe → first frame p50"),
+        latency.median * 1e3, "ms", "\(samples[index].count) taps")
+      report.add(
+        "tap", labelled(build.label, "\(name): begin+subscribe → first frame p99"),
+        latency.value(0.99) * 1e3, "ms")
+    }
+  }
+}
+
 @MainActor func runIdle() throws {
   for build in daemonBuilds {
     var startups: [Double] = []
@@ -436,4 +480,55 @@ if let jsonPath {
       "idle", labelled(build.label, "CPU while idle (2 s, one client)"),
       (daemon.cpuSeconds - before) * 1e3, "ms", "RSS \(daemon.residentBytes / 1_048_576) MiB")
   }
+}
+
+@MainActor func runDelta() throws {
+  let scenes = [
+    ("album-flip push, 24 cells", BenchContexts.albumPush, "album-flip"),
+    ("zoom-present present", BenchContexts.zoomPresent, "zoom-present"),
+  ]
+  for build in daemonBuilds {
+    let daemon = try DaemonProcess(binDirectory: build.directory, config: benchConfig)
+    defer { daemon.stop() }
+    let bench = DeltaBench(daemon: daemon)
+    for (name, context, animator) in scenes {
+      // The bytes are deterministic (the virtual clock): one run says it.
+      guard let result = try? bench.run(context: context, animator: animator, fps: 60) else {
+        print("delta     \(labelled(build.label, name)): this daemon has no delta frames")
+        continue
+      }
+      report.add(
+        "delta", labelled(build.label, "\(name): full / delta bytes"), result.ratio, "x",
+        "\(result.frames) frames: \(result.fullBytes / max(result.frames, 1)) bytes a full frame, "
+          + "\(result.deltaBytes / max(result.frames, 1)) a delta (key frame included)")
+    }
+  }
+  // The encoder alone: the same frames, full and as deltas, one core.
+  let sampleFrames = (0..<240).map { evaluator.frame(progress: Double($0) / 239) }
+  var full = FrameEncoder(animatedFields: evaluator.animatedFields)
+  var delta = FrameDeltaEncoder(animatedFields: evaluator.animatedFields)
+  var fullBytes = 0
+  var deltaBytes = 0
+  let fullSeconds = median {
+    fullBytes = 0
+    for index in 0..<frames {
+      full.encode(session: "s1", seq: index, frame: sampleFrames[index % 240]) {
+        fullBytes += $0.count
+      }
+    }
+  }
+  let deltaSeconds = median {
+    deltaBytes = 0
+    for index in 0..<frames {
+      delta.encode(session: "s1", seq: index, frame: sampleFrames[index % 240]) {
+        deltaBytes += $0.count
+      }
+    }
+  }
+  report.add(
+    "delta", "FrameEncoder (full)", Double(frames) / fullSeconds, "frames/s",
+    "\(layerCount) layers, \(fullBytes / frames) bytes a frame")
+  report.add(
+    "delta", "FrameDeltaEncoder", Double(frames) / deltaSeconds, "frames/s",
+    "\(deltaBytes / frames) bytes a frame")
 }

@@ -1,4 +1,5 @@
 import TransitionClient
+
 /// A verb's command line split into positionals, flags and options, by hand.
 ///
 /// Accepted forms: `--flag`, `--option VALUE`, `--option=VALUE`, `-h` for `--help`, `-j` for

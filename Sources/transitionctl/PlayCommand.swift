@@ -1,4 +1,5 @@
 import TransitionClient
+import TransitionJSON
 import TransitionWire
 
 /// `transitionctl play SCENE.json`: begins a session from a scene file and streams its frames.
@@ -8,6 +9,7 @@ enum PlayCommand: Command {
   static let usage = """
     play SCENE.json [--animator NAME | --route] [--duration S] [--fps N]
                          [--virtual] [--interactive [--touch X,Y]] [--session ID] [--out FILE]
+                         [--delta [--key-every N]]
     """
   static let details = """
     Reads SCENE.json (a transition context: operation, container, from and to screens with
@@ -35,6 +37,11 @@ enum PlayCommand: Command {
       --out FILE        write the recording to FILE instead of standard output; FILE is
                         replaced only once the session began (a refused scene leaves it
                         as it was)
+      --delta           subscribe with delta frames and record them as they come: after a
+                        key frame, each frame holds only what changed (docs/protocol.md,
+                        "Delta frames"); smaller files, read by the viewer page
+      --key-every N     with --delta: a key frame at least every N frames (default 30), so
+                        that a player can seek from the key frame before any frame
 
     exit status:
       0 the session finished, 3 it was cancelled, 4 it finished but the animator the scene
@@ -46,8 +53,13 @@ enum PlayCommand: Command {
     example:
       transitionctl play config/scenes/album-flip-push.json --virtual --fps 30 --out flip.ndjson
     """
-  static let flags: Set<String> = ["virtual", "interactive", "route"]
-  static let options: Set<String> = ["animator", "duration", "fps", "session", "out", "touch"]
+  static let flags: Set<String> = ["virtual", "interactive", "route", "delta"]
+  static let options: Set<String> = [
+    "animator", "duration", "fps", "session", "out", "touch", "key-every",
+  ]
+
+  /// How often `--delta` recordings carry a key frame when `--key-every` does not say.
+  static let defaultKeyEvery = 30
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
     -> Int32
@@ -59,6 +71,14 @@ enum PlayCommand: Command {
     if arguments.has("route"), arguments.value("animator") != nil {
       throw CommandFailure(ExitCode.usage, "play: give --animator NAME or --route, not both")
     }
+    let keyEvery = try arguments.number("key-every", in: 1...1_000_000, verb: name)
+    if keyEvery != nil, !arguments.has("delta") {
+      throw CommandFailure(ExitCode.usage, "play: --key-every needs --delta")
+    }
+    if let keyEvery, keyEvery != keyEvery.rounded() {
+      throw CommandFailure(ExitCode.usage, "play: --key-every must be a whole number of frames")
+    }
+    let keyFrames = arguments.has("delta") ? Int(keyEvery ?? Double(defaultKeyEvery)) : nil
     let scene = try SceneFile(path: path)
     let animator = arguments.has("route") ? nil : arguments.value("animator") ?? scene.animator
     let interactive = arguments.has("interactive") ? true : scene.interactive
@@ -87,7 +107,7 @@ enum PlayCommand: Command {
     }
     let status = try stream(
       session: started.session, client: client, fps: fps,
-      clock: arguments.has("virtual") ? .virtual : nil, to: output)
+      clock: arguments.has("virtual") ? .virtual : nil, keyEvery: keyFrames, to: output)
     // A named animator that did not serve is worth a status of its own; a routed one falling
     // back is the daemon working as designed.
     if status == ExitCode.success, started.fallback, animator != nil {
@@ -132,20 +152,35 @@ enum PlayCommand: Command {
   /// Subscribes to `session` and writes its recording (its `begin` event with the session's
   /// timeline, every frame, its `complete` event, exactly as received) until it completes.
   ///
+  /// - Parameter keyEvery: For a delta recording, the most frames from one key frame to the
+  ///   next: a delta frame that would pass it is written as the key frame of its full frame
+  ///   (``FrameEvent/fields`` with `"key": true`). Nil records full frames.
   /// - Returns: ``ExitCode/success`` when it finished, ``ExitCode/cancelled`` when cancelled.
   /// - Throws: ``ExitCode/unavailable`` when the daemon stops or goes away first.
   static func stream(
     session: String, client: DaemonClient, fps: Double?, clock: SubscriptionClock?,
-    to output: OutputWriter
+    keyEvery: Int? = nil, to output: OutputWriter
   ) throws(CommandFailure) -> Int32 {
     do {
-      _ = try client.subscribe(session: session, fps: fps, clock: clock, timeline: true)
+      _ = try client.subscribe(
+        session: session, fps: fps, clock: clock, timeline: true,
+        encoding: keyEvery == nil ? nil : .delta)
+      var sinceKey = 0
       while true {
         switch try client.nextEvent(timeout: nil) {
         case .begin(let begin) where begin.session == session:
           try output.line(begin.line)
         case .frame(let frame) where frame.session == session:
-          try output.line(frame.line)
+          sinceKey += 1
+          if frame.key == true { sinceKey = 0 }
+          if let keyEvery, frame.key == false, sinceKey >= keyEvery {
+            var key = frame.fields
+            key["key"] = .bool(true)
+            try output.line(JSONValue.object(key).serialized)
+            sinceKey = 0
+          } else {
+            try output.line(frame.line)
+          }
         case .complete(let complete) where complete.session == session:
           try output.line(complete.line)
           return complete.finished ? ExitCode.success : ExitCode.cancelled

@@ -7,7 +7,8 @@ enum WatchCommand: Command {
   static let name = "watch"
   static let summary = "Watch sessions' frames as NDJSON, or as a live view on a terminal."
   static let usage =
-    "watch [SESSION|*] [--fps N] [--virtual] [--pretty | --no-pretty] [--count N] [--out FILE]"
+    "watch [SESSION|*] [--fps N] [--virtual] [--delta] [--pretty | --no-pretty] [--count N] "
+    + "[--out FILE]"
   static let details = """
     Subscribes to SESSION, or to every session with '*' (the default, quote it for the shell),
     and prints each event the daemon sends (frame, begin, complete) as one JSON line exactly as
@@ -25,6 +26,9 @@ enum WatchCommand: Command {
     options:
       --fps N        frames per second (default: the daemon's, 60)
       --virtual      virtual clock: every frame from t = 0, as fast as they can be read
+      --delta        delta frames: after a key frame, each frame holds only what changed
+                     (docs/protocol.md, "Delta frames"); the lines are printed as received,
+                     the live view shows the rebuilt full frames
       --pretty       the live view, even when standard output is not a terminal
       --no-pretty    NDJSON, even on a terminal
       --count N      stop after N sessions have completed
@@ -38,7 +42,7 @@ enum WatchCommand: Command {
       transitionctl watch '*' --fps 30
       transitionctl watch s4 --no-pretty | jq -c '.progress'
     """
-  static let flags: Set<String> = ["pretty", "no-pretty", "virtual"]
+  static let flags: Set<String> = ["pretty", "no-pretty", "virtual", "delta"]
   static let options: Set<String> = ["fps", "count", "out"]
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
@@ -71,7 +75,8 @@ enum WatchCommand: Command {
         }
       }
       _ = try client.subscribe(
-        session: target, fps: fps, clock: arguments.has("virtual") ? .virtual : nil)
+        session: target, fps: fps, clock: arguments.has("virtual") ? .virtual : nil,
+        encoding: arguments.has("delta") ? .delta : nil)
       var lastDraw: ContinuousClock.Instant?
       while true {
         let event = try client.nextEvent(timeout: nil)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransitionClient
 import TransitionJSON
+import TransitionWire
 
 /// `transitionctl play` against the real daemon: every example scene, the virtual clock's
 /// frame sequence, `--out`, and the error paths.
@@ -252,5 +253,42 @@ struct TransitionctlPlayRouteTests {
       ["play", scene.url.path, "--route", "--animator", "crossfade"], socket: daemon.socketPath)
     #expect(result.status == 64)
     #expect(result.stderr.contains("--animator NAME or --route, not both"))
+  }
+
+  @Test("play --delta --key-every N records deltas with a key frame every N frames")
+  func deltaRecordingsRebuildTheFullRecording() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let scene = try TransitionctlScene(named: "album-flip-push")
+    let full = try TransitionctlRun.run(
+      ["play", scene.url.path, "--virtual", "--fps", "30"], socket: daemon.socketPath)
+    let delta = try TransitionctlRun.run(
+      ["play", scene.url.path, "--virtual", "--fps", "30", "--delta", "--key-every", "7"],
+      socket: daemon.socketPath)
+    #expect(full.status == 0 && delta.status == 0, "\(full.stderr) \(delta.stderr)")
+    func frames(_ text: String) throws -> [[String: JSONValue]] {
+      // Each play is its own session: the frames are compared without their session id.
+      try text.split(separator: "\n").map {
+        try JSONValue(parsing: Array($0.utf8)).objectValue ?? [:]
+      }
+      .filter { $0["event"] == .string("frame") }
+      .map { $0.merging(["session": "s"]) { $1 } }
+    }
+    let fullFrames = try frames(full.stdout)
+    let deltaFrames = try frames(delta.stdout)
+    #expect(deltaFrames.count == fullFrames.count)
+    #expect(deltaFrames.count > 14)
+    for (index, frame) in deltaFrames.enumerated() {
+      #expect(frame["key"] == .bool(index % 7 == 0), "frame \(index)")
+    }
+    var applier = FrameDeltaApplier()
+    for (frame, expected) in zip(deltaFrames, fullFrames) {
+      #expect(try applier.apply(frame) == expected, "seq \(frame["seq"] ?? .null)")
+    }
+    #expect(delta.stdout.utf8.count * 2 < full.stdout.utf8.count)
+    let refused = try TransitionctlRun.run(
+      ["play", scene.url.path, "--key-every", "7"], socket: daemon.socketPath)
+    #expect(refused.status == 64)
+    #expect(refused.stderr.contains("--key-every needs --delta"))
   }
 }

@@ -9,7 +9,8 @@ import TransitionWire
 @Suite struct OpTableTests {
   @Test func everyProtocolOpIsKnown() {
     let protocolOps = [
-      "hello", "animators", "routes", "route", "begin", "subscribe", "unsubscribe", "update",
+      "hello", "animators", "routes", "route", "begin", "subscribe", "unsubscribe", "resync",
+      "update",
       "pause", "resume", "reverse", "seek", "finish", "cancel", "end", "sessions", "stats",
       "reload",
     ]

@@ -1,7 +1,62 @@
 // Reads transitiond recordings: NDJSON lines (a `begin` event, `frame` events, a `complete`
 // event per session), as written by `transitionctl play --out` or received over the socket or
-// as Server-Sent Events.
+// as Server-Sent Events. Delta recordings (`play --out FILE --delta`, docs/protocol.md "Delta
+// frames") keep their frames as written; `SessionRecord.frame(index)` rebuilds the full frame
+// from the key frame at or before `index`.
 "use strict";
+
+/// The value a full frame leaves out for each layer member; a delta writes it when a member
+/// returns to it.
+const LAYER_DEFAULTS = {
+  anchor: [0.5, 0.5],
+  transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+  alpha: 1,
+  hidden: false,
+  background: null,
+  content: null,
+};
+
+function isLayerDefault(name, value) {
+  if (!(name in LAYER_DEFAULTS)) return false;
+  const fallback = LAYER_DEFAULTS[name];
+  if (Array.isArray(fallback)) {
+    return Array.isArray(value) && value.length === fallback.length &&
+      value.every((entry, index) => entry === fallback[index]);
+  }
+  return value === fallback;
+}
+
+/// Whether a frame event is a full frame on its own: a frame of a full subscription (no
+/// `key`) or a key frame.
+function isWholeFrame(frame) {
+  return frame.key === undefined || frame.key === true;
+}
+
+/// The full frame `delta` (a frame with "key": false) makes of the full frame `previous`:
+/// `removed` first, then each listed layer's members set (dropped at their default) or the
+/// layer appended whole.
+function applyDelta(previous, delta) {
+  const gone = new Set(delta.removed || []);
+  const layers = previous.layers.filter((layer) => !gone.has(layer.id)).map((layer) => layer);
+  const index = new Map(layers.map((layer, position) => [layer.id, position]));
+  for (const change of delta.layers || []) {
+    const at = index.get(change.id);
+    if (at === undefined) {
+      index.set(change.id, layers.length);
+      layers.push(change);
+      continue;
+    }
+    const layer = Object.assign({}, layers[at]);
+    for (const [name, value] of Object.entries(change)) {
+      if (isLayerDefault(name, value)) delete layer[name]; else layer[name] = value;
+    }
+    layers[at] = layer;
+  }
+  const full = Object.assign({}, delta, { layers });
+  delete full.key;
+  delete full.removed;
+  return full;
+}
 
 /// One session's events.
 class SessionRecord {
@@ -10,6 +65,34 @@ class SessionRecord {
     this.begin = null;
     this.frames = [];
     this.complete = null;
+    // The last frame rebuilt by `frame(index)`, so that playing forwards applies one delta a
+    // frame.
+    this.rebuiltIndex = -1;
+    this.rebuilt = null;
+  }
+
+  /// The full frame `index`: as recorded, or, in a delta recording, rebuilt from the key frame
+  /// at or before it (or from the frame rebuilt last, when that is nearer).
+  frame(index) {
+    const recorded = this.frames[index];
+    if (!recorded || isWholeFrame(recorded)) return recorded;
+    if (this.rebuiltIndex === index && this.rebuilt) return this.rebuilt;
+    let start = index;
+    while (start > 0 && !isWholeFrame(this.frames[start])) start -= 1;
+    if (!isWholeFrame(this.frames[start])) {
+      throw new Error("frame " + index + " of session " + this.id + " has no key frame before it");
+    }
+    let full;
+    if (this.rebuilt && this.rebuiltIndex >= start && this.rebuiltIndex < index) {
+      full = this.rebuilt;
+      start = this.rebuiltIndex;
+    } else {
+      full = applyDelta({ layers: [] }, Object.assign({}, this.frames[start], { key: false }));
+    }
+    for (let at = start + 1; at <= index; at += 1) full = applyDelta(full, this.frames[at]);
+    this.rebuiltIndex = index;
+    this.rebuilt = full;
+    return full;
   }
 
   /// The container [w, h]: the begin event's, else `fallback`, else the extent of the frames
@@ -20,6 +103,7 @@ class SessionRecord {
     let width = 0;
     let height = 0;
     for (const frame of this.frames) {
+      // Every layer comes whole at least once, in a key frame or as it appears.
       for (const layer of frame.layers || []) {
         const [x, y, w, h] = layer.frame || [0, 0, 0, 0];
         width = Math.max(width, x + w);

@@ -241,7 +241,7 @@ class Player {
     const frames = this.record ? this.record.frames : [];
     if (frames.length === 0) { $("readout").textContent = "no frames yet"; return; }
     this.index = Math.max(0, Math.min(frames.length - 1, index));
-    const frame = frames[this.index];
+    const frame = this.record.frame(this.index);
     this.renderer.draw(frame);
     this.markSelected();
     this.inspector.setProgress(Number(frame.progress) || 0);
@@ -375,7 +375,7 @@ function sheetView(recording, record, context, spec) {
   const source = match[3] ? recording.sessions.get(match[3]) : record;
   if (!source) throw new Error("no session " + match[3] + " in the recording");
   const index = match[1] === "f" ? frameIndex(source, match[2]) : source.frameNearest(Number(match[2]));
-  const frame = source.frames[index];
+  const frame = source.frame(index);
   return { frame, caption: "progress " + Number(frame.progress).toFixed(2) };
 }
 
@@ -385,7 +385,8 @@ function measureAll(record, container) {
   const stage = $("stage");
   const renderer = new FrameRenderer(stage, { probes: true });
   renderer.setContainer(container[0], container[1]);
-  const frames = record.frames.map((frame) => {
+  const frames = record.frames.map((_, index) => {
+    const frame = record.frame(index);
     renderer.draw(frame);
     return { seq: frame.seq, t: frame.t, progress: frame.progress, layers: renderer.measure() };
   });
@@ -403,7 +404,7 @@ function setUpRender(record, container) {
   window.viewerRender = {
     frames: record.frames.length,
     async show(index) {
-      renderer.draw(record.frames[frameIndex(record, index)]);
+      renderer.draw(record.frame(frameIndex(record, index)));
       await document.fonts.ready;
       await renderer.picturesReady();
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));

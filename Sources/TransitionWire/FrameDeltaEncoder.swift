@@ -1,0 +1,244 @@
+import TransitionJSON
+import TransitionKit
+
+/// Writes the frames of a delta subscription (docs/protocol.md, "Delta frames"): each frame
+/// against the one this encoder wrote before it, as one line of JSON, straight into a reused
+/// buffer.
+///
+/// A delta frame is `{"event":"frame","session","seq","t","progress","layers",["removed",]
+/// "key":false}`: `layers` lists only the layers that changed since the previous frame, each
+/// with its `id` and only the fields that changed, a field that returned to its default
+/// written out with that default (`"alpha":1`, `"hidden":false`, `"background":null`); a
+/// layer the previous frame lacked comes whole, as in a full frame; `removed` names the
+/// layers gone. Applied in order (``FrameDeltaApplier``), the frames rebuild the full frames
+/// exactly. A key frame is a full frame with `"key":true` (``KeyFrameWriter``).
+///
+/// One encoder follows one stream of frames (one session at one rate): the daemon keeps one
+/// per frame stream and virtual reading, so a delta is encoded once whatever the number of
+/// subscribers. Numbers are written at the full frames' precision (``FixedPrecisionNumber``).
+/// While the layers keep their ids and order (every frame of one timeline), a frame is
+/// compared and written with no allocation: the previous frame is kept as a copy whose fields
+/// are updated in place. An encoder made with `animatedFields` compares only those.
+public struct FrameDeltaEncoder {
+  private var sink = ByteSink(capacity: 1_024)
+  /// The frame written last; nil before the first (or after ``reset()``).
+  private var previous: [LayerState]?
+  private var head: [UInt8] = []
+  private var headSession: String?
+  /// Per layer, the fields that may change between frames; nil to compare them all.
+  private let animatedFields: [LayerFields]?
+
+  /// An encoder that compares every field of every layer.
+  public init() {
+    animatedFields = nil
+  }
+
+  /// An encoder for the frames of one timeline, whose layer `i` changes only in
+  /// `animatedFields[i]` (``TimelineEvaluator/animatedFields``); a frame with another number
+  /// of layers is compared field by field.
+  public init(animatedFields: [LayerFields]) {
+    self.animatedFields = animatedFields
+  }
+
+  /// Forgets the previous frame: the next delta writes every layer whole.
+  public mutating func reset() {
+    previous = nil
+  }
+
+  /// Encodes `frame` of `session` against the frame encoded before it and lends the
+  /// `\n`-terminated line to `body` (valid only during the call). The first frame (and the
+  /// first after ``reset()``) lists every layer whole.
+  public mutating func encode<Result>(
+    session: String, seq: Int, frame: Frame, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) rethrows -> Result {
+    write(session: session, seq: seq, frame: frame)
+    return try sink.bytes.withUnsafeBytes(body)
+  }
+
+  /// The delta line for `frame`, as a new array.
+  public mutating func encode(session: String, seq: Int, frame: Frame) -> [UInt8] {
+    encode(session: session, seq: seq, frame: frame) { Array($0) }
+  }
+
+  private mutating func write(session: String, seq: Int, frame: Frame) {
+    sink.bytes.removeAll(keepingCapacity: true)
+    if headSession != session {
+      var headSink = ByteSink(capacity: 64)
+      headSink.append("{\"event\":\"frame\",\"session\":")
+      headSink.appendString(session)
+      headSink.append(",\"seq\":")
+      head = headSink.bytes
+      headSession = session
+    }
+    FrameEncoder.writeHead(head, seq: seq, frame: frame, into: &sink)
+    sink.append(",\"layers\":[")
+    if var kept = previous, Self.sameOrder(kept, frame.layers) {
+      // Updated in place: `previous` is released first, so the copy is not duplicated.
+      previous = nil
+      writeChanges(from: &kept, to: frame)
+      previous = kept
+      sink.append("],\"key\":false}\n")
+      return
+    }
+    writeReshaped(frame)
+    previous = frame.layers
+  }
+
+  /// True when `new` has the layers of `old`, by id, in the same order.
+  private static func sameOrder(_ old: [LayerState], _ new: [LayerState]) -> Bool {
+    guard old.count == new.count else { return false }
+    for index in old.indices where old[index].id != new[index].id { return false }
+    return true
+  }
+
+  /// Writes the changed layers of `frame` against `kept` (same ids, same order), and brings
+  /// `kept` up to `frame`.
+  private mutating func writeChanges(from kept: inout [LayerState], to frame: Frame) {
+    let fields = animatedFields?.count == frame.layers.count ? animatedFields : nil
+    var written = 0
+    kept.withUnsafeMutableBufferPointer { old in
+      frame.layers.withUnsafeBufferPointer { new in
+        guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return }
+        for index in new.indices {
+          let compared = fields?[index] ?? Self.everyField
+          if compared.isEmpty, fields != nil { continue }
+          if writeLayerChanges(
+            from: oldBase + index, to: newBase + index, compared: compared,
+            comparesContent: fields == nil, separator: written > 0)
+          {
+            written += 1
+          }
+        }
+      }
+    }
+  }
+
+  private static let everyField: LayerFields = [
+    .frame, .anchor, .transform, .alpha, .hidden, .z, .background,
+  ]
+
+  /// Writes `{"id":…,` and the fields of `compared` that differ, when any does, and copies them
+  /// into `old`.
+  ///
+  /// - Returns: True when the layer was written.
+  private mutating func writeLayerChanges(
+    from old: UnsafeMutablePointer<LayerState>, to new: UnsafePointer<LayerState>,
+    compared: LayerFields, comparesContent: Bool, separator: Bool
+  ) -> Bool {
+    var changed: LayerFields = []
+    if compared.contains(.frame), old.pointee.frame != new.pointee.frame { changed.insert(.frame) }
+    if compared.contains(.anchor), old.pointee.anchor != new.pointee.anchor {
+      changed.insert(.anchor)
+    }
+    if compared.contains(.transform), old.pointee.transform != new.pointee.transform {
+      changed.insert(.transform)
+    }
+    if compared.contains(.alpha), old.pointee.alpha != new.pointee.alpha { changed.insert(.alpha) }
+    if compared.contains(.hidden), old.pointee.hidden != new.pointee.hidden {
+      changed.insert(.hidden)
+    }
+    if compared.contains(.z), old.pointee.z != new.pointee.z { changed.insert(.z) }
+    if compared.contains(.background), old.pointee.background != new.pointee.background {
+      changed.insert(.background)
+    }
+    let contentChanged = comparesContent && old.pointee.content != new.pointee.content
+    guard !changed.isEmpty || contentChanged else { return false }
+    if separator { sink.append(UInt8(ascii: ",")) }
+    sink.append("{\"id\":")
+    sink.appendString(new.pointee.id)
+    for field in FrameEncoder.fieldOrder where changed.contains(field) {
+      Self.writeChanged(field, of: new, into: &sink)
+    }
+    if contentChanged {
+      sink.append(",\"content\":")
+      if let content = new.pointee.content { sink.appendJSON(content) } else { sink.append("null") }
+      old.pointee.content = new.pointee.content
+    }
+    sink.append(UInt8(ascii: "}"))
+    if changed.contains(.frame) { old.pointee.frame = new.pointee.frame }
+    if changed.contains(.anchor) { old.pointee.anchor = new.pointee.anchor }
+    if changed.contains(.transform) { old.pointee.transform = new.pointee.transform }
+    if changed.contains(.alpha) { old.pointee.alpha = new.pointee.alpha }
+    if changed.contains(.hidden) { old.pointee.hidden = new.pointee.hidden }
+    if changed.contains(.z) { old.pointee.z = new.pointee.z }
+    if changed.contains(.background) { old.pointee.background = new.pointee.background }
+    return true
+  }
+
+  /// Writes one changed field with its key and leading comma, its default value included.
+  private static func writeChanged(
+    _ field: LayerFields, of layer: UnsafePointer<LayerState>, into sink: inout ByteSink
+  ) {
+    switch field {
+    case .frame:
+      sink.append(",\"frame\":")
+      FrameEncoder.write(.frame, of: layer, into: &sink)
+    case .anchor:
+      guard layer.pointee.anchor == .center else {
+        return FrameEncoder.write(.anchor, of: layer, into: &sink)
+      }
+      sink.append(",\"anchor\":[0.5,0.5]")
+    case .transform:
+      guard layer.pointee.transform == .identity else {
+        return FrameEncoder.write(.transform, of: layer, into: &sink)
+      }
+      sink.append(",\"transform\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]")
+    case .alpha:
+      sink.append(",\"alpha\":")
+      sink.appendFixed(layer.pointee.alpha, prefix: 0)
+    case .hidden:
+      sink.append(layer.pointee.hidden ? ",\"hidden\":true" : ",\"hidden\":false")
+    case .background:
+      guard layer.pointee.background == nil else {
+        return FrameEncoder.write(.background, of: layer, into: &sink)
+      }
+      sink.append(",\"background\":null")
+    default:
+      FrameEncoder.write(field, of: layer, into: &sink)
+    }
+  }
+
+  /// Writes a frame whose layers are not the previous frame's in the same order: when the
+  /// layers still there keep their order and the new ones come after them, the changes, the
+  /// new layers whole and `removed`; otherwise every previous layer in `removed` and every
+  /// layer whole (the applier removes first, then appends in order).
+  private mutating func writeReshaped(_ frame: Frame) {
+    let old = previous ?? []
+    let newIDs = Set(frame.layers.map(\.id))
+    let oldIndex = Dictionary(old.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+    let staying = old.filter { newIDs.contains($0.id) }
+    let keepsOrder = frame.layers.prefix(staying.count).map(\.id) == staying.map(\.id)
+    var removed = keepsOrder ? old.filter { !newIDs.contains($0.id) }.map(\.id) : old.map(\.id)
+    if old.isEmpty { removed = [] }
+    var written = 0
+    frame.layers.withUnsafeBufferPointer { layers in
+      guard let base = layers.baseAddress else { return }
+      for index in layers.indices {
+        let layer = base + index
+        if keepsOrder, index < staying.count, let at = oldIndex[layer.pointee.id] {
+          var before = old[at]
+          if writeLayerChanges(
+            from: &before, to: layer, compared: Self.everyField, comparesContent: true,
+            separator: written > 0)
+          {
+            written += 1
+          }
+        } else {
+          if written > 0 { sink.append(UInt8(ascii: ",")) }
+          FrameEncoder.writeWholeLayer(layer, into: &sink)
+          written += 1
+        }
+      }
+    }
+    sink.append("]")
+    if !removed.isEmpty {
+      sink.append(",\"removed\":[")
+      for (index, id) in removed.enumerated() {
+        if index > 0 { sink.append(UInt8(ascii: ",")) }
+        sink.appendString(id)
+      }
+      sink.append("]")
+    }
+    sink.append(",\"key\":false}\n")
+  }
+}

@@ -1,0 +1,87 @@
+import Testing
+import TransitionJSON
+import TransitionKit
+import TransitionWire
+
+@testable import TransitionServer
+
+/// Delta subscriptions in the core (docs/protocol.md, "Delta frames"): one delta encoding per
+/// stream, key frames for joiners and after coalescing, and the rebuilt frames equal to a full
+/// subscriber's.
+@Suite struct ServerCoreDeltaTests {
+  private func applied(_ lines: [JSONValue], into applier: inout FrameDeltaApplier) throws
+    -> [Int: JSONValue]
+  {
+    var frames: [Int: JSONValue] = [:]
+    for line in lines.frames {
+      let full = try applier.apply(line.objectValue ?? [:])
+      frames[Int(full["seq"]?.numberValue ?? -1)] = .object(full)
+    }
+    return frames
+  }
+
+  @Test func aCoalescedDeltaSubscriberGetsKeyFramesThenDeltasAgain() throws {
+    var limits = ServerLimits()
+    limits.subscriberSoftLimitBytes = 1_000
+    let harness = CoreHarness(limits: limits)
+    let owner = harness.connect()
+    let id = harness.beginCrossfade(from: owner, duration: 10)
+    // A full subscriber that reads everything, for comparison.
+    let fast = harness.connect()
+    var fullFrames: [Int: JSONValue] = [:]
+    func readFast(_ lines: [JSONValue]) {
+      for frame in lines.frames { fullFrames[Int(frame["seq"]?.numberValue ?? -1)] = frame }
+    }
+    readFast(harness.send(#"{"op":"subscribe","session":"\#(id)","fps":10}"#, from: fast))
+    let slow = harness.connect()
+    let reply = harness.send(
+      #"{"op":"subscribe","session":"\#(id)","fps":10,"encoding":"delta"}"#, from: slow)
+    #expect(reply.first?["encoding"] == .string("delta"))
+    #expect(reply.frames.first?["key"] == .bool(true))
+    var applier = FrameDeltaApplier()
+    var rebuilt = try applied(reply, into: &applier)
+    for _ in 0..<10 {
+      harness.clock.advance(by: 0.105)
+      readFast(fast.readLines())
+    }
+    let written = slow.readLines()
+    #expect(harness.core.stats.framesCoalesced > 0)
+    rebuilt.merge(try applied(written, into: &applier)) { $1 }
+    harness.core.peerDrained(slow)
+    let waiting = slow.readLines().frames
+    #expect(waiting.map { $0["seq"] } == [.number(10)])
+    #expect(waiting.first?["key"] == .bool(true))
+    rebuilt.merge(try applied(waiting, into: &applier)) { $1 }
+    harness.clock.advance(by: 0.1)
+    readFast(fast.readLines())
+    let next = slow.readLines().frames
+    #expect(next.map { $0["key"] } == [.bool(true)])
+    harness.clock.advance(by: 0.1)
+    readFast(fast.readLines())
+    let after = slow.readLines().frames
+    #expect(after.map { $0["key"] } == [.bool(false)])
+    rebuilt.merge(try applied(next + after, into: &applier)) { $1 }
+    #expect(rebuilt.count >= 4)
+    for (seq, frame) in rebuilt {
+      #expect(frame == fullFrames[seq], "seq \(seq)")
+    }
+  }
+
+  @Test func aStreamWithDeltaSubscribersEncodesEachDeltaOnce() {
+    let harness = CoreHarness()
+    let owner = harness.connect()
+    let id = harness.beginCrossfade(from: owner, duration: 10)
+    let readers = (0..<3).map { _ in harness.connect() }
+    for reader in readers {
+      _ = harness.send(
+        #"{"op":"subscribe","session":"\#(id)","fps":10,"encoding":"delta"}"#, from: reader)
+    }
+    harness.clock.advance(by: 0.35)
+    let streams = readers.map { $0.readLines().frames }
+    #expect(streams[0].count >= 3)
+    // Every reader got the same delta lines for the same ticks.
+    let tail = streams.map { $0.suffix(2) }
+    #expect(tail[0] == tail[1] && tail[1] == tail[2])
+    #expect(tail[0].allSatisfy { $0["key"] == .bool(false) })
+  }
+}
