@@ -20,7 +20,15 @@ struct ViewerSceneTests {
   /// their largest channel change / 255) are too small to call a jump.
   static let pixelFloor = 40.0
 
-  static let scenes = TransitionctlPlayTests.sceneNames
+  /// Every scene but Material's shared axis and fade through. Their ends keep the other screen
+  /// at alpha 0 with a transform, over text: Chromium then composites that invisible layer and,
+  /// in some runs only, anti-aliases the visible text over it differently (150-180 pixels of
+  /// glyph edges) from the same screen drawn alone, which this pixel-exact check cannot tell
+  /// from a wrong end. MaterialAnimatorTests checks their ends and their no-jump rule on the
+  /// drawn geometry (CoarseRaster) instead, and `check-plugin` on every example scene.
+  static let scenes = TransitionctlPlayTests.sceneNames.filter {
+    !$0.hasPrefix("material-shared-axis-") && !$0.hasPrefix("material-fade-through-")
+  }
 
   @Test(
     "first frame = from screen alone; last frame = to screen alone; a cancelled session ends on the from screen",
