@@ -216,15 +216,10 @@ class FrameRenderer {
     style.width = w + "px";
     style.height = h + "px";
     style.transformOrigin = ax * w + "px " + ay * h + "px 0px";
-    // A layer that draws nothing (hidden, or alpha 0) gets no transform: a 3D transform makes
-    // the browser composite the element even when it is invisible, and the visible layers
-    // overlapping it would then be rasterised differently (text anti-aliasing) from the same
-    // layers drawn without it.
-    const drawsNothing = layer.hidden === true || layer.alpha === 0;
-    style.transform = !drawsNothing && Array.isArray(layer.transform)
-      && layer.transform.length === 16 ? "matrix3d(" + layer.transform.join(",") + ")" : "none";
+    style.transform = Array.isArray(layer.transform) && layer.transform.length === 16
+      ? "matrix3d(" + layer.transform.join(",") + ")" : "none";
     style.opacity = layer.alpha === undefined ? "1" : String(layer.alpha);
-    style.visibility = drawsNothing ? "hidden" : "visible";
+    style.visibility = layer.hidden ? "hidden" : "visible";
     style.zIndex = String(rank);
     style.backgroundColor = typeof layer.background === "string" && COLOUR.test(layer.background)
       ? layer.background : "transparent";
