@@ -63,11 +63,7 @@ public struct FrameDeltaEncoder {
   private mutating func write(session: String, seq: Int, frame: Frame) {
     sink.bytes.removeAll(keepingCapacity: true)
     if headSession != session {
-      var headSink = ByteSink(capacity: 64)
-      headSink.append("{\"event\":\"frame\",\"session\":")
-      headSink.appendString(session)
-      headSink.append(",\"seq\":")
-      head = headSink.bytes
+      head = FrameEncoder.head(session: session)
       headSession = session
     }
     FrameEncoder.writeHead(head, seq: seq, frame: frame, into: &sink)

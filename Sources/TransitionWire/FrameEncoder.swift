@@ -75,14 +75,20 @@ public struct FrameEncoder {
     encode(session: session, seq: seq, frame: frame) { Array($0) }
   }
 
+  /// The bytes every frame line of `session` starts with, up to its `seq` value:
+  /// `{"event":"frame","session":<id>,"seq":`. Worked out once per session by each encoder.
+  static func head(session: String) -> [UInt8] {
+    var sink = ByteSink(capacity: 64)
+    sink.append("{\"event\":\"frame\",\"session\":")
+    sink.appendString(session)
+    sink.append(",\"seq\":")
+    return sink.bytes
+  }
+
   private mutating func write(session: String, seq: Int, frame: Frame) {
     sink.bytes.removeAll(keepingCapacity: true)
     if headSession != session {
-      var headSink = ByteSink(capacity: 64)
-      headSink.append("{\"event\":\"frame\",\"session\":")
-      headSink.appendString(session)
-      headSink.append(",\"seq\":")
-      head = headSink.bytes
+      head = FrameEncoder.head(session: session)
       headSession = session
     }
     if let animatedFields, animatedFields.count == frame.layers.count {
