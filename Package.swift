@@ -56,13 +56,14 @@ let package = Package(
     // Animators written as data (docs/animators.md): the file format's reader and validator,
     // its expressions, and the compiler from a file and a context to a timeline. No I/O.
     .target(
-      name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
+      name: "DataAnimator",
+      dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
     // The daemon's built-in fallback, `default-slide`, as data embedded in the binary.
     .target(
       name: "BuiltinAnimators", dependencies: ["DataAnimator"],
       resources: [.embedInCode("default-slide.json")]),
     .target(
-      name: "PluginHost",
+      name: "PluginLoader",
       dependencies: [
         "TransitionKit", "TransitionPluginABI", "CTransitionPlugin", "DataAnimator",
         "TransitionPluginSDK",
@@ -70,12 +71,12 @@ let package = Package(
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
     .target(
       name: "PluginCheck",
-      dependencies: ["PluginHost", "TransitionKit", "TransitionJSON", "DataAnimator"]),
+      dependencies: ["PluginLoader", "TransitionKit", "TransitionJSON", "DataAnimator"]),
     // The plugin host process and its protocol: the frames between the daemon and the host,
     // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
     .target(
-      name: "PluginIsolation",
-      dependencies: ["PluginHost", "TransitionKit", "TransitionJSON", "CProcessControl"]),
+      name: "PluginHost",
+      dependencies: ["PluginLoader", "TransitionKit", "TransitionJSON", "CProcessControl"]),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
@@ -84,7 +85,7 @@ let package = Package(
     // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost"]
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader"]
     ),
     .target(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
@@ -104,7 +105,7 @@ let package = Package(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginHost", "PluginCheck", "UnixIO", "TransitionViewer", "PluginIsolation",
+        "PluginLoader", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
         "CProcessControl", "BuiltinAnimators", "DataAnimator",
       ]),
     .executableTarget(
@@ -124,7 +125,7 @@ let package = Package(
     .target(
       name: "RequestFuzzing",
       dependencies: [
-        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "TransitionServer",
+        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "TransitionServer",
         "DataAnimator", "TransitionPluginSDK",
       ]),
     .executableTarget(
@@ -154,7 +155,7 @@ let package = Package(
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [
-        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "PluginHost",
+        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "PluginLoader",
       ]
     ),
     .testTarget(
@@ -166,14 +167,14 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "PluginIsolationTests",
-      dependencies: ["PluginIsolation", "PluginHost", "TransitionKit", "TransitionJSON"]
+      name: "PluginHostTests",
+      dependencies: ["PluginHost", "PluginLoader", "TransitionKit", "TransitionJSON"]
     ),
     .testTarget(
-      name: "PluginHostTests",
+      name: "PluginLoaderTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
-      dependencies: ["PluginHost", "PluginCheck", "TransitionKit"]
+      dependencies: ["PluginLoader", "PluginCheck", "TransitionKit"]
     ),
     .testTarget(
       name: "AnimatorTests",

@@ -1,5 +1,5 @@
 import DataAnimator
-import PluginHost
+import PluginLoader
 import TransitionKit
 
 /// Checks one plugin library as an author's CI would: the daemon's own load checks, then every

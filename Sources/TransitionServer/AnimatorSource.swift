@@ -1,4 +1,4 @@
-import PluginHost
+import PluginLoader
 import TransitionJSON
 import TransitionKit
 

@@ -1,4 +1,4 @@
-import PluginHost
+import PluginLoader
 
 /// The animator that serves a `begin` whenever the chosen one cannot: it declined, failed,
 /// returned a malformed timeline, timed out, crashed, or its plugin host is down or

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LibeventLoop
 import PluginHost
-import PluginIsolation
+import PluginLoader
 import TransitionKit
 import TransitionServer
 import TransitionViewer

@@ -1,4 +1,4 @@
-import PluginHost
+import PluginLoader
 import Testing
 import TransitionJSON
 import TransitionKit

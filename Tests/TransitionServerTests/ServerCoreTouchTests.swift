@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import PluginLoader
 import Testing
 import TransitionJSON
 import TransitionKit

@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import PluginLoader
 import Testing
 
 /// The default set-up: the daemon's own directory holds every plugin `swift build` made.

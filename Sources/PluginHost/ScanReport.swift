@@ -1,9 +1,9 @@
-import PluginHost
+import PluginLoader
 import TransitionJSON
 import TransitionKit
 
 /// What a scan left loaded in the host: every animator (all scans so far, in load order) and
-/// what this scan noticed (the payload of a ``HostFrame/Kind/scanned`` frame, as JSON).
+/// what this scan noticed (the payload of a ``HostMessage/Kind/scanned`` message, as JSON).
 ///
 /// The daemon decodes it as hostile input: counts, lengths, names, operations and durations
 /// are all checked, and anything off refuses the whole report.

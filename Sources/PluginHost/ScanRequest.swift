@@ -1,11 +1,11 @@
-import PluginHost
+import PluginLoader
 import TransitionJSON
 import TransitionKit
 
 /// What the daemon asks the host to load: the search path, already resolved by the daemon,
 /// the permission switch, the trusted owner (the daemon's uid, not the host's: the host may
-/// run as `pluginUser`) and the libraries to skip (the payload of a ``HostFrame/Kind/scan``
-/// frame, as JSON).
+/// run as `pluginUser`) and the libraries to skip (the payload of a ``HostMessage/Kind/scan``
+/// message, as JSON).
 public struct ScanRequest: Equatable, Sendable {
   public var configuration: PluginRegistry.Configuration
   /// Real paths of quarantined libraries: never opened.

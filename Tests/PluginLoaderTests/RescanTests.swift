@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import PluginLoader
 import Testing
 
 /// `rescan()`, the daemon's reload: new libraries are added, loaded ones are left alone.

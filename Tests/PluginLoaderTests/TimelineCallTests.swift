@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import PluginLoader
 import Testing
 
 /// Calling animators: every outcome a plugin can produce becomes a `PluginTimelineResult`.

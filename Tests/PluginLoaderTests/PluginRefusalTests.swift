@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import PluginLoader
 import Testing
 
 /// What the host refuses to load, and the messages it gives.

@@ -1,6 +1,6 @@
 import Foundation
 import PluginCheck
-import PluginHost
+import PluginLoader
 import Testing
 import TransitionKit
 

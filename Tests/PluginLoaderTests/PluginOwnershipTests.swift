@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PluginHost
+import PluginLoader
 import Testing
 
 /// The StrictModes rule: a plugin file and every directory up to `/` must be owned by root or

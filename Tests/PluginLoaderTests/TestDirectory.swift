@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import PluginLoader
 
 /// File-system helpers for the plugin tests.
 enum TestDirectory {

@@ -1,10 +1,10 @@
 import Glibc
-import PluginHost
+import PluginLoader
 
 /// The plugin host's side of the protocol: the one loop of `transitiond plugin-host`.
 ///
-/// It reads the daemon's frames from its socket one at a time and answers each before reading
-/// the next: a `scan` loads plugins (announcing each library with a `loading` frame before
+/// It reads the daemon's messages from its socket one at a time and answers each before reading
+/// the next: a `scan` loads plugins (announcing each library with a `loading` message before
 /// opening it, then one `scanned` report), a `timeline` calls the animator and sends its
 /// answer. It exits when the daemon closes the socket (and the kernel kills it if the daemon
 /// dies first). Plugins run on this thread only.
@@ -14,7 +14,7 @@ public struct PluginHostService {
   public static let maximumRequestBytes = 64 << 20
 
   let descriptor: Int32
-  private var reader = HostFrameReader(payloadLimits: [
+  private var reader = HostMessageReader(payloadLimits: [
     .scan: 1 << 20, .timeline: PluginHostService.maximumRequestBytes,
   ])
   private var registry: PluginRegistry?
@@ -35,8 +35,8 @@ public struct PluginHostService {
       }
       reader.append(buffer[..<count])
       do {
-        while let frame = try reader.next() {
-          guard handle(frame) else { return 0 }
+        while let message = try reader.next() {
+          guard handle(message) else { return 0 }
         }
       } catch {
         Self.complain("unreadable request from the daemon: \(error)")
@@ -46,12 +46,12 @@ public struct PluginHostService {
   }
 
   /// Handles one request; false when the socket is gone.
-  private mutating func handle(_ frame: HostFrame) -> Bool {
-    switch frame.kind {
+  private mutating func handle(_ message: HostMessage) -> Bool {
+    switch message.kind {
     case .scan:
       let request: ScanRequest
       do {
-        request = try ScanRequest(payload: frame.payload)
+        request = try ScanRequest(payload: message.payload)
       } catch {
         Self.complain("unreadable scan request: \(error.message)")
         return false
@@ -62,47 +62,47 @@ public struct PluginHostService {
       var sent = true
       let report = registry.rescan(with: request.configuration, skipping: Set(request.skip)) {
         path in
-        sent = sent && Self.send(HostFrame(.loading, payload: Array(path.utf8)), on: descriptor)
+        sent = sent && Self.send(HostMessage(.loading, payload: Array(path.utf8)), on: descriptor)
       }
       let scanned = ScanReport(animators: registry.animators, diagnostics: report.diagnostics)
       return sent
         && Self.send(
-          HostFrame(.scanned, call: frame.call, payload: scanned.payload), on: descriptor)
+          HostMessage(.scanned, call: message.call, payload: scanned.payload), on: descriptor)
     case .timeline:
-      let answer: HostFrame
-      if let call = TimelineCall(payload: frame.payload), let registry {
+      let answer: HostMessage
+      if let call = TimelineCall(payload: message.payload), let registry {
         answer = Self.answer(
           registry.makeTimeline(animator: call.animator, contextJSON: call.contextJSON),
-          call: frame.call)
+          call: message.call)
       } else {
-        answer = HostFrame(
-          .answer, status: HostFrame.Status.failed.rawValue, call: frame.call,
+        answer = HostMessage(
+          .answer, status: HostMessage.Status.failed.rawValue, call: message.call,
           payload: Array("the plugin host got an unreadable call".utf8))
       }
       return Self.send(answer, on: descriptor)
     case .loading, .scanned, .answer:
-      Self.complain("the daemon sent a \(frame.kind) frame")
+      Self.complain("the daemon sent a \(message.kind) message")
       return false
     }
   }
 
-  static func answer(_ result: PluginTimelineResult, call: UInt32) -> HostFrame {
+  static func answer(_ result: PluginTimelineResult, call: UInt32) -> HostMessage {
     switch result {
     case .timeline(let bytes):
-      return HostFrame(
-        .answer, status: HostFrame.Status.timeline.rawValue, call: call, payload: bytes)
+      return HostMessage(
+        .answer, status: HostMessage.Status.timeline.rawValue, call: call, payload: bytes)
     case .declined:
-      return HostFrame(.answer, status: HostFrame.Status.declined.rawValue, call: call)
+      return HostMessage(.answer, status: HostMessage.Status.declined.rawValue, call: call)
     case .failed(let message), .faulted(_, let message):
-      return HostFrame(
-        .answer, status: HostFrame.Status.failed.rawValue, call: call,
+      return HostMessage(
+        .answer, status: HostMessage.Status.failed.rawValue, call: call,
         payload: Array(message.utf8))
     }
   }
 
-  /// Writes a whole frame; false when the daemon is gone.
-  static func send(_ frame: HostFrame, on descriptor: Int32) -> Bool {
-    let bytes = frame.encoded
+  /// Writes a whole message; false when the daemon is gone.
+  static func send(_ message: HostMessage, on descriptor: Int32) -> Bool {
+    let bytes = message.encoded
     var written = 0
     while written < bytes.count {
       let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

@@ -1,7 +1,7 @@
 /// A `timeline` call from the daemon to the host: which animator, and the context JSON.
 ///
 /// Payload: a big-endian `u16` name length, the name (UTF-8), then the context JSON to the
-/// end of the frame.
+/// end of the message.
 public struct TimelineCall: Equatable, Sendable {
   public var animator: String
   public var contextJSON: [UInt8]

@@ -1,5 +1,5 @@
 import Glibc
-import PluginIsolation
+import PluginHost
 import Testing
 
 /// When the plugin host is restarted and when a plugin is quarantined, without processes.

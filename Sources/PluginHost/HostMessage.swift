@@ -1,15 +1,15 @@
 /// One message between the daemon and its plugin host process (docs/plugins.md, "The host
-/// protocol"): a length-prefixed frame of bytes.
+/// protocol"): a length-prefixed message of bytes.
 ///
 /// ```
 /// u32 length   big-endian: the bytes after this field (6 + payload)
-/// u8  kind     HostFrame.Kind
-/// u8  status   HostFrame.Status for timeline answers, 0 otherwise
-/// u32 call     big-endian: the call this frame asks or answers (0 for scans)
+/// u8  kind     HostMessage.Kind
+/// u8  status   HostMessage.Status for timeline answers, 0 otherwise
+/// u32 call     big-endian: the call this message asks or answers (0 for scans)
 /// …   payload  length − 6 bytes
 /// ```
-public struct HostFrame: Equatable, Sendable {
-  /// What a frame is.
+public struct HostMessage: Equatable, Sendable {
+  /// What a message is.
   public enum Kind: UInt8, Sendable, CaseIterable {
     /// Daemon → host: load the plugins of a search path (payload: ``ScanRequest`` JSON).
     case scan = 1
@@ -50,7 +50,7 @@ public struct HostFrame: Equatable, Sendable {
     self.payload = payload
   }
 
-  /// The frame on the wire: length, header, payload.
+  /// The message on the wire: length, header, payload.
   public var encoded: [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Self.lengthBytes + Self.headerBytes + payload.count)

@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import PluginLoader
 
 /// Small C plugins compiled at test time with the system C compiler against
 /// `transitiond_plugin.h`, to exercise the host with behaviour no real animator has.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PluginHost
+@testable import PluginLoader
 
 /// The search path: order, environment variable, directory scanning and deduplication.
 @Suite struct PluginSearchPathTests {

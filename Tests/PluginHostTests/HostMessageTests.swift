@@ -1,5 +1,5 @@
 import PluginHost
-import PluginIsolation
+import PluginLoader
 import Testing
 import TransitionJSON
 import TransitionKit
