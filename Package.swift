@@ -80,7 +80,10 @@ let package = Package(
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
-    .target(name: "LibeventLoop", dependencies: ["CLibevent", "UnixIO"]),
+    // The pure stages of a line transport: the line framer and the output batch (when output
+    // leaves: write, hold, flush), shared by the Unix socket and HTTP event-stream transports.
+    .target(name: "LineTransport"),
+    .target(name: "LibeventLoop", dependencies: ["CLibevent", "LineTransport", "UnixIO"]),
     // The server core: sessions, subscriptions, the op table. No sockets and no libevent: it
     // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
     .target(
@@ -151,6 +154,7 @@ let package = Package(
       dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
     .testTarget(name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixIO"]),
     .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
+    .testTarget(name: "LineTransportTests", dependencies: ["LineTransport"]),
     .testTarget(name: "TransitionRenderTests", dependencies: ["TransitionRender"]),
     .testTarget(
       name: "TransitionServerTests",

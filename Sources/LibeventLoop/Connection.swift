@@ -1,8 +1,11 @@
 import CLibevent
 import Glibc
+import LineTransport
 import UnixIO
 
-/// One client of a stream socket (a libevent `bufferevent`), framed as `\n`-terminated lines.
+/// One client of a stream socket (a libevent `bufferevent`), framed as `\n`-terminated lines:
+/// the socket and its lifecycle around the two pure stages of a line transport, a
+/// ``LineFramer`` for input and an ``OutputBatch`` for output.
 ///
 /// Input arrives through ``onLine``, one call per complete line. A line longer than
 /// ``maximumLineLength`` is never buffered whole: ``onLineTooLong`` is called and input is
@@ -12,15 +15,15 @@ import UnixIO
 /// be throttled and resumed.
 ///
 /// ## Writes
-/// What is written during one loop iteration is collected and leaves in one `writev`, made
-/// straight to the socket once the iteration's callbacks have run (``EventLoop`` flushes
-/// every connection written to). Only what the kernel does not take then goes to libevent's
-/// output buffer, which arms write interest until it is sent: a reader that keeps up costs
-/// one system call per iteration and no `epoll_ctl`.
-///
-/// ``holdOutput()`` keeps the output past the end of iterations until ``flushNow()``: a frame
-/// clock renders ahead of a deadline and releases its frames when the deadline comes. The
-/// next line from the peer lifts the hold, so a reply never waits for it.
+/// When output leaves is the ``OutputBatch``'s rule: what is written during one loop
+/// iteration is collected and leaves in one `write`, made straight to the socket once the
+/// iteration's callbacks have run (``EventLoop`` flushes every connection written to);
+/// ``holdOutput()`` keeps it past the end of iterations until ``flush()`` (it then leaves at
+/// the end of the iteration) or ``flushNow()`` (it leaves at once): a frame clock renders
+/// ahead of a deadline and releases its frames when the deadline comes. Whether a line from
+/// the peer ends a hold is the application's decision, not the connection's. Only what the
+/// kernel does not take goes to libevent's output buffer, which arms write interest until it
+/// is sent: a reader that keeps up costs one system call per iteration and no `epoll_ctl`.
 ///
 /// ## Lifecycle
 /// A connection is *open* from creation until it ends, which happens exactly once, by
@@ -32,7 +35,7 @@ import UnixIO
 /// then the socket is closed. An open connection keeps itself alive; once its socket is
 /// closed it is freed with its last reference. Closing from inside any of its own callbacks
 /// is safe.
-public final class Connection {
+public final class Connection: EndOfTurnFlushing {
   /// Why a connection ended.
   public enum CloseReason: Equatable, Sendable {
     /// ``close()`` or ``closeAfterFlush()`` was called.
@@ -77,9 +80,10 @@ public final class Connection {
   public var onSocketClosed: ((Connection) -> Void)?
 
   /// The longest line accepted, in bytes, not counting the `\n`. At least 1.
-  public var maximumLineLength: Int = Connection.defaultMaximumLineLength {
-    didSet {
-      maximumLineLength = max(maximumLineLength, 1)
+  public var maximumLineLength: Int {
+    get { framer.maximumLineLength }
+    set {
+      framer.maximumLineLength = newValue
       applyWatermarks()
     }
   }
@@ -102,7 +106,7 @@ public final class Connection {
 
   /// The monotonic time the first byte of the unfinished line arrived; nil when the input
   /// holds no unfinished line.
-  public private(set) var partialLineSince: Double?
+  public var partialLineSince: Double? { framer.partialLineSince }
 
   /// How long, in seconds, queued output may make no progress after the connection ended
   /// before the socket is closed anyway.
@@ -116,11 +120,12 @@ public final class Connection {
 
   private var state = State.open
   private var bufferEvent: OpaquePointer?
-  /// Output written during this loop iteration, not yet offered to the socket.
-  private var batch: OpaquePointer?
+  /// The input not yet handed out as lines.
+  private var framer = LineFramer(maximumLineLength: Connection.defaultMaximumLineLength)
+  /// Output not yet offered to the socket, and the rule for when it is.
+  private var output = OutputBatch()
+  /// True while the connection is on the loop's list for the end-of-iteration flush.
   private var isFlushScheduled = false
-  /// True from ``holdOutput()`` until ``flushNow()`` or the next line from the peer.
-  public private(set) var isHoldingOutput = false
   /// Batches written straight to the socket so far: one for each loop iteration in which
   /// output was written, while the reader keeps up (for tests and statistics).
   public private(set) var directWrites = 0
@@ -128,7 +133,6 @@ public final class Connection {
   /// True once queued output went above ``writeLowWatermark``: ``onDrained`` is then due
   /// when it falls back to it.
   private var isDrainDue = false
-  private var discardingOverlongLine = false
   private var registration: Unmanaged<Connection>?
   private var partialLineTimer: LoopTimer?
 
@@ -178,25 +182,21 @@ public final class Connection {
   /// closed.
   public var pendingOutputBytes: Int {
     guard let bufferEvent else { return 0 }
-    let batched = batch.map { evbuffer_get_length($0) } ?? 0
-    return batched + evbuffer_get_length(bufferevent_get_output(bufferEvent))
+    return output.count + evbuffer_get_length(bufferevent_get_output(bufferEvent))
   }
 
-  /// Queues `bytes` for the peer (one copy, into the iteration's output batch); the batch is
-  /// written once this loop iteration's callbacks have run (see "Writes" above).
+  /// True from ``holdOutput()`` until ``flush()`` or ``flushNow()``.
+  public var isHoldingOutput: Bool { output.isHolding }
+
+  /// Queues `bytes` for the peer (one copy, into the output batch); the batch is written once
+  /// this loop iteration's callbacks have run (see "Writes" above).
   ///
   /// - Parameter bytes: The bytes to send.
-  /// - Returns: False when the connection has ended (nothing is queued) or memory ran out.
+  /// - Returns: False when the connection has ended (nothing is queued).
   @discardableResult
   public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard state == .open, bufferEvent != nil else { return false }
-    guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
-    if batch == nil { batch = evbuffer_new() }
-    guard let batch, evbuffer_add(batch, base, bytes.count) == 0 else { return false }
-    if !isFlushScheduled {
-      isFlushScheduled = true
-      loop.scheduleFlush(self)
-    }
+    if output.write(bytes) { scheduleFlush() }
     if !isDrainDue, pendingOutputBytes > writeLowWatermark { isDrainDue = true }
     return true
   }
@@ -208,52 +208,56 @@ public final class Connection {
   /// together at the end of the iteration, and ``onDrained`` is reported there, never from
   /// inside this call.
   public func flushNow() {
-    isHoldingOutput = false
-    guard !isFlushing, let batch, evbuffer_get_length(batch) > 0 else { return }
-    if !isFlushScheduled {
-      isFlushScheduled = true
-      loop.scheduleFlush(self)
-    }
+    guard state == .open, output.flushNow(), !isFlushing else { return }
+    scheduleFlush()
     writeBatch()
   }
 
-  /// Keeps what is queued, and what is queued after, from being written at the end of loop
-  /// iterations until ``flushNow()``, or until the next line from the peer arrives (the
-  /// reply to a request never waits; the held output then leaves with it). Closing with
-  /// ``closeAfterFlush()`` still sends it.
-  public func holdOutput() {
-    guard state == .open else { return }
-    isHoldingOutput = true
+  /// Ends a hold: what is queued leaves with the rest of this iteration's output, once its
+  /// callbacks have run. Without a hold it changes nothing.
+  public func flush() {
+    guard state == .open, output.flush() else { return }
+    scheduleFlush()
   }
 
-  /// Ends a hold because a line arrived: what it kept leaves at the end of this iteration.
-  private func liftHold() {
-    isHoldingOutput = false
-    guard !isFlushScheduled, let batch, evbuffer_get_length(batch) > 0 else { return }
+  /// Keeps what is queued, and what is queued after, from being written at the end of loop
+  /// iterations until ``flush()`` or ``flushNow()``. Closing with ``closeAfterFlush()`` still
+  /// sends it.
+  public func holdOutput() {
+    guard state == .open else { return }
+    output.hold()
+  }
+
+  /// Puts the connection on the loop's list for the end-of-iteration flush, once.
+  private func scheduleFlush() {
+    guard !isFlushScheduled else { return }
     isFlushScheduled = true
     loop.scheduleFlush(self)
   }
 
-  /// Offers the batch to the socket: written straight with `writev` when nothing is waiting
-  /// in libevent's output buffer, and whatever the kernel did not take moves there (arming
-  /// write interest). Reports ``onDrained`` when a direct write (this one, or a
-  /// ``flushNow()`` earlier in the iteration) brought the queued output down to the
-  /// watermark; what that callback writes goes to libevent's output buffer, so one
-  /// connection gets one direct write per flush and the loop polls in between.
-  func flush() {
+  /// The end of the loop iteration: offers the batch to the socket unless a hold keeps it,
+  /// written straight with `write` when nothing is waiting in libevent's output buffer, and
+  /// whatever the kernel did not take moves there (arming write interest). Reports
+  /// ``onDrained`` when a direct write (this one, or a ``flushNow()`` earlier in the
+  /// iteration) brought the queued output down to the watermark; what that callback writes
+  /// goes to libevent's output buffer, so one connection gets one direct write per flush and
+  /// the loop polls in between.
+  func endOfTurn() {
     isFlushScheduled = false
-    guard !isHoldingOutput else { return }
-    guard writeBatch(), isDrainDue, state == .open else { return }
+    let leaves = output.endOfTurn()
+    guard !output.isHolding else { return }
+    guard leaves ? writeBatch() : isFullySent, isDrainDue, state == .open else { return }
     isDrainDue = false
     isFlushing = true
     isFlushScheduled = true
     onDrained?(self)
     isFlushing = false
     isFlushScheduled = false
-    if let batch = self.batch, evbuffer_get_length(batch) > 0, let bufferEvent = self.bufferEvent {
-      _ = evbuffer_add_buffer(bufferevent_get_output(bufferEvent), batch)
-    }
+    moveBatchToOutput()
   }
+
+  /// True when nothing is queued anywhere: not in the batch, not in libevent's output buffer.
+  private var isFullySent: Bool { bufferEvent != nil && pendingOutputBytes == 0 }
 
   /// Writes the batch straight to the socket when libevent's output buffer is empty, else
   /// appends it there. Returns true when nothing is left queued anywhere (the batch went to
@@ -261,35 +265,40 @@ public final class Connection {
   @discardableResult
   private func writeBatch() -> Bool {
     guard let bufferEvent else { return false }
-    let output = bufferevent_get_output(bufferEvent)
-    guard let batch, evbuffer_get_length(batch) > 0 else {
-      return evbuffer_get_length(output) == 0
-    }
-    guard evbuffer_get_length(output) == 0, !isFlushing else {
-      _ = evbuffer_add_buffer(output, batch)
+    let slowPath = bufferevent_get_output(bufferEvent)
+    guard output.count > 0 else { return evbuffer_get_length(slowPath) == 0 }
+    guard evbuffer_get_length(slowPath) == 0, !isFlushing else {
+      moveBatchToOutput()
       return false
     }
     let descriptor = bufferevent_getfd(bufferEvent)
-    // One writev of the whole batch (a second one when libevent's limit of iovecs cut the
-    // first short); what is left then means the kernel's buffer is full.
+    // One write of the whole batch; what is left then means the kernel's buffer is full.
     directWrites += 1
-    let written = evbuffer_write(batch, descriptor)
-    if written > 0, evbuffer_get_length(batch) > 0 {
-      _ = evbuffer_write(batch, descriptor)
+    let written = output.queued.withUnsafeBytes { bytes in
+      var result: Int
+      repeat {
+        result = Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+      } while result < 0 && errno == EINTR
+      return result
     }
-    guard evbuffer_get_length(batch) == 0 else {
+    output.sent(written)
+    guard output.count == 0 else {
       // The rest (or everything, on EAGAIN or an error libevent will then report) waits for
       // the socket to become writable.
-      _ = evbuffer_add_buffer(output, batch)
+      moveBatchToOutput()
       return false
     }
     return true
   }
 
-  /// Moves the batch into libevent's output buffer (before flushing at close).
+  /// Moves the batch into libevent's output buffer (the slow path, or before flushing at
+  /// close).
   private func moveBatchToOutput() {
-    guard let bufferEvent, let batch, evbuffer_get_length(batch) > 0 else { return }
-    _ = evbuffer_add_buffer(bufferevent_get_output(bufferEvent), batch)
+    guard let bufferEvent, output.count > 0 else { return }
+    let bytes = output.takeAll()
+    bytes.withUnsafeBytes {
+      _ = evbuffer_add(bufferevent_get_output(bufferEvent), $0.baseAddress, $0.count)
+    }
   }
 
   /// Queues `bytes` for the peer; see ``write(_:)-(UnsafeRawBufferPointer)``.
@@ -329,82 +338,45 @@ public final class Connection {
     return Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
   }
 
+  /// Moves what libevent read into the framer and delivers the lines it makes, until they
+  /// run out or the connection ends.
   private func readLines() {
     guard let bufferEvent else { return }
     let input = bufferevent_get_input(bufferEvent)
-    defer { notePartialLine() }
-    while state == .open {
-      let available = evbuffer_get_length(input)
-      if available == 0 { return }
-      var newlineLength = 0
-      let newline = evbuffer_search_eol(input, nil, &newlineLength, EVBUFFER_EOL_LF)
-      if discardingOverlongLine {
-        if newline.pos < 0 {
-          _ = evbuffer_drain(input, available)
-          return
-        }
-        _ = evbuffer_drain(input, Int(newline.pos) + 1)
-        discardingOverlongLine = false
-        continue
-      }
-      if newline.pos < 0 {
-        if available > maximumLineLength {
-          _ = evbuffer_drain(input, available)
-          discardingOverlongLine = true
-          onLineTooLong?(self)
-        }
-        return
-      }
-      let lineLength = Int(newline.pos)
-      if lineLength > maximumLineLength {
-        _ = evbuffer_drain(input, lineLength + 1)
-        onLineTooLong?(self)
-        continue
-      }
-      let line = [UInt8](unsafeUninitializedCapacity: lineLength) { buffer, count in
-        count = lineLength == 0 ? 0 : Int(evbuffer_remove(input, buffer.baseAddress, lineLength))
-      }
-      _ = evbuffer_drain(input, 1)
-      partialLineSince = nil
-      if isHoldingOutput { liftHold() }
-      onLine?(self, line)
+    let available = evbuffer_get_length(input)
+    if available > 0, let bytes = evbuffer_pullup(input, -1) {
+      framer.append(UnsafeRawBufferPointer(start: bytes, count: available), at: loop.now)
+      _ = evbuffer_drain(input, available)
     }
+    while state == .open, let event = framer.nextEvent() {
+      switch event {
+      case .line(let line): onLine?(self, line)
+      case .overlongLine: onLineTooLong?(self)
+      }
+    }
+    schedulePartialLineCheck()
   }
 
-  /// Records whether the input left after the complete lines were taken is an unfinished
-  /// line, and when it began.
-  private func notePartialLine() {
-    let pending = bufferEvent.map { evbuffer_get_length(bufferevent_get_input($0)) } ?? 0
-    guard state == .open, pending > 0, !discardingOverlongLine else {
-      partialLineSince = nil
-      partialLineTimer?.cancel()
-      return
-    }
-    if partialLineSince == nil {
-      partialLineSince = loop.now
-      schedulePartialLineCheck()
-    }
-  }
-
+  /// Sets the timer for the framer's verdict on the unfinished line, or cancels it.
   private func schedulePartialLineCheck() {
-    guard state == .open, let since = partialLineSince, let timeout = partialLineTimeout else {
+    guard state == .open, let timeout = partialLineTimeout,
+      case .waitUntil(let deadline) = framer.checkPartialLine(now: loop.now, timeout: timeout)
+    else {
       partialLineTimer?.cancel()
       return
     }
     if partialLineTimer == nil {
       partialLineTimer = try? LoopTimer(loop: loop) { [weak self] in self?.checkPartialLine() }
     }
-    partialLineTimer?.schedule(at: since + timeout)
+    partialLineTimer?.schedule(at: deadline)
   }
 
   private func checkPartialLine() {
-    guard state == .open, let since = partialLineSince, let timeout = partialLineTimeout else {
-      return
-    }
-    if loop.now - since >= timeout {
-      onPartialLineTimeout?(self)
-    } else {
-      schedulePartialLineCheck()
+    guard state == .open, let timeout = partialLineTimeout else { return }
+    switch framer.checkPartialLine(now: loop.now, timeout: timeout) {
+    case .timedOut: onPartialLineTimeout?(self)
+    case .waitUntil: schedulePartialLineCheck()
+    case .none: break
     }
   }
 
@@ -476,10 +448,7 @@ public final class Connection {
       bufferevent_free(bufferEvent)
       self.bufferEvent = nil
     }
-    if let batch {
-      evbuffer_free(batch)
-      self.batch = nil
-    }
+    output = OutputBatch()
     let socketClosed = onSocketClosed
     onSocketClosed = nil
     socketClosed?(self)

@@ -20,11 +20,11 @@ public final class EventLoop {
   /// The underlying `struct event_base *`.
   let base: OpaquePointer
   private var lastConnectionID: UInt64 = 0
-  /// Runs ``flushConnections()`` once the callbacks already running or ready have run: an
+  /// Runs ``flushTransports()`` once the callbacks already running or ready have run: an
   /// event without a descriptor, made active by hand (`event_active`), never added.
   private var flushEvent: OpaquePointer?
-  /// Connections with output written during this iteration, to be sent in one write each.
-  private var connectionsToFlush: [Connection] = []
+  /// Transports with output written during this iteration, to be sent in one write each.
+  private var transportsToFlush: [any EndOfTurnFlushing] = []
 
   /// Creates a loop with its own `event_base`.
   ///
@@ -105,30 +105,30 @@ public final class EventLoop {
   /// The current time on the monotonic clock (`CLOCK_MONOTONIC`), in seconds, without a loop.
   public static func monotonicNow() -> Double { MonotonicClock.seconds() }
 
-  /// Has `connection` flush its output once the callbacks of this loop iteration have run, so
+  /// Has `transport` flush its output once the callbacks of this loop iteration have run, so
   /// that everything written to it in one iteration (one frame clock tick, one request's
-  /// reply and frame) leaves in one write.
-  func scheduleFlush(_ connection: Connection) {
+  /// reply and frame) leaves in one write. A transport asks once an iteration.
+  func scheduleFlush(_ transport: any EndOfTurnFlushing) {
     if flushEvent == nil {
       flushEvent = event_new(
         base, -1, 0,
         { _, _, context in
           guard let context else { return }
-          Unmanaged<EventLoop>.fromOpaque(context).takeUnretainedValue().flushConnections()
+          Unmanaged<EventLoop>.fromOpaque(context).takeUnretainedValue().flushTransports()
         }, Unmanaged.passUnretained(self).toOpaque())
     }
     guard let flushEvent else {
       // Only an allocation failure gets here: flush at once instead.
-      return connection.flush()
+      return transport.endOfTurn()
     }
-    if connectionsToFlush.isEmpty { event_active(flushEvent, 0, 0) }
-    connectionsToFlush.append(connection)
+    if transportsToFlush.isEmpty { event_active(flushEvent, 0, 0) }
+    transportsToFlush.append(transport)
   }
 
-  private func flushConnections() {
-    let connections = connectionsToFlush
-    connectionsToFlush = []
-    for connection in connections { connection.flush() }
+  private func flushTransports() {
+    let transports = transportsToFlush
+    transportsToFlush = []
+    for transport in transports { transport.endOfTurn() }
   }
 
   /// The next connection id: 1, 2, 3, … in order of creation on this loop (Unix connections

@@ -35,6 +35,8 @@ public final class HTTPServer {
   public var connectionCount: Int { connections.count }
 
   private let settings: Settings
+  /// The loop the server runs on (its streams flush at the end of its iterations).
+  private let loop: EventLoop
   private var http: OpaquePointer?
   /// Every connection that has sent a request and is still open, with its streaming request.
   private var connections: [OpaquePointer: HTTPRequest?] = [:]
@@ -46,6 +48,7 @@ public final class HTTPServer {
   ///   (`EADDRINUSE` from `bind`).
   public init(loop: EventLoop, host: String, port: UInt16, settings: Settings) throws(SystemError) {
     self.settings = settings
+    self.loop = loop
     var storage = sockaddr_storage()
     let length = clibevent_inet_address(host, port, &storage)
     guard length > 0 else { throw SystemError(errno: EINVAL, function: "inet_pton", path: host) }
@@ -123,7 +126,7 @@ public final class HTTPServer {
         if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
       }
       guard connections.count < settings.maxConnections else {
-        let request = HTTPRequest(pointer, connection: connection)
+        let request = HTTPRequest(pointer, connection: connection, loop: loop)
         request.respond(
           status: 503, reason: "Service Unavailable", headers: [("Connection", "close")],
           body: Array(
@@ -139,7 +142,7 @@ public final class HTTPServer {
           Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().closed(connection)
         }, registration?.toOpaque())
     }
-    let request = HTTPRequest(pointer, connection: connection)
+    let request = HTTPRequest(pointer, connection: connection, loop: loop)
     request.onStreamStarted = { [unowned self] request in
       self.connections[request.connection] = .some(request)
     }

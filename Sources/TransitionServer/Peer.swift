@@ -56,11 +56,14 @@ public protocol Peer: AnyObject {
   /// their deadline.
   func flushNow()
   /// Holds what is queued for the peer, and what is queued after, past the end of the loop
-  /// iteration, until ``flushNow()``: the frames a frame clock rendered ahead of their
-  /// deadline wait for it. The transport lifts the hold by itself when the peer's next
-  /// request arrives (its reply never waits for a deadline; the held frames then leave with
-  /// it, early).
+  /// iteration, until ``flush()`` or ``flushNow()``: the frames a frame clock rendered ahead
+  /// of their deadline wait for it. The core ends the hold with ``flush()`` when the peer's
+  /// next request arrives (its reply never waits for a deadline; the held frames then leave
+  /// with it, early).
   func holdOutput()
+  /// Ends a hold: what is queued leaves with the rest of this loop iteration's output, as if
+  /// it had never been held. Without a hold it changes nothing.
+  func flush()
   /// True from ``holdOutput()`` until the hold ends.
   var isHoldingOutput: Bool { get }
   /// Ends the peer now, dropping queued output.
@@ -82,6 +85,9 @@ extension Peer {
   /// Does nothing: for peers whose transport sends each line as it is queued (their frames
   /// leave when rendered, up to the frame clock's lead before their deadline).
   public func holdOutput() {}
+
+  /// Does nothing: for peers whose transport sends each line as it is queued.
+  public func flush() {}
 
   /// False: for peers that never hold.
   public var isHoldingOutput: Bool { false }

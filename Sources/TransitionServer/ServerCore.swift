@@ -116,6 +116,9 @@ public final class ServerCore {
   /// it, after the replies of the peer's earlier requests.
   public func receive(line: [UInt8], from peer: Peer) {
     guard let client = clients[peer.id] else { return }
+    // A reply never waits for a frame clock's deadline: frames held for it leave with the
+    // reply, at the end of this loop iteration, a little early.
+    peer.flush()
     stats.bytesReceived += line.count + 1
     if client.isWaitingForAnimator {
       client.waitingLines.append(line)

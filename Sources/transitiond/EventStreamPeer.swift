@@ -7,14 +7,16 @@ import TransitionServer
 /// receives exactly the JSON lines a socket client reads. The peer sends no request lines:
 /// the daemon subscribes it once (``ServerCore/subscribeEventStream(_:session:fps:)``), and
 /// that is all it can do. It has no identity (it is never an admin, nor a session's owner).
+///
+/// When the events leave is the stream's rule, the one a socket connection follows
+/// (``HTTPRequest``, an `OutputBatch`): what the core queues in one loop iteration leaves as
+/// one chunk at its end, held output at the frame clock's deadline, and what the subscription
+/// sends before the reply head is out (its `begin` event and first frames) with the head.
 final class EventStreamPeer: Peer {
   let id: UInt64
   let request: HTTPRequest
-  /// Events queued before the reply started (the `begin` events and first frames the
-  /// subscription sends), or nil once it streams.
-  private var early: [UInt8]? = []
-  /// Events held for a frame clock's deadline (``holdOutput()``), or nil while none are.
-  private var held: [UInt8]?
+  /// True until the reply started streaming or was refused.
+  private var isEarly = true
   private var closeReported = false
   /// Called once when the peer ends, after the core was told.
   var onEnded: ((EventStreamPeer) -> Void)?
@@ -39,57 +41,45 @@ final class EventStreamPeer: Peer {
 
   var identity: PeerIdentity? { nil }
   var isOpen: Bool { !closeReported && request.isOpen }
-  var pendingOutputBytes: Int {
-    (early?.count ?? request.pendingOutputBytes) + (held?.count ?? 0)
-  }
+  var pendingOutputBytes: Int { request.pendingOutputBytes }
 
   @discardableResult
   func send(_ bytes: [UInt8]) -> Bool {
     guard isOpen else { return false }
-    if early != nil {
-      early?.append(contentsOf: Self.events(of: bytes))
-      return true
-    }
-    if held != nil {
-      held?.append(contentsOf: Self.events(of: bytes))
-      return true
-    }
-    return request.send(Self.events(of: bytes))
+    return request.write(Self.events(of: bytes))
   }
 
-  /// Keeps the events sent from now on until ``flushNow()``, as a socket connection does: the
-  /// frames a frame clock rendered ahead leave at their deadline.
+  /// Keeps the events sent from now on until ``flush()`` or ``flushNow()``, as a socket
+  /// connection does: the frames a frame clock rendered ahead leave at their deadline.
   func holdOutput() {
-    guard isOpen, early == nil, held == nil else { return }
-    held = []
+    guard isOpen, !isEarly else { return }
+    request.holdOutput()
   }
 
-  var isHoldingOutput: Bool { held != nil }
+  var isHoldingOutput: Bool { request.isHoldingOutput }
 
-  /// Sends the held events, as one chunk.
-  func flushNow() {
-    guard let events = held else { return }
-    held = nil
-    if isOpen, !events.isEmpty { request.send(events) }
-  }
+  /// Ends a hold: the held events leave at the end of this loop iteration.
+  func flush() { request.flush() }
+
+  /// Sends the queued events now, as one chunk.
+  func flushNow() { request.flushNow() }
 
   /// Starts the `200 OK` event stream and sends what was queued before it.
   func startStreaming() {
-    guard isOpen, let queued = early else { return }
-    early = nil
+    guard isOpen, isEarly else { return }
+    isEarly = false
     request.startStream(
       headers: [
         ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
         ("X-Content-Type-Options", "nosniff"),
       ], writeTimeoutSeconds: writeTimeoutSeconds)
-    if !queued.isEmpty { request.send(queued) }
   }
 
   /// Answers the request with an error instead of a stream (the subscription was refused),
   /// and ends the peer.
   func refuse(status: Int32, reason: String, message: String) {
     guard isOpen else { return }
-    early = nil
+    isEarly = false
     request.respond(
       status: status, reason: reason,
       headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")],
@@ -100,13 +90,13 @@ final class EventStreamPeer: Peer {
   /// A `:` comment line: keeps an idle stream moving so that neither side times it out, and
   /// lets a stream whose reader left be noticed.
   func keepAlive() {
-    guard isOpen, early == nil, request.pendingOutputBytes == 0 else { return }
-    request.send(Array(":\n\n".utf8))
+    guard isOpen, !isEarly, request.pendingOutputBytes == 0 else { return }
+    request.write(Array(":\n\n".utf8))
   }
 
   func close() {
     guard isOpen else { return }
-    if early != nil {
+    if isEarly {
       refuse(status: 503, reason: "Service Unavailable", message: "closed by the daemon")
       return
     }
@@ -116,15 +106,15 @@ final class EventStreamPeer: Peer {
 
   func closeAfterFlush() {
     guard isOpen else { return }
-    if let queued = early {
+    if isEarly {
       // Refused before it streamed (the core's limits): the refusal's JSON line is the body.
+      let queued = request.queuedOutput
       let line = queued.split(separator: UInt8(ascii: "\n")).first.map { Array($0.dropFirst(6)) }
       refuse(
         status: 503, reason: "Service Unavailable",
         message: String(decoding: line ?? [], as: UTF8.self))
       return
     }
-    flushNow()
     request.endStream()
     reportClosed(reason: nil)
   }

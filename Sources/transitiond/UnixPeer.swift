@@ -2,9 +2,10 @@ import LibeventLoop
 import TransitionServer
 
 /// Adapts one accepted Unix-socket ``Connection`` to the core's ``Peer``: lines, drains,
-/// overlong lines and the end of the connection go to the ``ServerCore``; the core's lines go
-/// into the connection's output buffer, which libevent writes when the loop next runs (so
-/// what the core queues in one tick leaves in one write).
+/// overlong lines, unfinished lines and the end of the connection go to the ``ServerCore``;
+/// the core's lines go into the connection's output batch, which leaves in one write at the
+/// end of the loop iteration (so what the core queues in one tick leaves together), unless
+/// held (``holdOutput()``) until ``flush()`` or ``flushNow()``.
 final class UnixPeer: Peer {
   let connection: Connection
   let identity: PeerIdentity?
@@ -56,6 +57,8 @@ final class UnixPeer: Peer {
   func flushNow() { connection.flushNow() }
 
   func holdOutput() { connection.holdOutput() }
+
+  func flush() { connection.flush() }
 
   var isHoldingOutput: Bool { connection.isHoldingOutput }
 

@@ -3,8 +3,8 @@ import LibeventLoop
 import Testing
 
 /// Held output (Connection.holdOutput): it stays queued past the end of loop iterations
-/// until flushNow, or until the next line from the peer arrives, and is still sent by
-/// closeAfterFlush.
+/// until flushNow, or until flush (which the application calls when a line from the peer
+/// arrives, as the server core does), and is still sent by closeAfterFlush.
 @Suite struct ConnectionHoldTests {
   /// Runs the loop for a few iterations that have nothing to do with the connection.
   private func runIdleIterations(_ loop: EventLoop) throws {
@@ -39,10 +39,11 @@ import Testing
     connection.close()
   }
 
-  @Test func aLineFromThePeerLiftsTheHoldSoItsReplyDoesNotWait() throws {
+  @Test func flushOnALineFromThePeerLiftsTheHoldSoItsReplyDoesNotWait() throws {
     let loop = try EventLoop()
     let (connection, client) = try makeConnectedPair(loop: loop)
     connection.onLine = { connection, line in
+      connection.flush()
       connection.write(Array("re: ".utf8) + line + [10])
     }
     #expect(connection.write("held frame\n"))

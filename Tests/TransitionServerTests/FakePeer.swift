@@ -47,6 +47,8 @@ final class FakePeer: Peer {
     released = unread.count
   }
 
+  func flush() { flushNow() }
+
   func close() { end(flushing: false) }
   func closeAfterFlush() { end(flushing: true) }
 

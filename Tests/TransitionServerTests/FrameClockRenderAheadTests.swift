@@ -60,6 +60,24 @@ import TransitionKit
     #expect(peer.holds == 5)
   }
 
+  @Test func aRequestFromAHeldPeerEndsTheHoldSoTheFramesLeaveWithItsReply() throws {
+    let harness = harness()
+    let peer = harness.connect()
+    let id = harness.beginCrossfade(from: peer, duration: 10)
+    subscribe(peer, to: id, fps: 10, in: harness)
+    let frameClock = try #require(harness.core.frameClocks[10])
+    harness.clock.advance(to: frameClock.deadline(1) - 0.001)
+    #expect(peer.isHoldingOutput)
+    #expect(peer.readLines().isEmpty)
+    // The request's reply does not wait for the deadline, and the held frame leaves first.
+    harness.core.receive(line: Array(#"{"op":"hello","id":7}"#.utf8), from: peer)
+    #expect(!peer.isHoldingOutput)
+    let lines = peer.readLines()
+    #expect(lines.count == 2)
+    #expect(lines.first?["event"] == .string("frame"))
+    #expect(lines.last?["id"] == .number(7))
+  }
+
   @Test func theLeadFollowsTheRenderTimeAndStaysWithinAPeriod() throws {
     let harness = harness()
     let (sessions, peer) = watchedSessions(20, fps: 60, in: harness)
