@@ -83,7 +83,11 @@ let package = Package(
     // The pure stages of a line transport: the line framer and the output batch (when output
     // leaves: write, hold, flush), shared by the Unix socket and HTTP event-stream transports.
     .target(name: "LineTransport"),
-    .target(name: "LibeventLoop", dependencies: ["CLibevent", "LineTransport", "UnixIO"]),
+    .target(
+      name: "LibeventLoop", dependencies: ["CLibevent", "LineTransport", "UnixDaemon", "UnixIO"]),
+    // What the daemon needs of the OS beside its loop: the socket's lock and the ownership
+    // checks of its files, systemd's readiness, socket activation and watchdog.
+    .target(name: "UnixDaemon", dependencies: ["UnixIO"]),
     // The server core: sessions, subscriptions, the op table. No sockets and no libevent: it
     // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
     .target(
@@ -92,7 +96,8 @@ let package = Package(
     ),
     .target(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
-    // Blocking Unix I/O for clients and tests: socket addresses, connect and bind, write-all.
+    // Unix system calls for every side: the error type, socket addresses, connect and bind,
+    // the one write loop, the monotonic clock, the blocking line client.
     .target(name: "UnixIO"),
     // Rendering recordings to pictures: the DevTools protocol over a pipe to headless
     // Chromium, the viewer page's capture, the frame schedule and the ffmpeg encoder.
@@ -108,7 +113,7 @@ let package = Package(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginLoader", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
+        "UnixDaemon", "PluginLoader", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
         "CProcessControl", "BuiltinAnimators", "DataAnimator",
       ]),
     .executableTarget(
@@ -152,7 +157,8 @@ let package = Package(
     .testTarget(
       name: "TransitionWireTests",
       dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
-    .testTarget(name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixIO"]),
+    .testTarget(
+      name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixDaemon", "UnixIO"]),
     .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
     .testTarget(name: "LineTransportTests", dependencies: ["LineTransport"]),
     .testTarget(name: "TransitionRenderTests", dependencies: ["TransitionRender"]),

@@ -1,5 +1,6 @@
 import CLibevent
 import Glibc
+import UnixDaemon
 import UnixIO
 
 /// Accepts clients on an AF_UNIX stream socket at a file system path (libevent's
@@ -50,7 +51,7 @@ public final class UnixListener {
     self.loop = loop
     self.path = path
     self.onAccept = onAccept
-    let address = try UnixSocketAddress(path: path)
+    let address = try UnixSocketAddress(socketPath: path)
     try SocketFiles.prepareDirectory(of: path)
     let descriptor = try retryingInterrupts("socket") {
       socket(
@@ -58,7 +59,7 @@ public final class UnixListener {
     }
     var bound = false
     do {
-      try address.withSocketAddress { socketAddress, length throws(SystemError) in
+      _ = try address.withSocketAddress { socketAddress, length throws(SystemError) in
         try retryingInterrupts("bind", path: path) { bind(descriptor, socketAddress, length) }
       }
       bound = true

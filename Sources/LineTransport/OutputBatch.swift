@@ -83,17 +83,19 @@ public struct OutputBatch {
   }
 
   /// The socket took the first `count` bytes of ``queued``; the rest stays queued, in order.
+  /// Once nothing is queued no flush is due: the next write asks for one again.
   public mutating func sent(_ count: Int) {
     guard count > 0 else { return }
     if count >= queued.count {
       queued.removeAll(keepingCapacity: queued.capacity <= Self.retainedCapacity)
+      isFlushDue = false
     } else {
       queued.removeFirst(count)
     }
   }
 
-  /// Takes everything queued (to hand to a slower path, or at close), leaving the batch empty;
-  /// a hold and a due flush are left as they are.
+  /// Takes everything queued (to hand to a slower path, or at close), leaving the batch empty
+  /// and no flush due; a hold is left as it is.
   public mutating func takeAll() -> [UInt8] {
     let bytes = queued
     sent(queued.count)

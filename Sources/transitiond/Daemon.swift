@@ -7,6 +7,7 @@ import TransitionKit
 import TransitionServer
 import TransitionViewer
 import TransitionWire
+import UnixDaemon
 
 /// The transitiond daemon: the ``ServerCore`` on one libevent loop, with what connects it to
 /// the system: the config and its reload, the socket's lock, the Unix listener, signals and

@@ -1,6 +1,7 @@
 import Glibc
 import LibeventLoop
 import Testing
+import UnixDaemon
 import UnixIO
 
 @Suite struct SocketLockTests {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LibeventLoop
 import Testing
+import UnixDaemon
 
 /// The socket's directory, its lock and a file at its path are trusted only when they belong
 /// to this process's uid and no one else can write them (docs/security.md). The tests that

@@ -1,6 +1,7 @@
 import Glibc
 import LibeventLoop
 import Testing
+import UnixDaemon
 import UnixIO
 
 /// A datagram socket standing in for systemd's notification socket.

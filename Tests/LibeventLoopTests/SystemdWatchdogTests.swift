@@ -1,5 +1,6 @@
 import LibeventLoop
 import Testing
+import UnixDaemon
 
 /// When the watchdog applies and how often it is pinged.
 @Suite struct SystemdWatchdogTests {

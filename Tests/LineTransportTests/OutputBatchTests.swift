@@ -133,6 +133,22 @@ import Testing
     #expect(batch.count == 0)
   }
 
+  @Test func takingEverythingLeavesNoFlushDueSoTheNextWriteAsksAgain() {
+    var batch = OutputBatch()
+    batch.write(Array("moved to a slower path\n".utf8))
+    #expect(batch.isFlushDue)
+    _ = batch.takeAll()
+    #expect(!batch.isFlushDue)
+    do {
+      let asked = batch.write(Array("next\n".utf8))
+      #expect(asked)
+    }
+    do {
+      let leaves = batch.endOfTurn()
+      #expect(leaves)
+    }
+  }
+
   @Test func aHoldSurvivesTakingEverything() {
     var batch = OutputBatch()
     batch.write(Array("x\n".utf8))

@@ -1,3 +1,6 @@
+import Glibc
+import UnixIO
+
 /// A Unix socket path that cannot be used, for a reason other than a failed system call.
 public struct UnixSocketError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What is wrong with the path. New codes may be added.
@@ -36,4 +39,27 @@ public struct UnixSocketError: Error, Equatable, Sendable, CustomStringConvertib
   }
 
   public var description: String { message }
+}
+
+extension UnixSocketAddress {
+  /// The address of the socket at `path`, refused as a ``UnixSocketError``.
+  ///
+  /// - Throws: ``UnixSocketError/Code/invalidPath`` when the path is empty or contains NUL,
+  ///   ``UnixSocketError/Code/pathTooLong`` when it is longer than
+  ///   ``UnixSocketAddress/maximumPathLength`` bytes.
+  public init(socketPath path: String, allowAbstract: Bool = false) throws(UnixSocketError) {
+    do {
+      try self.init(path: path, allowAbstract: allowAbstract)
+    } catch {
+      guard error.errno == ENAMETOOLONG else {
+        throw UnixSocketError(
+          code: .invalidPath, path: path,
+          message: "socket path \"\(path)\" is empty or contains NUL")
+      }
+      throw UnixSocketError(
+        code: .pathTooLong, path: path,
+        message:
+          "socket path \(path) is \(path.utf8.count) bytes; at most \(Self.maximumPathLength) fit")
+    }
+  }
 }

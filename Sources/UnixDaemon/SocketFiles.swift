@@ -5,7 +5,7 @@ import UnixIO
 /// of docs/security.md: the socket's directory must belong to the process's effective uid and
 /// be writable by no one else (as tmux and ssh-agent require of theirs), and nothing in it is
 /// followed through a symbolic link or removed unless it is a socket of that uid.
-enum SocketFiles {
+public enum SocketFiles {
   /// The write bits for group and others.
   static let sharedWriteBits: mode_t = 0o022
 
@@ -16,7 +16,7 @@ enum SocketFiles {
   ///
   /// - Throws: ``SystemError`` from `mkdir`, `chmod` or `stat`; ``UnixSocketError`` with code
   ///   ``UnixSocketError/Code/unsafeOwnership`` when the directory is not safe.
-  static func prepareDirectory(of path: String) throws {
+  public static func prepareDirectory(of path: String) throws {
     try createParentDirectories(of: path)
     try checkDirectory(directory(of: path), socketPath: path)
   }
@@ -126,7 +126,7 @@ enum SocketFiles {
   }
 
   /// The device and inode of the file at `path`, or nil when there is none.
-  static func identity(of path: String) -> FileIdentity? {
+  public static func identity(of path: String) -> FileIdentity? {
     var status = stat()
     guard lstat(path, &status) == 0 else { return nil }
     return FileIdentity(device: status.st_dev, inode: status.st_ino, mode: status.st_mode)
@@ -140,11 +140,14 @@ enum SocketFiles {
 }
 
 /// Which file a path named at some moment.
-struct FileIdentity: Equatable {
-  let device: dev_t
-  let inode: ino_t
-  let mode: mode_t
+public struct FileIdentity: Equatable, Sendable {
+  /// The device the file is on.
+  public let device: dev_t
+  /// The file's inode number.
+  public let inode: ino_t
+  /// The file's type and permission bits.
+  public let mode: mode_t
 
   /// True for a socket file.
-  var isSocket: Bool { mode & S_IFMT == S_IFSOCK }
+  public var isSocket: Bool { mode & S_IFMT == S_IFSOCK }
 }

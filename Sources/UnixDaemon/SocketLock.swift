@@ -38,7 +38,7 @@ public final class SocketLock {
   ///   ``UnixSocketError/Code/unsafeOwnership`` when the directory, the lock file or a socket
   ///   at the path is not trusted, and ``SystemError`` when a system call fails.
   public init(socketPath: String, ownerName: String = "transitiond") throws {
-    _ = try UnixSocketAddress(path: socketPath)
+    _ = try UnixSocketAddress(socketPath: socketPath)
     self.socketPath = socketPath
     lockPath = socketPath + ".lock"
     try SocketFiles.prepareDirectory(of: socketPath)

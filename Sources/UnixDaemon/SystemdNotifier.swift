@@ -1,4 +1,3 @@
-import CLibevent
 import Glibc
 import UnixIO
 
@@ -62,7 +61,7 @@ public struct SystemdNotifier: Sendable {
   ///   `socket` or `sendto` fails.
   public func send(_ message: String) throws {
     guard let socketPath else { return }
-    let address = try UnixSocketAddress(path: socketPath, allowAbstract: true)
+    let address = try UnixSocketAddress(socketPath: socketPath, allowAbstract: true)
     let descriptor = try retryingInterrupts("socket") {
       socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     }
