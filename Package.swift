@@ -76,7 +76,9 @@ let package = Package(
     // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
     .target(
       name: "PluginHost",
-      dependencies: ["PluginLoader", "TransitionKit", "TransitionJSON", "CProcessControl"]),
+      dependencies: [
+        "PluginLoader", "TransitionKit", "TransitionJSON", "CProcessControl", "UnixIO",
+      ]),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
@@ -92,13 +94,15 @@ let package = Package(
     // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader"]
+      dependencies: [
+        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "UnixIO",
+      ]
     ),
     .target(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
     // Unix system calls for every side: the error type, socket addresses, connect and bind,
     // the one write loop, the monotonic clock, the blocking line client.
-    .target(name: "UnixIO"),
+    .target(name: "UnixIO", dependencies: ["LineTransport"]),
     // Rendering recordings to pictures: the DevTools protocol over a pipe to headless
     // Chromium, the viewer page's capture, the frame schedule and the ffmpeg encoder.
     .target(name: "TransitionRender", dependencies: ["TransitionJSON"]),

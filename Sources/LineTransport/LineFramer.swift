@@ -110,6 +110,15 @@ public struct LineFramer {
     }
   }
 
+  /// Takes the buffered bytes as they are, unframed (a reader that goes on with raw reads),
+  /// leaving the framer empty.
+  public mutating func takeBuffered() -> [UInt8] {
+    let rest = Array(bytes[start...])
+    dropUnconsumed()
+    partialLineSince = nil
+    return rest
+  }
+
   /// Whether the unfinished line has waited `timeout` seconds or more at monotonic time `now`.
   public func checkPartialLine(now: Double, timeout: Double) -> PartialLineCheck {
     guard let since = partialLineSince else { return .none }

@@ -1,5 +1,6 @@
 import Glibc
 import PluginLoader
+import UnixIO
 
 /// The plugin host's side of the protocol: the one loop of `transitiond plugin-host`.
 ///
@@ -102,15 +103,7 @@ public struct PluginHostService {
 
   /// Writes a whole message; false when the daemon is gone.
   static func send(_ message: HostMessage, on descriptor: Int32) -> Bool {
-    let bytes = message.encoded
-    var written = 0
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return false }
-      written += count
-    }
-    return true
+    (try? writeAll(message.encoded, to: descriptor, isSocket: true)) != nil
   }
 
   /// One line on standard error (the daemon's log), prefixed with the host's name.

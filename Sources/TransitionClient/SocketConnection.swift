@@ -1,15 +1,12 @@
 import Glibc
 import UnixIO
 
-/// A blocking, connected AF_UNIX stream socket that reads whole lines.
+/// The client library's connection to the daemon: the shared ``BlockingLineSocket``, with its
+/// failures told as ``ClientError``s.
 ///
-/// Every system call retries on `EINTR`; reads wait with `poll(2)` so callers can bound them.
 /// The descriptor is closed when the connection is deinitialised or ``close()`` is called.
 final class SocketConnection {
-  private var descriptor: Int32
-  private var buffer = LineBuffer()
-  private var reachedEnd = false
-  private var chunk = [UInt8](repeating: 0, count: 65_536)
+  private let socket: BlockingLineSocket
   private let path: String
 
   /// Connects to the Unix socket at `path`.
@@ -18,7 +15,7 @@ final class SocketConnection {
   init(path: String) throws(ClientError) {
     self.path = path
     do {
-      descriptor = try UnixSocket.connect(path: path)
+      socket = try BlockingLineSocket(path: path)
     } catch {
       let reason =
         switch (error.function, error.errno) {
@@ -31,23 +28,18 @@ final class SocketConnection {
     }
   }
 
-  deinit { close() }
-
   /// Closes the socket; later reads and writes fail with ``ClientError/Code/closed``.
   func close() {
-    if descriptor >= 0 {
-      _ = Glibc.close(descriptor)
-      descriptor = -1
-    }
+    socket.close()
   }
 
   /// Writes all of `bytes`.
   ///
   /// - Throws: ``ClientError/Code/closed`` when the daemon has gone or the socket is closed.
   func write(_ bytes: [UInt8]) throws(ClientError) {
-    guard descriptor >= 0 else { throw ClientError(.closed, "the connection is closed") }
+    guard socket.descriptor >= 0 else { throw ClientError(.closed, "the connection is closed") }
     do {
-      try writeAll(bytes, to: descriptor, isSocket: true)
+      try socket.write(bytes)
     } catch {
       throw ClientError(.closed, "writing to \(path) failed: \(error.reason)", errno: error.errno)
     }
@@ -59,65 +51,23 @@ final class SocketConnection {
   /// - Throws: ``ClientError/Code/timeout`` past the deadline, ``ClientError/Code/closed`` at
   ///   end of file or on a read error.
   func readLine(deadline: ContinuousClock.Instant?) throws(ClientError) -> [UInt8] {
-    while true {
-      if let line = buffer.nextLine() { return line }
-      guard descriptor >= 0, !reachedEnd else {
-        throw ClientError(.closed, "the daemon closed the connection")
-      }
-      try waitReadable(deadline: deadline)
-      try fill()
+    guard socket.descriptor >= 0 else {
+      throw ClientError(.closed, "the daemon closed the connection")
     }
-  }
-
-  private func waitReadable(deadline: ContinuousClock.Instant?) throws(ClientError) {
-    while true {
-      var timeoutMilliseconds: Int32 = -1
-      if let deadline {
-        let remaining = deadline - ContinuousClock.now
-        if remaining <= .zero { throw ClientError(.timeout, "no answer from the daemon in time") }
-        let (seconds, attoseconds) = remaining.components
-        let milliseconds =
-          seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        timeoutMilliseconds = Int32(clamping: max(1, milliseconds))
+    let line: [UInt8]?
+    do {
+      line = try socket.readLine(deadline: deadline)
+    } catch {
+      if error.errno == ETIMEDOUT, error.function == "poll" {
+        throw ClientError(.timeout, "no answer from the daemon in time")
       }
-      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&entry, 1, timeoutMilliseconds)
-      if ready > 0 { return }
-      if ready < 0 {
-        let code = errno
-        if code == EINTR { continue }
-        throw ClientError(.closed, "poll failed: \(Self.describe(code))", errno: code)
+      if error.function == "poll" {
+        throw ClientError(.closed, "poll failed: \(error.reason)", errno: error.errno)
       }
-      // ready == 0: loop to re-check the deadline.
+      throw ClientError(
+        .closed, "reading from \(path) failed: \(error.reason)", errno: error.errno)
     }
-  }
-
-  private func fill() throws(ClientError) {
-    while true {
-      let count = chunk.withUnsafeMutableBytes { raw in
-        read(descriptor, raw.baseAddress!, raw.count)
-      }
-      if count > 0 {
-        chunk.withUnsafeBytes { raw in
-          buffer.append(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
-        }
-        return
-      }
-      if count == 0 {
-        reachedEnd = true
-        return
-      }
-      let code = errno
-      if code == EINTR { continue }
-      if code == ECONNRESET {
-        reachedEnd = true
-        return
-      }
-      throw ClientError(.closed, "reading from \(path) failed: \(Self.describe(code))", errno: code)
-    }
-  }
-
-  private static func describe(_ code: Int32) -> String {
-    String(cString: strerror(code))
+    guard let line else { throw ClientError(.closed, "the daemon closed the connection") }
+    return line
   }
 }

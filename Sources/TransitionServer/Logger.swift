@@ -1,4 +1,5 @@
 import Glibc
+import UnixIO
 
 /// Writes one line per event to standard error:
 /// `2026-11-29T12:00:00Z info transitiond: message`.
@@ -27,16 +28,8 @@ public final class Logger {
     guard messageLevel <= level else { return }
     let text = message().map { $0.isNewline ? " " : $0 }
     let line = "\(Self.timestamp()) \(messageLevel) \(name): \(String(text))\n"
-    var bytes = Array(line.utf8)
-    bytes.withUnsafeMutableBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return }
-        offset += written
-      }
-    }
+    // A log line that cannot be written is dropped: there is nowhere to report it.
+    try? writeAll(Array(line.utf8), to: 2, isSocket: false)
   }
 
   /// Writes `message` at level `error`.

@@ -30,7 +30,7 @@ struct DeltaBench {
       )
       guard reply.contains(#""ok":true"#) else { throw BenchError("subscribe failed: \(reply)") }
       while true {
-        let line = try socket.readLine()
+        let line = try socket.readText()
         if line.hasPrefix(#"{"event":"complete""#) || line.contains(#""event":"complete""#) {
           break
         }

@@ -1,118 +1,86 @@
 import Foundation
 import UnixIO
 
-/// A blocking Unix-socket client for the benchmark: requests and replies as lines, and fast
-/// readers of line streams that cost the benchmark's side as little as possible (one `read`
-/// into a fixed buffer, newlines counted with `memchr`), so that the figures are the server's.
-final class LineSocket: @unchecked Sendable {
-  let descriptor: Int32
-  private let capacity = 1 << 20
-  private let buffer: UnsafeMutablePointer<UInt8>
-  /// Bytes read past the last line returned by ``readLine()``.
-  private var pending: [UInt8] = []
+/// The benchmark's client is the shared blocking line client; these are the benchmark's own
+/// uses of it: requests and replies as text, and fast readers of line streams that cost the
+/// benchmark's side as little as possible (raw chunks, newlines counted with `memchr`), so
+/// that the figures are the server's.
+typealias LineSocket = BlockingLineSocket
 
-  init(path: String) throws {
-    do {
-      descriptor = try UnixSocket.connect(path: path)
-    } catch {
-      throw BenchError("cannot connect to \(path): \(error)")
-    }
-    buffer = .allocate(capacity: capacity)
-  }
-
+extension BlockingLineSocket {
   /// Connects, retrying for up to `seconds` while the server is not listening yet.
   static func waitingFor(path: String, within seconds: Double) throws -> LineSocket {
     let deadline = Monotonic.now + seconds
     while true {
       do { return try LineSocket(path: path) } catch {
-        if Monotonic.now > deadline { throw error }
+        if Monotonic.now > deadline { throw BenchError("cannot connect to \(path): \(error)") }
         usleep(1_000)
       }
     }
   }
 
-  deinit {
-    close(descriptor)
-    buffer.deallocate()
-  }
-
   func send(_ line: String) throws {
-    let bytes = Array((line + "\n").utf8)
-    try bytes.withUnsafeBytes { try sendAll($0) }
+    try send(line: line)
   }
 
   /// Writes all of `bytes`, blocking.
   func sendAll(_ bytes: UnsafeRawBufferPointer) throws {
-    var sent = 0
-    while sent < bytes.count {
-      let count = write(descriptor, bytes.baseAddress! + sent, bytes.count - sent)
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { throw BenchError("write failed: errno \(errno)") }
-      sent += count
-    }
+    try write(bytes)
   }
 
   /// Sends a request and returns the first line after it that carries `"ok"`.
   func request(_ line: String) throws -> String {
     try send(line)
     while true {
-      let reply = try readLine()
+      let reply = try readText()
       if reply.contains(#""ok":"#) { return reply }
     }
   }
 
-  func readLine() throws -> String {
-    while true {
-      if let newline = pending.firstIndex(of: 10) {
-        let line = String(decoding: pending[..<newline], as: UTF8.self)
-        pending.removeSubrange(...newline)
-        return line
-      }
-      let count = read(descriptor, buffer, capacity)
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { throw BenchError("the server closed the connection") }
-      pending.append(contentsOf: UnsafeBufferPointer(start: buffer, count: count))
-    }
+  /// The next line as text.
+  func readText() throws -> String {
+    guard let line = try readLine() else { throw BenchError("the server closed the connection") }
+    return String(decoding: line, as: UTF8.self)
   }
 
   /// Reads until a line holding `"event":"complete"` and counts the lines before it and all
   /// bytes (the same reader for transitiond, the socket's own limit and the Node.js script).
   func countUntilComplete() throws -> (lines: Int, bytes: Int) {
     let marker = Array(#""event":"complete""#.utf8)
-    // Bytes left from `readLine` first, then the socket; the last marker-length bytes of the
-    // previous read are kept in front so that a marker split across reads is found.
+    // The last marker-length bytes of the previous chunk are kept in front so that a marker
+    // split across reads is found.
     let carry = marker.count
+    let capacity = Self.readCapacity
     let window = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + carry)
     defer { window.deallocate() }
     var kept = 0
     var lines = 0
     var bytes = 0
-    var leftover = pending
-    pending = []
-    while true {
-      var count = 0
-      if !leftover.isEmpty {
-        count = min(leftover.count, capacity)
-        leftover.withUnsafeBufferPointer {
-          (window + kept).update(from: $0.baseAddress!, count: count)
+    var result: (lines: Int, bytes: Int)?
+    while result == nil {
+      let more = try readChunk { chunk throws in
+        var offset = 0
+        while result == nil, offset < chunk.count {
+          let count = min(chunk.count - offset, capacity)
+          UnsafeMutableRawPointer(window + kept).copyMemory(
+            from: chunk.baseAddress! + offset, byteCount: count)
+          offset += count
+          bytes += count
+          if let end = Self.find(marker, in: window, count: kept + count) {
+            // Count the lines before the one holding the marker.
+            lines += Self.newlines(window + kept, max(0, end - (window + kept)))
+            result = (lines, bytes)
+            return
+          }
+          lines += Self.newlines(window + kept, count)
+          let total = kept + count
+          kept = min(carry, total)
+          (window).update(from: window + total - kept, count: kept)
         }
-        leftover.removeFirst(count)
-      } else {
-        count = read(descriptor, window + kept, capacity)
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { throw BenchError("the server closed the stream") }
       }
-      bytes += count
-      if let end = Self.find(marker, in: window, count: kept + count) {
-        // Count the lines before the one holding the marker.
-        lines += Self.newlines(window + kept, max(0, end - (window + kept)))
-        return (lines, bytes)
-      }
-      lines += Self.newlines(window + kept, count)
-      let total = kept + count
-      kept = min(carry, total)
-      (window).update(from: window + total - kept, count: kept)
+      guard more else { throw BenchError("the server closed the stream") }
     }
+    return result!
   }
 
   /// The first occurrence of `needle` in `count` bytes at `start`.
@@ -147,22 +115,12 @@ final class LineSocket: @unchecked Sendable {
     return lines
   }
 
-  /// Reads whatever is available into the fixed buffer; calls `body` with the bytes and the
-  /// monotonic time they arrived. Returns false at end of stream.
+  /// Reads whatever is available; calls `body` with the bytes and the monotonic time they
+  /// arrived. Returns false at end of stream (or on a read error).
   func readChunk(_ body: (UnsafeBufferPointer<UInt8>, Double) -> Void) -> Bool {
-    if !pending.isEmpty {
-      let bytes = pending
-      pending = []
-      bytes.withUnsafeBufferPointer { body($0, Monotonic.now) }
-      return true
-    }
-    while true {
-      let count = read(descriptor, buffer, capacity)
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { return false }
-      body(UnsafeBufferPointer(start: buffer, count: count), Monotonic.now)
-      return true
-    }
+    (try? readChunk { (chunk: UnsafeRawBufferPointer) in
+      body(chunk.assumingMemoryBound(to: UInt8.self), Monotonic.now)
+    }) ?? false
   }
 }
 

@@ -59,7 +59,7 @@ struct StreamBench {
     _ = try socket.request(#"{"op":"subscribe","session":"\#(session)","fps":1,"clock":"virtual"}"#)
     var lines: [[UInt8]] = []
     while true {
-      let line = try socket.readLine()
+      let line = try socket.readText()
       if line.hasPrefix(#"{"event":"frame""#) { lines.append(Array((line + "\n").utf8)) }
       if line.contains(#""event":"complete""#) { break }
     }

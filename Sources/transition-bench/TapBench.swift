@@ -24,14 +24,14 @@ struct TapBench {
       let sent = Monotonic.now
       try bytes.withUnsafeBytes { try socket.sendAll($0) }
       while true {
-        let line = try socket.readLine()
+        let line = try socket.readText()
         if line.hasPrefix(#"{"event":"frame""#) { break }
         if line.contains(#""ok":false"#) { throw BenchError("tap refused: \(line)") }
       }
       samples.append(Monotonic.now - sent)
       _ = try socket.request(#"{"op":"end","session":"\#(session)"}"#)
       // The end's final frame and complete, and nothing else of this session, follow.
-      while !(try socket.readLine()).contains(#""event":"complete""#) {}
+      while !(try socket.readText()).contains(#""event":"complete""#) {}
     }
     return Percentiles(samples)
   }

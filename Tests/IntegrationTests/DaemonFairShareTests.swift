@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TransitionClient
+import UnixIO
 
 /// Fair shares: one client, or one user, cannot lock the others out (docs/limits.md).
 @Suite struct DaemonFairShareTests {
@@ -22,14 +23,14 @@ import TransitionClient
     // Every slot is taken: one by an idle client, the others by connections that send half
     // a line and nothing more.
     let idle = try Self.onlyClient(of: daemon)
-    let stalled = try (0..<2).map { _ in try DaemonLineSocket(path: daemon.socketPath) }
+    let stalled = try (0..<2).map { _ in try BlockingLineSocket(path: daemon.socketPath) }
     for socket in stalled { try socket.sendRaw(#"{"op":"hel"#) }
     // Each half line times out: the client is told why and disconnected.
     for socket in stalled {
-      let line = try socket.readLine()
+      let line = try socket.daemonLine()
       #expect(line.contains(#""code":"limit_exceeded""#), "\(line)")
       #expect(line.contains("(limits.partialLineSeconds)"), "\(line)")
-      #expect(throws: DaemonHarnessError.self) { try socket.readLine() }
+      #expect(throws: DaemonHarnessError.self) { try socket.daemonLine() }
     }
     // The slots are free again; the idle client (no unfinished line) stays.
     #expect(
@@ -43,11 +44,11 @@ import TransitionClient
       config: #"{"limits": {"maxClients": 8, "maxClientsPerUser": 3}}"#)
     let held = try [Self.onlyClient(of: daemon)] + (0..<2).map { _ in try daemon.client() }
     for client in held { #expect(try client.hello().server == "transitiond") }
-    let refused = try DaemonLineSocket(path: daemon.socketPath)
-    let refusal = try refused.readLine()
+    let refused = try BlockingLineSocket(path: daemon.socketPath)
+    let refusal = try refused.daemonLine()
     #expect(refusal.contains(#""code":"limit_exceeded""#))
     #expect(refusal.contains("the limit is 3 (limits.maxClientsPerUser)"), "\(refusal)")
-    #expect(throws: DaemonHarnessError.self) { try refused.readLine() }
+    #expect(throws: DaemonHarnessError.self) { try refused.daemonLine() }
     // A slot freed by its user can be taken again.
     held[0].close()
     #expect(
@@ -61,8 +62,8 @@ import TransitionClient
     // Three hundred connections over the user's share, each refused and closed.
     let began = Date()
     for _ in 0..<300 {
-      let refused = try DaemonLineSocket(path: daemon.socketPath)
-      #expect(try refused.readLine().contains(#""code":"limit_exceeded""#))
+      let refused = try BlockingLineSocket(path: daemon.socketPath)
+      #expect(try refused.daemonLine().contains(#""code":"limit_exceeded""#))
     }
     let seconds = Date().timeIntervalSince(began)
     let logged = {
@@ -72,8 +73,8 @@ import TransitionClient
     #expect(logged().count <= 10 * (Int(seconds) + 2), "\(logged().count) lines in \(seconds) s")
     // The count of those held back comes with the next one let through.
     Thread.sleep(forTimeInterval: 1.1)
-    let last = try DaemonLineSocket(path: daemon.socketPath)
-    #expect(try last.readLine().contains(#""code":"limit_exceeded""#))
+    let last = try BlockingLineSocket(path: daemon.socketPath)
+    #expect(try last.daemonLine().contains(#""code":"limit_exceeded""#))
     #expect(
       DaemonHarness.waitUntil { logged().last?.contains("more refusals not logged") == true },
       "\(logged().suffix(2))")
@@ -81,7 +82,7 @@ import TransitionClient
 
   @Test func aTricklingClientDoesNotExtendItsLine() throws {
     let daemon = try DaemonProcess(config: #"{"limits": {"partialLineSeconds": 0.5}}"#)
-    let socket = try DaemonLineSocket(path: daemon.socketPath)
+    let socket = try BlockingLineSocket(path: daemon.socketPath)
     // One byte at a time, each well within the timeout of the one before: the line is still
     // timed from its first byte.
     var sent = 0
@@ -90,7 +91,7 @@ import TransitionClient
       try? socket.sendRaw("x")
       sent += 1
       usleep(50_000)
-      reply = try? socket.readLineIfAvailable()
+      reply = try? socket.daemonLineIfAvailable()
     }
     let line = try #require(reply)
     #expect(line.contains("(limits.partialLineSeconds)"))

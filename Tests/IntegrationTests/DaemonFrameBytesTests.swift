@@ -1,4 +1,5 @@
 import Testing
+import UnixIO
 
 /// The bytes of the frames a real daemon streams for the built-in animators are pinned: the
 /// same lines, to the byte, as `main` at 47a932d streamed for the same requests (hashes taken
@@ -55,17 +56,17 @@ import Testing
     -> [String]
   {
     let daemon = try DaemonProcess()
-    let socket = try DaemonLineSocket(path: daemon.socketPath)
+    let socket = try BlockingLineSocket(path: daemon.socketPath)
     try socket.send(
       #"{"op":"begin","id":1,"session":"pinned","animator":"\#(animator)","interactive":true,"#
         + #""duration":\#(duration),"context":\#(context)}"#)
-    #expect(try socket.readLine().contains("\"ok\":true"))
+    #expect(try socket.daemonLine().contains("\"ok\":true"))
     try socket.send(
       #"{"op":"subscribe","id":2,"session":"pinned","fps":60,"clock":"virtual"}"#)
-    #expect(try socket.readLine().contains("\"ok\":true"))
+    #expect(try socket.daemonLine().contains("\"ok\":true"))
     var lines: [String] = []
     while true {
-      let line = try socket.readLine()
+      let line = try socket.daemonLine()
       if line.contains("\"event\":\"complete\"") { break }
       if line.contains("\"event\":\"frame\"") { lines.append(line) }
     }

@@ -43,13 +43,13 @@ import UnixIO
   @Test func everyExampleRunsAsShown() throws {
     for (index, example) in try Self.examples().enumerated() {
       let daemon = try DaemonProcess()
-      let socket = try DaemonLineSocket(path: daemon.socketPath)
+      let socket = try BlockingLineSocket(path: daemon.socketPath)
       for line in example {
         let payload = String(line.dropFirst(2))
         if line.hasPrefix("→ ") {
           try socket.send(payload)
         } else {
-          let actual = try socket.readLine()
+          let actual = try socket.daemonLine()
           let matches = try Self.matches(expected: payload, actual: actual)
           #expect(matches, "example \(index + 1): expected \(payload)\n   got \(actual)")
           if !matches { break }
@@ -88,52 +88,31 @@ import UnixIO
   }
 }
 
-/// A blocking line socket that reads the daemon's lines strictly in order.
-final class DaemonLineSocket {
-  private let descriptor: Int32
-  private var buffer: [UInt8] = []
-
-  init(path: String) throws {
-    descriptor = try UnixSocket.connect(path: path)
-    var timeout = timeval(tv_sec: 20, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-  }
-
-  deinit { close(descriptor) }
-
+/// The daemon's lines, strictly in order, as text, over the shared blocking client: a line
+/// that does not come within 20 seconds, or the end of the stream, is a
+/// ``DaemonHarnessError``.
+extension BlockingLineSocket {
   /// Sends `line` and a `\n`.
   func send(_ line: String) throws {
-    try sendRaw(line + "\n")
+    try send(line: line)
   }
 
   /// Sends `text` exactly as given (no `\n` added): half a line, for example.
   func sendRaw(_ text: String) throws {
-    try writeAll(Array(text.utf8), to: descriptor, isSocket: true)
+    try write(text)
   }
 
   /// The next line when one has arrived, without waiting; nil when none has.
-  func readLineIfAvailable() throws -> String? {
-    if buffer.contains(UInt8(ascii: "\n")) { return try readLine() }
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    let count = recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT))
-    if count > 0 { buffer += chunk[..<count] }
-    return buffer.contains(UInt8(ascii: "\n")) ? try readLine() : nil
+  func daemonLineIfAvailable() throws -> String? {
+    try readLineIfAvailable().map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The next line, without its `\n`.
-  func readLine() throws -> String {
-    while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: buffer[..<newline], as: UTF8.self)
-        buffer.removeSubrange(...newline)
-        return line
-      }
-      var chunk = [UInt8](repeating: 0, count: 65_536)
-      let count = read(descriptor, &chunk, chunk.count)
-      guard count > 0 else {
-        throw DaemonHarnessError("the daemon sent no line (closed or timed out)")
-      }
-      buffer += chunk[..<count]
+  func daemonLine() throws -> String {
+    let line = try? readLine(deadline: .now + .seconds(20))
+    guard let line = line ?? nil else {
+      throw DaemonHarnessError("the daemon sent no line (closed or timed out)")
     }
+    return String(decoding: line, as: UTF8.self)
   }
 }

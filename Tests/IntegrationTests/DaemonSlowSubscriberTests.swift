@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransitionClient
 import TransitionJSON
+import UnixIO
 
 /// A subscriber that does not read: its frames are coalesced past the soft limit, and it is
 /// disconnected when it stays over the soft limit too long; other clients never stall.
@@ -71,7 +72,7 @@ import TransitionJSON
         {"limits": {"subscriberSoftLimitBytes": 4096, "subscriberHardLimitBytes": 16384}}
         """)
     let observer = try daemon.client()
-    let flooder = try DaemonLineSocket(path: daemon.socketPath)
+    let flooder = try BlockingLineSocket(path: daemon.socketPath)
     // About 2.5 MB of replies, far more than the socket buffers hold; nothing is read.
     let request = #"{"op":"animators"}"#
     for _ in 0..<3000 {

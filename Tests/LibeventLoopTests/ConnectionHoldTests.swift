@@ -1,6 +1,7 @@
 import Glibc
 import LibeventLoop
 import Testing
+import UnixIO
 
 /// Held output (Connection.holdOutput): it stays queued past the end of loop iterations
 /// until flushNow, or until flush (which the application calls when a line from the peer

@@ -1,6 +1,7 @@
 import Glibc
 import LibeventLoop
 import Testing
+import UnixIO
 
 /// Records what a connection reports.
 private final class Recorder {
@@ -150,7 +151,7 @@ private final class Recorder {
   @Test func closeAfterFlushSendsQueuedOutputThenCloses() throws {
     let loop = try EventLoop()
     let recorder = Recorder()
-    let client: BlockingUnixClient
+    let client: BlockingLineSocket
     weak var weakConnection: Connection?
     do {
       let (connection, pairedClient) = try makeConnectedPair(loop: loop)
@@ -193,7 +194,7 @@ private final class Recorder {
   @Test func closingFromInsideOnLineStopsDeliveryAndFreesTheConnection() throws {
     let loop = try EventLoop()
     let recorder = Recorder()
-    let client: BlockingUnixClient
+    let client: BlockingLineSocket
     weak var weakConnection: Connection?
     do {
       let (connection, pairedClient) = try makeConnectedPair(loop: loop)
@@ -248,7 +249,7 @@ private final class Recorder {
   @Test func peerEndOfStreamClosesOnceAfterFlushingReplies() throws {
     let loop = try EventLoop()
     let recorder = Recorder()
-    let client: BlockingUnixClient
+    let client: BlockingLineSocket
     weak var weakConnection: Connection?
     do {
       let (connection, pairedClient) = try makeConnectedPair(loop: loop)

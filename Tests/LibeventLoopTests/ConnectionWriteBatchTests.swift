@@ -1,6 +1,7 @@
 import Glibc
 import LibeventLoop
 import Testing
+import UnixIO
 
 /// What a connection writes during one loop iteration leaves in one write, made straight to
 /// the socket once the iteration's callbacks have run (Connection, "Writes").

@@ -1,6 +1,7 @@
 import Glibc
 import LibeventLoop
 import Testing
+import UnixIO
 
 /// An unfinished line is timed from its first byte; a complete line clears it.
 @Suite struct PartialLineTimeoutTests {

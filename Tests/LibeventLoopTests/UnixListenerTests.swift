@@ -16,7 +16,7 @@ import UnixIO
     #expect(mode & S_IFMT == S_IFSOCK)
     #expect(mode & 0o7777 == 0o600)
 
-    let client = try BlockingUnixClient(connectingTo: path)
+    let client = try BlockingLineSocket(path: path)
     try loop.pump(until: { accepted.count == 1 })
     #expect(accepted.first?.isOpen == true)
     client.close()
@@ -56,7 +56,7 @@ import UnixIO
     weakListener?.close()
     #expect(weakListener == nil)
     #expect(fileMode(path) == nil)
-    #expect(throws: SystemError.self) { try BlockingUnixClient(connectingTo: path) }
+    #expect(throws: SystemError.self) { try BlockingLineSocket(path: path) }
   }
 
   @Test func refusesAPathTooLongForSunPath() throws {
@@ -88,7 +88,7 @@ import UnixIO
     var accepted: [Connection] = []
     let listener = try UnixListener(loop: loop, path: path) { accepted.append($0) }
     defer { listener.close() }
-    let clients = try (0..<3).map { _ in try BlockingUnixClient(connectingTo: path) }
+    let clients = try (0..<3).map { _ in try BlockingLineSocket(path: path) }
     try loop.pump(until: { accepted.count == 3 })
     for connection in accepted {
       let credentials = try #require(connection.peerCredentials)
@@ -115,7 +115,7 @@ import UnixIO
       }
       weakListener = listener
     }
-    let client = try BlockingUnixClient(connectingTo: path)
+    let client = try BlockingLineSocket(path: path)
     try loop.pump(until: { !accepted.isEmpty })
     #expect(weakListener == nil)
     #expect(fileMode(path) == nil)

@@ -1,36 +1,42 @@
+import LineTransport
 import Testing
 
-@testable import TransitionClient
-
-/// Splitting a byte stream into lines, whatever the chunk boundaries.
-@Suite struct LineBufferTests {
-  private func append(_ text: String, to buffer: inout LineBuffer) {
+/// Splitting a byte stream into lines, whatever the chunk boundaries, as the blocking
+/// client reads them (no bound on the length).
+@Suite struct LineFramerChunkTests {
+  private func append(_ text: String, to buffer: inout LineFramer) {
     Array(text.utf8).withUnsafeBytes { buffer.append($0) }
   }
 
-  private func drain(_ buffer: inout LineBuffer) -> [String] {
+  private func drain(_ buffer: inout LineFramer) -> [String] {
     var lines: [String] = []
-    while let line = buffer.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
+    while let line = nextLine(&buffer) { lines.append(String(decoding: line, as: UTF8.self)) }
     return lines
   }
 
+  /// The next line's bytes, or nil.
+  private func nextLine(_ buffer: inout LineFramer) -> [UInt8]? {
+    guard case .line(let line) = buffer.nextEvent() else { return nil }
+    return line
+  }
+
   @Test func emptyBufferHasNoLine() {
-    var buffer = LineBuffer()
-    #expect(buffer.nextLine() == nil)
+    var buffer = LineFramer()
+    #expect(nextLine(&buffer) == nil)
   }
 
   @Test func severalLinesInOneChunk() {
-    var buffer = LineBuffer()
+    var buffer = LineFramer()
     append("{\"a\":1}\n{\"b\":2}\n\n{\"c\":3}\n", to: &buffer)
     #expect(drain(&buffer) == ["{\"a\":1}", "{\"b\":2}", "", "{\"c\":3}"])
   }
 
   @Test func partialTrailingDataWaitsForItsNewline() {
-    var buffer = LineBuffer()
+    var buffer = LineFramer()
     append("one\ntw", to: &buffer)
     #expect(drain(&buffer) == ["one"])
     append("o", to: &buffer)
-    #expect(buffer.nextLine() == nil)
+    #expect(nextLine(&buffer) == nil)
     append("\nthree", to: &buffer)
     #expect(drain(&buffer) == ["two"])
     append("\n", to: &buffer)
@@ -38,16 +44,16 @@ import Testing
   }
 
   @Test func carriageReturnIsKept() {
-    var buffer = LineBuffer()
+    var buffer = LineFramer()
     append("x\r\n", to: &buffer)
-    #expect(buffer.nextLine() == Array("x\r".utf8))
+    #expect(nextLine(&buffer) == Array("x\r".utf8))
   }
 
   @Test func byteAtATimeMatchesOneChunk() {
     let text = "alpha\nbeta gamma\n\ndelta\nrest"
-    var whole = LineBuffer()
+    var whole = LineFramer()
     append(text, to: &whole)
-    var pieces = LineBuffer()
+    var pieces = LineFramer()
     var lines: [String] = []
     for character in text {
       append(String(character), to: &pieces)
@@ -58,7 +64,7 @@ import Testing
   }
 
   @Test func manyLinesThroughCompactionStayIntact() {
-    var buffer = LineBuffer()
+    var buffer = LineFramer()
     var expected: [String] = []
     var received: [String] = []
     for index in 0..<500 {
