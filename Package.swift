@@ -62,22 +62,29 @@ let package = Package(
     .target(
       name: "BuiltinAnimators", dependencies: ["DataAnimator"],
       resources: [.embedInCode("default-slide.json")]),
+    // What the plugin side and the server both speak of: a loaded animator's listing
+    // (`RegisteredAnimator`), an animator's answer (`PluginTimelineResult`, `PluginCallFault`)
+    // and what a scan noticed (`PluginDiagnostic`). Values only, no loading.
+    .target(name: "PluginValues", dependencies: ["TransitionKit"]),
     .target(
       name: "PluginLoader",
       dependencies: [
         "TransitionKit", "TransitionPluginABI", "CTransitionPlugin", "DataAnimator",
-        "TransitionPluginSDK",
+        "TransitionPluginSDK", "PluginValues",
       ]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
     .target(
       name: "PluginCheck",
-      dependencies: ["PluginLoader", "TransitionKit", "TransitionJSON", "DataAnimator"]),
+      dependencies: [
+        "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "DataAnimator",
+      ]),
     // The plugin host process and its protocol: the frames between the daemon and the host,
     // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
     .target(
       name: "PluginHost",
       dependencies: [
-        "PluginLoader", "TransitionKit", "TransitionJSON", "CProcessControl", "UnixIO",
+        "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "CProcessControl",
+        "UnixIO",
       ]),
 
     // Wire codec, event loop, server, client.
@@ -95,9 +102,17 @@ let package = Package(
     .target(
       name: "TransitionServer",
       dependencies: [
-        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "UnixIO",
+        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues", "UnixIO",
       ]
     ),
+    // The server core's fakes, shared by its tests and the fuzzer: a clock advanced by hand
+    // (`FakeClock`), a peer read by hand (`FakePeer`) and the animators of a registry loaded
+    // in process (`InProcessAnimatorSource`).
+    .target(
+      name: "TransitionServerTesting",
+      dependencies: [
+        "TransitionServer", "TransitionJSON", "PluginLoader", "PluginValues", "LineTransport",
+      ]),
     .target(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
     // Unix system calls for every side: the error type, socket addresses, connect and bind,
@@ -117,7 +132,8 @@ let package = Package(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "UnixDaemon", "PluginLoader", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
+        "UnixDaemon", "PluginLoader", "PluginValues", "PluginCheck", "UnixIO", "TransitionViewer",
+        "PluginHost",
         "CProcessControl", "BuiltinAnimators", "DataAnimator",
       ]),
     .executableTarget(
@@ -137,8 +153,8 @@ let package = Package(
     .target(
       name: "RequestFuzzing",
       dependencies: [
-        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "TransitionServer",
-        "DataAnimator", "TransitionPluginSDK",
+        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "PluginValues",
+        "TransitionServer", "TransitionServerTesting", "DataAnimator", "TransitionPluginSDK",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -169,7 +185,8 @@ let package = Package(
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [
-        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "PluginLoader",
+        "TransitionServer", "TransitionServerTesting", "TransitionWire", "TransitionKit",
+        "TransitionJSON", "PluginLoader", "PluginValues",
       ]
     ),
     .testTarget(
@@ -182,13 +199,15 @@ let package = Package(
     ),
     .testTarget(
       name: "PluginHostTests",
-      dependencies: ["PluginHost", "PluginLoader", "TransitionKit", "TransitionJSON"]
+      dependencies: [
+        "PluginHost", "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON",
+      ]
     ),
     .testTarget(
       name: "PluginLoaderTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
-      dependencies: ["PluginLoader", "PluginCheck", "TransitionKit"]
+      dependencies: ["PluginLoader", "PluginValues", "PluginCheck", "TransitionKit"]
     ),
     .testTarget(
       name: "AnimatorTests",
