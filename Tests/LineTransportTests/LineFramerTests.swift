@@ -17,113 +17,87 @@ import Testing
 
   private func line(_ text: String) -> LineFramer.Event { .line(Array(text.utf8)) }
 
-  @Test func everyCutOfTheInputGivesTheSameLines() {
-    let input = Array("hello\n\nw\r\nlast one\nunfinished".utf8)
-    let expected = [line("hello"), line(""), line("w\r"), line("last one")]
+  /// Expects `expected` from `input` cut in three at every two places.
+  private func expectEveryCut(
+    of text: String, maximum: Int? = nil, gives expected: [LineFramer.Event],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let input = Array(text.utf8)
     for first in 0...input.count {
       for second in first...input.count {
         let chunks = [
           Array(input[..<first]), Array(input[first..<second]), Array(input[second...]),
         ]
-        #expect(events(chunks) == expected, "cut at \(first) and \(second)")
+        #expect(
+          events(chunks, maximum: maximum) == expected, "cut at \(first) and \(second)",
+          sourceLocation: sourceLocation)
       }
     }
+  }
+
+  @Test func everyCutOfTheInputGivesTheSameLines() {
+    expectEveryCut(
+      of: "hello\n\nw\r\nlast one\nunfinished",
+      gives: [line("hello"), line(""), line("w\r"), line("last one")])
   }
 
   @Test func everyCutOfAnOverlongLineIsReportedOnceAndDiscardedToItsNewline() {
     // Limit 4: "abcd" fits, "toolong" does not, "ok" after it is kept.
-    let input = Array("abcd\ntoolong\nok\n".utf8)
-    let expected = [line("abcd"), .overlongLine, line("ok")]
-    for first in 0...input.count {
-      for second in first...input.count {
-        let chunks = [
-          Array(input[..<first]), Array(input[first..<second]), Array(input[second...]),
-        ]
-        #expect(events(chunks, maximum: 4) == expected, "cut at \(first) and \(second)")
-      }
-    }
+    expectEveryCut(
+      of: "abcd\ntoolong\nok\n", maximum: 4, gives: [line("abcd"), .overlongLine, line("ok")])
+  }
+
+  /// Appends `text`, arrived at `now`, and takes every event it makes.
+  private func feed(_ framer: inout LineFramer, _ text: String, at now: Double = 0)
+    -> [LineFramer.Event]
+  {
+    framer.append(Array(text.utf8), at: now)
+    var events: [LineFramer.Event] = []
+    while let event = framer.nextEvent() { events.append(event) }
+    return events
   }
 
   @Test func anUnterminatedOverlongLineIsDroppedWithoutBeingKept() {
     var framer = LineFramer(maximumLineLength: 8)
-    framer.append(Array(repeating: UInt8(ascii: "x"), count: 9))
-    do {
-      let result = framer.nextEvent()
-      #expect(result == .overlongLine)
-    }
+    #expect(feed(&framer, String(repeating: "x", count: 9)) == [.overlongLine])
     #expect(framer.bufferedBytes == 0)
     // More of the same line: discarded, reported no more.
-    framer.append(Array(repeating: UInt8(ascii: "x"), count: 1000))
-    do {
-      let result = framer.nextEvent()
-      #expect(result == nil)
-    }
+    #expect(feed(&framer, String(repeating: "x", count: 1000)).isEmpty)
     #expect(framer.bufferedBytes == 0)
     #expect(framer.partialLineSince == nil)
-    framer.append(Array("xx\nnext\n".utf8))
-    do {
-      let result = framer.nextEvent()
-      #expect(result == line("next"))
-    }
-    do {
-      let result = framer.nextEvent()
-      #expect(result == nil)
-    }
+    #expect(feed(&framer, "xx\nnext\n") == [line("next")])
   }
 
   @Test func anUnfinishedLineOfExactlyTheMaximumWaitsForItsNewline() {
     var framer = LineFramer(maximumLineLength: 4)
-    framer.append(Array("abcd".utf8))
-    do {
-      let result = framer.nextEvent()
-      #expect(result == nil)
-    }
-    framer.append(Array("\n".utf8))
-    do {
-      let result = framer.nextEvent()
-      #expect(result == line("abcd"))
-    }
+    #expect(feed(&framer, "abcd").isEmpty)
+    #expect(feed(&framer, "\n") == [line("abcd")])
   }
 
   @Test func thePartialLineClockStartsAtItsFirstByteAndTimesOut() {
     var framer = LineFramer()
     #expect(framer.checkPartialLine(now: 5, timeout: 2) == .none)
-    framer.append(Array("par".utf8), at: 10)
-    do {
-      let result = framer.nextEvent()
-      #expect(result == nil)
-    }
+    #expect(feed(&framer, "par", at: 10).isEmpty)
     #expect(framer.partialLineSince == 10)
     // Trickled bytes do not move the start.
-    framer.append(Array("ti".utf8), at: 11)
-    do {
-      let result = framer.nextEvent()
-      #expect(result == nil)
-    }
+    #expect(feed(&framer, "ti", at: 11).isEmpty)
     #expect(framer.checkPartialLine(now: 11.5, timeout: 2) == .waitUntil(12))
     #expect(framer.checkPartialLine(now: 12, timeout: 2) == .timedOut)
     // The line ends; what follows it starts a new clock at its arrival.
-    framer.append(Array("al\nnext".utf8), at: 13)
-    do {
-      let result = framer.nextEvent()
-      #expect(result == line("partial"))
-    }
-    do {
-      let result = framer.nextEvent()
-      #expect(result == nil)
-    }
+    #expect(feed(&framer, "al\nnext", at: 13) == [line("partial")])
     #expect(framer.partialLineSince == 13)
-    framer.append(Array("\n".utf8), at: 14)
-    do {
-      let result = framer.nextEvent()
-      #expect(result == line("next"))
-    }
-    do {
-      let result = framer.nextEvent()
-      #expect(result == nil)
-    }
+    #expect(feed(&framer, "\n", at: 14) == [line("next")])
     #expect(framer.partialLineSince == nil)
     #expect(framer.checkPartialLine(now: 100, timeout: 2) == .none)
+  }
+
+  @Test func takingTheBufferedBytesEmptiesTheFramer() {
+    var framer = LineFramer()
+    #expect(feed(&framer, "one\ntw", at: 3) == [line("one")])
+    #expect(framer.takeBuffered() == Array("tw".utf8))
+    #expect(framer.bufferedBytes == 0)
+    #expect(framer.partialLineSince == nil)
+    #expect(feed(&framer, "o\n") == [line("o")])
   }
 
   @Test func theMaximumIsAtLeastOne() {

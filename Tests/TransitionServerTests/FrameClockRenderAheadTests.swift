@@ -36,12 +36,19 @@ import TransitionServerTesting
     return (sessions, viewer)
   }
 
-  @Test func aTicksFramesAreRenderedAheadAndHeldUntilTheirDeadline() throws {
-    let harness = harness()
+  /// A peer subscribed at 10 fps to a 10-second crossfade it began, and the clock it is on.
+  private func subscribedCrossfade(in harness: CoreHarness) throws
+    -> (peer: FakePeer, session: String, frameClock: FrameClock)
+  {
     let peer = harness.connect()
     let id = harness.beginCrossfade(from: peer, duration: 10)
     subscribe(peer, to: id, fps: 10, in: harness)
-    let frameClock = try #require(harness.core.frameClocks[10])
+    return (peer, id, try #require(harness.core.frameClocks[10]))
+  }
+
+  @Test func aTicksFramesAreRenderedAheadAndHeldUntilTheirDeadline() throws {
+    let harness = harness()
+    let (peer, id, frameClock) = try subscribedCrossfade(in: harness)
     let start = try #require(harness.core.sessions[id]).startTime
     for k in 1...5 {
       let deadline = frameClock.deadline(k)
@@ -63,10 +70,7 @@ import TransitionServerTesting
 
   @Test func aRequestFromAHeldPeerEndsTheHoldSoTheFramesLeaveWithItsReply() throws {
     let harness = harness()
-    let peer = harness.connect()
-    let id = harness.beginCrossfade(from: peer, duration: 10)
-    subscribe(peer, to: id, fps: 10, in: harness)
-    let frameClock = try #require(harness.core.frameClocks[10])
+    let (peer, _, frameClock) = try subscribedCrossfade(in: harness)
     harness.clock.advance(to: frameClock.deadline(1) - 0.001)
     #expect(peer.isHoldingOutput)
     #expect(peer.readLines().isEmpty)
