@@ -111,6 +111,9 @@ let package = Package(
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
+    // What the daemon needs beside the core and the loop: its log sink (standard error).
+    .target(name: "DaemonSupport", dependencies: ["TransitionServer", "UnixIO"]),
+
     // Executables.
     // The daemon: config, signals, systemd, the Unix listener, the HTTP viewer listener, and
     // the adapters that turn a socket or an event stream into a `Peer` and libevent's timers
@@ -120,7 +123,7 @@ let package = Package(
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
         "PluginLoader", "PluginValues", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
-        "CProcessControl", "BuiltinAnimators", "DataAnimator",
+        "CProcessControl", "BuiltinAnimators", "DataAnimator", "DaemonSupport",
       ]),
     .executableTarget(
       name: "transitionctl",
@@ -173,6 +176,9 @@ let package = Package(
         "TransitionJSON", "PluginLoader", "PluginValues",
       ]
     ),
+    .testTarget(
+      name: "DaemonSupportTests",
+      dependencies: ["DaemonSupport", "TransitionServer", "TransitionServerTesting", "UnixIO"]),
     .testTarget(
       name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
     .testTarget(

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 import Glibc
 import LibeventLoop
@@ -68,13 +69,15 @@ final class Daemon {
       throw StartupError(exitStatus: StartupError.configStatus, error.description)
     }
     self.config = config
-    logger = Logger(level: config.logLevel)
     do {
       loop = try EventLoop()
     } catch {
       throw StartupError(
         exitStatus: StartupError.systemStatus, "cannot create the event loop: \(error)")
     }
+    let clock = LoopClock(loop: loop)
+    logger = Logger(level: config.logLevel, clock: clock, sink: StandardErrorLogSink())
+    clock.logger = logger
     socketPath =
       config.socket.isEmpty
       ? SocketPath.resolve(environment: ProcessInfo.processInfo.environment) : config.socket
@@ -83,7 +86,7 @@ final class Daemon {
     animators = HostedAnimatorSource(supervisor: supervisor, builtin: builtin)
     core = ServerCore(
       config: config, adminPolicy: adminPolicy, animators: animators,
-      clock: LoopClock(loop: loop, logger: logger), logger: logger)
+      clock: clock, logger: logger)
     core.fallbackAnimator = builtin
     core.reloadHandler = { [unowned self] answer in self.reload(answer: answer) }
   }

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Glibc
 import PluginCheck
 import PluginHost
@@ -41,7 +42,7 @@ case .run(var options):
     UnexpectedExit.disarm()
   } catch {
     UnexpectedExit.disarm()
-    Logger(level: .error).error(error.message)
+    StandardErrorLogSink().write(.error, error.message)
     exit(error.exitStatus)
   }
 }
