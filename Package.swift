@@ -111,8 +111,15 @@ let package = Package(
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
-    // What the daemon needs beside the core and the loop: its log sink (standard error).
-    .target(name: "DaemonSupport", dependencies: ["TransitionServer", "UnixIO"]),
+    // What the daemon needs beside the core and the loop, none of it libevent: its command
+    // line, its config file (`DaemonConfig`) and the user and group lookups (NSS) it needs,
+    // the plugin host's settings, the installed layout, and the log sink on standard error.
+    .target(
+      name: "DaemonSupport",
+      dependencies: [
+        "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO",
+        "PluginHost", "PluginLoader", "PluginCheck", "CProcessControl",
+      ]),
 
     // Executables.
     // The daemon: config, signals, systemd, the Unix listener, the HTTP viewer listener, and
@@ -122,8 +129,8 @@ let package = Package(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginLoader", "PluginValues", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
-        "CProcessControl", "BuiltinAnimators", "DataAnimator", "DaemonSupport",
+        "PluginLoader", "PluginValues", "UnixIO", "TransitionViewer", "PluginHost",
+        "BuiltinAnimators", "DataAnimator", "DaemonSupport",
       ]),
     .executableTarget(
       name: "transitionctl",
@@ -178,7 +185,10 @@ let package = Package(
     ),
     .testTarget(
       name: "DaemonSupportTests",
-      dependencies: ["DaemonSupport", "TransitionServer", "TransitionServerTesting", "UnixIO"]),
+      dependencies: [
+        "DaemonSupport", "TransitionServer", "TransitionServerTesting", "TransitionJSON",
+        "TransitionKit", "UnixIO",
+      ]),
     .testTarget(
       name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
     .testTarget(

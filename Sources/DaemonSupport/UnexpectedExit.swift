@@ -1,4 +1,3 @@
-import DaemonSupport
 import Glibc
 
 /// Turns an `exit()` called while the daemon serves (by a library it links; plugins run in
