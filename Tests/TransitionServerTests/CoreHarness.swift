@@ -104,6 +104,15 @@ final class CoreHarness {
   }
 }
 
+extension ServerLimits {
+  /// The default limits with `change` made to them.
+  static func changed(_ change: (inout ServerLimits) -> Void) -> ServerLimits {
+    var limits = ServerLimits()
+    change(&limits)
+    return limits
+  }
+}
+
 extension JSONValue {
   /// The error code of an error reply.
   var errorCode: String? { self["error"]?["code"]?.stringValue }

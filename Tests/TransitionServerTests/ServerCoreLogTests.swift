@@ -7,14 +7,8 @@ import TransitionServerTesting
 /// What the core logs, and when, on the fake clock: the refusals a client can cause at will
 /// (throttled to ten a second of the core's clock), slow subscribers, sessions, shutdown.
 @Suite struct ServerCoreLogTests {
-  private func limits(_ change: (inout ServerLimits) -> Void) -> ServerLimits {
-    var limits = ServerLimits()
-    change(&limits)
-    return limits
-  }
-
   @Test func refusalsAClientCausesAtWillAreTenASecondAndTheRestAreCounted() {
-    let harness = CoreHarness(limits: limits { $0.maxClientsPerUser = 2 }, logLevel: .warn)
+    let harness = CoreHarness(limits: .changed { $0.maxClientsPerUser = 2 }, logLevel: .warn)
     _ = [harness.connect(), harness.connect()]
     // Three hundred connections over the user's share in one instant, each refused.
     for _ in 0..<300 {
@@ -65,37 +59,37 @@ import TransitionServerTesting
         == ["refused admin op route from client 1 (pid 100, uid 1000)"])
   }
 
-  @Test func aSlowSubscriberIsLoggedWithTheLimitItPassed() {
-    let soft = CoreHarness(
-      limits: limits {
+  /// Client 2 subscribes to a crossfade of client 1 and reads nothing: past the soft limit for
+  /// longer than its grace, or past the hard limit at once, it is disconnected with one
+  /// warning naming the limit.
+  @Test(arguments: [
+    (
+      ServerLimits.changed {
         $0.subscriberSoftLimitBytes = 1_000
         $0.subscriberSoftLimitSeconds = 2
-      }, logLevel: .warn)
-    let owner = soft.connect()
-    let id = soft.beginCrossfade(from: owner, duration: 10)
-    let slow = soft.connect()
-    _ = soft.send(#"{"op":"subscribe","session":"\#(id)","fps":10}"#, from: slow)
-    soft.clock.advance(by: 3)
-    #expect(!slow.isOpen)
-    let dropped = soft.log.messages(containing: "disconnecting slow client 2")
-    #expect(dropped.count == 1)
-    #expect(
-      dropped.first?.contains("over the soft limit of 1000 unsent bytes for more than 2") == true)
-
-    let hard = CoreHarness(
-      limits: limits {
+      }, 3.0, "over the soft limit of 1000 unsent bytes for more than 2"
+    ),
+    (
+      ServerLimits.changed {
         $0.subscriberSoftLimitBytes = 200
         $0.subscriberHardLimitBytes = 200
-      }, logLevel: .warn)
-    let hardOwner = hard.connect()
-    let hardID = hard.beginCrossfade(from: hardOwner)
-    let flooded = hard.connect()
-    hard.core.receive(
-      line: Array(#"{"op":"subscribe","session":"\#(hardID)","fps":10}"#.utf8), from: flooded)
-    #expect(!flooded.isOpen)
-    let cut = hard.log.messages(containing: "disconnecting slow client 2")
-    #expect(cut.count == 1)
-    #expect(cut.first?.contains("over the hard limit of 200") == true, "\(cut)")
+      }, 0.0, "over the hard limit of 200"
+    ),
+  ])
+  func aSlowSubscriberIsLoggedWithTheLimitItPassed(
+    limits: ServerLimits, seconds: Double, reason: String
+  ) {
+    let harness = CoreHarness(limits: limits, logLevel: .warn)
+    let owner = harness.connect()
+    let id = harness.beginCrossfade(from: owner, duration: 10)
+    let slow = harness.connect()
+    harness.core.receive(
+      line: Array(#"{"op":"subscribe","session":"\#(id)","fps":10}"#.utf8), from: slow)
+    harness.clock.advance(by: seconds)
+    #expect(!slow.isOpen)
+    let warnings = harness.log.messages(containing: "disconnecting slow client 2", at: .warn)
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.contains(reason) == true, "\(warnings)")
   }
 
   @Test func sessionsAndShutdownAreLoggedAtInfo() {
