@@ -89,8 +89,9 @@ let package = Package(
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
     .target(name: "LibeventLoop", dependencies: ["CLibevent", "UnixIO"]),
-    // The server core: sessions, subscriptions, the op table. No sockets and no libevent: it
-    // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
+    // The server core: sessions, subscriptions, the op table. No sockets, libevent, files or
+    // plugin loading: it sees clients through `Peer`, time through `ServerClock`, animators
+    // through `AnimatorSource`, and logs through a `LogSink` (docs/architecture.md).
     .target(
       name: "TransitionServer",
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues"]

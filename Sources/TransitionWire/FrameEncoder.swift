@@ -140,16 +140,17 @@ public struct FrameEncoder {
     * FixedPrecisionNumber.maximumLength
 
   /// The keys of the frame line and of a layer's fields, each with its leading comma, as they
-  /// are written; the bounds of what is written are counted from them.
-  static let tKey: StaticString = ",\"t\":"
-  static let progressKey: StaticString = ",\"progress\":"
-  static let anchorKey: StaticString = ",\"anchor\":"
-  static let transformKey: StaticString = ",\"transform\":"
-  static let alphaKey: StaticString = ",\"alpha\":"
+  /// are written; the bounds of what is written are counted from them. Computed, so that
+  /// the frame path reads constants (a stored static is initialised lazily, behind a check).
+  static var tKey: StaticString { ",\"t\":" }
+  static var progressKey: StaticString { ",\"progress\":" }
+  static var anchorKey: StaticString { ",\"anchor\":" }
+  static var transformKey: StaticString { ",\"transform\":" }
+  static var alphaKey: StaticString { ",\"alpha\":" }
   /// A hidden layer's field, key and value: a visible one writes nothing.
-  static let hiddenField: StaticString = ",\"hidden\":true"
-  static let zKey: StaticString = ",\"z\":"
-  static let backgroundKey: StaticString = ",\"background\":"
+  static var hiddenField: StaticString { ",\"hidden\":true" }
+  static var zKey: StaticString { ",\"z\":" }
+  static var backgroundKey: StaticString { ",\"background\":" }
 
   /// Writes the frame from `template`: its constant runs as bytes, between them the animated
   /// fields, all into capacity reserved once for the whole frame and written through a
