@@ -211,12 +211,21 @@ struct JSONParser {
     index += 1
     // Fast path: a string without escapes or control characters is one UTF-8 run.
     var end = index
+    var bits: UInt8 = 0
     while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
       bytes[end] >= 0x20
     {
+      bits |= bytes[end]
       end += 1
     }
     if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      if bits < 0x80 {
+        // ASCII is valid UTF-8 as it is: no validation (and no generic call) needed.
+        let string = String(
+          decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+        index = end + 1
+        return string
+      }
       guard
         let string = String(
           validating: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
