@@ -20,6 +20,24 @@ import TransitionKit
     #expect(decoded.json.serialized == text)
   }
 
+  @Test func jsonTextIsTheSerializedJSON() throws {
+    let everything = try Self.everything()
+    let withGestureAndWarnings = try Timeline(json: try TimelineReaderTests.document())
+    let plain = try Timeline(
+      duration: 2,
+      layers: [
+        TimelineLayer(
+          id: "a\"\u{1}é",
+          initial: LayerAttributes(frame: Rect(x: -1, y: 0.5, width: 0, height: 3)),
+          tracks: [
+            PropertyTrack(.alpha, keyframes: [Keyframe(start: 0, duration: 1, value: .number(0))])
+          ])
+      ])
+    for timeline in [everything, withGestureAndWarnings, plain] {
+      #expect(timeline.jsonText == Array(timeline.json.serialized.utf8))
+    }
+  }
+
   @Test func roundTripEvaluatesToTheSameFrames() throws {
     let timeline = try Self.everything()
     let decoded = try Timeline(jsonBytes: Array(timeline.json.serialized.utf8))
