@@ -2,10 +2,11 @@ import LibeventLoop
 import TransitionServer
 
 /// Adapts one accepted Unix-socket ``Connection`` to the core's ``Peer``: lines, drains,
-/// overlong lines, unfinished lines and the end of the connection go to the ``ServerCore``;
-/// the core's lines go into the connection's output batch, which leaves in one write at the
-/// end of the loop iteration (so what the core queues in one tick leaves together), unless
-/// held (``holdOutput()``) until ``flush()`` or ``flushNow()``.
+/// overlong and unfinished lines and the end of the connection go to the ``ServerCore``; the
+/// core's lines go into the connection's output batch, which leaves in one `write` once the
+/// loop iteration's callbacks have run, unless the core holds it for a frame deadline
+/// (``holdOutput()``) until ``flush()`` or ``flushNow()``; only what the kernel does not take
+/// waits in the bufferevent (docs/architecture.md, "Transports").
 final class UnixPeer: Peer {
   let connection: Connection
   let identity: PeerIdentity?
