@@ -19,7 +19,7 @@
 /// released).
 final class FrameClock {
   /// The longest a render runs before the loop serves its other events, in seconds.
-  static let sliceSeconds = 0.000_2
+  static let sliceSeconds = 0.000_5
 
   let fps: Double
   /// The time of deadline 0.
