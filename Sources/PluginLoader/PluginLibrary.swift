@@ -17,9 +17,13 @@ enum PluginLibrary {
   }
 
   /// Opens the library at `realPath` and calls its entry symbol.
-  static func open(realPath: String) -> Outcome {
-    guard let handle = dlopen(realPath, RTLD_NOW | RTLD_LOCAL) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+  /// - Parameter loadPath: the path handed to `dlopen` (`/proc/self/fd/N` for a library
+  ///   passed as a descriptor); diagnostics name `realPath` only.
+  static func open(realPath: String, loadPath: String? = nil) -> Outcome {
+    let loadPath = loadPath ?? realPath
+    guard let handle = dlopen(loadPath, RTLD_NOW | RTLD_LOCAL) else {
+      let reason = (dlerror().map { String(cString: $0) } ?? "unknown error")
+        .replacingOccurrences(of: loadPath, with: realPath)
       return .refused(
         PluginDiagnostic(
           .openFailed, .warning, path: realPath, "cannot load \(realPath): \(reason)"))

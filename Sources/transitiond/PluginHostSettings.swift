@@ -42,6 +42,14 @@ struct PluginHostSettings {
     quarantineStrikes = limits.pluginQuarantineStrikes
   }
 
+  /// What the supervisor's state machine works with.
+  var supervision: HostSupervisor.Settings {
+    HostSupervisor.Settings(
+      registry: registry, callTimeout: callTimeout, loadTimeout: loadTimeout,
+      maxTimelineBytes: maxTimelineBytes, initialBackoff: initialBackoff,
+      maximumBackoff: maximumBackoff, quarantineStrikes: quarantineStrikes)
+  }
+
   /// The host's sandbox for a daemon of pid `parent`.
   func sandbox(parent: Int32) -> HostSandbox {
     HostSandbox(
