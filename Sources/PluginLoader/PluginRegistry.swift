@@ -61,9 +61,6 @@ public final class PluginRegistry: Sendable {
     var loadedVersions: [String: FileSystem.FileVersion?] = [:]
     /// The data animators, after the libraries' in listings; a library's name wins.
     var data = DataAnimatorCatalog()
-    /// The names libraries were opened under (`/proc/self/fd/N`), each naming a library that
-    /// stays loaded: `dlopen` of a name already loaded returns that library, so none is reused.
-    var loadNames: Set<String> = []
   }
 
   private let state: Mutex<State>
@@ -234,10 +231,8 @@ public final class PluginRegistry: Sendable {
   ) {
     let path = file.path
     let version = FileSystem.version(descriptor: file.descriptor)
-    let loadName = DescriptorPath.name(of: file.descriptor, avoiding: state.loadNames)
-    state.loadNames.insert(loadName)
     let raw: UnsafeRawPointer
-    switch PluginLibrary.open(realPath: path, loadPath: loadName) {
+    switch PluginLibrary.open(realPath: path, descriptor: file.descriptor) {
     case .refused(let diagnostic):
       report.diagnostics.append(diagnostic)
       return
