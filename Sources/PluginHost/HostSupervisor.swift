@@ -305,7 +305,8 @@ public struct HostSupervisor {
         effects.append(.send(HostMessage(.file).encoded, passing: descriptor))
       }
       effects.append(
-        .send(HostMessage(.scan, payload: ScanRequest(files: scan.files).payload).encoded,
+        .send(
+          HostMessage(.scan, payload: ScanRequest(files: scan.files).payload).encoded,
           passing: nil))
       return
     }

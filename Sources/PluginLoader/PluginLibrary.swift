@@ -21,12 +21,14 @@ enum PluginLibrary {
   /// `realPath` only. A library loaded that way finds nothing beside itself through `$ORIGIN`
   /// (its origin is `/proc/self/fd`), and `dladdr` in it names `/proc/self/fd/N`.
   static func open(realPath: String, descriptor: Int32) -> Outcome {
-    let opened: (UnsafeMutableRawPointer?, String) = DescriptorPath.withLoadName(of: descriptor)
-    { name in
+    let opened: (UnsafeMutableRawPointer?, String) = DescriptorPath.withLoadName(of: descriptor) {
+      name in
       let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
       let error = handle == nil ? dlerror().map { String(cString: $0) } : nil
-      return ((handle, (error ?? "unknown error").replacingOccurrences(of: name, with: realPath)),
-        handle != nil)
+      return (
+        (handle, (error ?? "unknown error").replacingOccurrences(of: name, with: realPath)),
+        handle != nil
+      )
     }
     guard let handle = opened.0 else {
       let reason = opened.1

@@ -226,7 +226,8 @@ final class Daemon {
     let directories = supervisor.settings.registry.animatorPaths
     let plugins = searched.isEmpty ? "nothing" : searched.joined(separator: ", ")
     let data = directories.isEmpty ? "nothing" : directories.joined(separator: ", ")
-    var reason = "no animators found (searched for plugins: \(plugins); for data animators: \(data))"
+    var reason =
+      "no animators found (searched for plugins: \(plugins); for data animators: \(data))"
     if let problem = report.diagnostics.first(where: \.isProblem) {
       reason += "; first problem: \(problem.message)"
     }

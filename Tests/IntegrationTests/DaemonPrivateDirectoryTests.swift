@@ -45,7 +45,7 @@ import TransitionJSON
     for _ in 0..<100 where started == nil {
       do {
         started = try DaemonProcess(binary: prefix + "/bin/transitiond", pluginPath: nil)
-      } catch where DaemonHarness.isTextFileBusy(error) {
+      } catch  where DaemonHarness.isTextFileBusy(error) {
         usleep(20_000)
       }
     }

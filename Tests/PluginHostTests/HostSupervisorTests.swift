@@ -10,8 +10,7 @@ import Testing
 
   // MARK: Scans
 
-  @Test func aScanHandsOverEveryOpenFileThenListsThemAndReportsTheDaemonsFindingsFirst() throws
-  {
+  @Test func aScanHandsOverEveryOpenFileThenListsThemAndReportsTheDaemonsFindingsFirst() throws {
     var driver = Driver()
     #expect(driver.handle(.start) == [.startHost])
     #expect(driver.machine.starts == 1)
@@ -216,10 +215,14 @@ import Testing
     let effects = driver.handle(.hostEnded(waitStatus: SIGSEGV))
     #expect(
       Driver.answers(effects).first
-        .map { $0.0 == ticket && $0.1 == .faulted(
-          .crashed,
-          "the plugin host was killed by SIGSEGV (Segmentation fault) during a call to "
-            + "animator turn") } == true)
+        .map {
+          $0.0 == ticket
+            && $0.1
+              == .faulted(
+                .crashed,
+                "the plugin host was killed by SIGSEGV (Segmentation fault) during a call to "
+                  + "animator turn")
+        } == true)
     #expect(driver.machine.hostPID == nil)
     // Its end reported twice (socket, then pidfd): one fault.
     #expect(driver.handle(.hostEnded(waitStatus: SIGSEGV)).isEmpty)
@@ -355,9 +358,10 @@ import Testing
       Driver.answers(effects).first
         .map {
           $0.0 == ticket
-            && $0.1 == .faulted(
-              .protocolViolation,
-              "the plugin host broke the protocol: malformed(\"unexpected message kind 2\")")
+            && $0.1
+              == .faulted(
+                .protocolViolation,
+                "the plugin host broke the protocol: malformed(\"unexpected message kind 2\")")
         } == true, "\(effects)")
   }
 
@@ -394,10 +398,11 @@ import Testing
       Driver.answers(effects).first
         .map {
           $0.0 == ticket
-            && $0.1 == .faulted(
-              .oversized,
-              "animator turn returned a timeline of 5000 bytes, more than the limit of 1000 "
-                + "(limits.maxTimelineBytes)")
+            && $0.1
+              == .faulted(
+                .oversized,
+                "animator turn returned a timeline of 5000 bytes, more than the limit of 1000 "
+                  + "(limits.maxTimelineBytes)")
         } == true)
     #expect(driver.machine.policy.strikes == ["/plugins/libTurn.so": 1])
   }
@@ -413,9 +418,10 @@ import Testing
         "plugin host (pid 7) killed: the plugin host sent a message of 5000 bytes") == true)
   }
 
-  @Test(arguments: [
-    [0, 0, 0, 1, 9], [0, 0, 0, 6, 200, 0, 0, 0, 0, 0], [0xff, 0xff, 0xff, 0xff, 5],
-  ] as [[UInt8]])
+  @Test(
+    arguments: [
+      [0, 0, 0, 1, 9], [0, 0, 0, 6, 200, 0, 0, 0, 0, 0], [0xff, 0xff, 0xff, 0xff, 5],
+    ] as [[UInt8]])
   func garbageKillsTheHost(bytes: [UInt8]) {
     var driver = Driver()
     driver.startAndScan()
@@ -486,5 +492,56 @@ import Testing
     _ = driver.handle(.hostEnded(waitStatus: 0))
     #expect(driver.handle(.received(Driver.timeline(1).encoded)).isEmpty)
     #expect(driver.handle(.channelFailed("gone")).isEmpty)
+  }
+
+  // MARK: From bytes to effects (the fuzzer's entry)
+
+  @Test func theBytesEntryAnswersASoundAnswerAndKillsForGarbage() {
+    let answer = Driver.timeline(1).encoded
+    #expect(
+      HostSupervisor.effects(ofHostBytes: answer, at: .callAtHost)
+        == [.answer(1, .timeline(Array(#"{"duration":1}"#.utf8)))])
+    #expect(HostSupervisor.effects(ofHostBytes: answer, at: .idle).first == .killHost)
+    #expect(HostSupervisor.effects(ofHostBytes: answer, at: .scanning).first == .killHost)
+    #expect(HostSupervisor.effects(ofHostBytes: Array(answer.prefix(7)), at: .idle).isEmpty)
+    let loading = Driver.loading(0).encoded
+    #expect(HostSupervisor.effects(ofHostBytes: loading, at: .scanning).isEmpty)
+    #expect(
+      HostSupervisor.effects(ofHostBytes: Driver.loading(1).encoded, at: .scanning).first
+        == .killHost, "file 1 is a data animator, not a library")
+  }
+
+  @Test func randomBytesNeverGetMoreThanAKill() {
+    // A fixed-seed generator (xorshift): the same bytes every run.
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> UInt8 {
+      state ^= state << 13
+      state ^= state >> 7
+      state ^= state << 17
+      return UInt8(truncatingIfNeeded: state)
+    }
+    for round in 0..<300 {
+      let count = Int(next()) % 64
+      var bytes = (0..<count).map { _ in next() }
+      // Half the rounds get a plausible header: a small length and a kind the host may send.
+      if round % 2 == 0 && count >= 10 {
+        bytes[0] = 0
+        bytes[1] = 0
+        bytes[2] = 0
+        bytes[3] = UInt8(6 + Int(next()) % max(1, count - 9))
+        bytes[4] = [3, 4, 5][Int(next()) % 3]
+      }
+      for stage in HostSupervisor.Stage.allCases {
+        let effects = HostSupervisor.effects(ofHostBytes: bytes, at: stage)
+        let harmless = effects.allSatisfy { effect in
+          switch effect {
+          case .killHost, .log, .answer, .failedBeforeFirstScan, .answerRescan: return true
+          case .startHost, .send, .scanned: return false
+          }
+        }
+        #expect(harmless, "\(bytes) at \(stage): \(effects)")
+        #expect(effects.isEmpty || effects.first == .killHost || stage == .callAtHost)
+      }
+    }
   }
 }
