@@ -83,7 +83,8 @@ public struct HostSupervisor {
     var scanFiles: [ScanFiles.File] = []
     /// The daemon's own findings of the scan at the host, put first in its report.
     var scanDiagnostics: [PluginDiagnostic] = []
-    /// Every real path handed to this host: the only paths its reports may name.
+    /// Every real path a scan of this host listed (a refused data animator file too, which
+    /// is listed with its error): the only paths its reports may name.
     var givenPaths: Set<String> = []
   }
 
@@ -298,7 +299,7 @@ public struct HostSupervisor {
         settings.registry, skipping: Set(policy.quarantined.keys))
       host.scanFiles = scan.files
       host.scanDiagnostics = scan.diagnostics
-      host.givenPaths.formUnion(scan.files.filter { $0.descriptor >= 0 }.map(\.path))
+      host.givenPaths.formUnion(scan.files.map(\.path))
       self.host = host
       stepDeadline = environment.now + settings.loadTimeout
       for descriptor in scan.descriptors {

@@ -107,7 +107,7 @@ import TransitionJSON
     #expect(missing.hasSuffix("only the built-in default-slide serves"), "\(missing)")
     #expect(daemon.log.contains(missing), "\(daemon.log)")
     let reply = try client.rawReply([
-      "op": "begin", "context": .object(DaemonScenes.plainPush()),
+      "op": "begin", "context": .object(DaemonScenes.plainPush()), "animator": "default-slide",
     ])
     #expect(reply.ok && reply.fields["animator"]?.stringValue == "default-slide", "\(reply.line)")
   }

@@ -467,6 +467,15 @@ import Testing
     let effects = driver.host(Driver.scanned([stranger]))
     #expect(effects.first == .killHost)
     #expect(driver.machine.catalog.isEmpty)
+    // The refused data file was listed, so its error may be reported under its path.
+    var listed = Driver()
+    _ = listed.handle(.start)
+    _ = listed.handle(.hostStarted(pid: 7))
+    let refused = RegisteredAnimator(
+      name: "open", operations: [], defaultDuration: 1, pluginName: "data", pluginVersion: "",
+      libraryPath: "/animators/open.json", kind: .data, error: "refused: writable by others")
+    #expect(!listed.host(Driver.scanned([refused])).contains(.killHost))
+    #expect(listed.machine.animator(named: "open")?.error == "refused: writable by others")
   }
 
   @Test func anUnreadableReportKillsTheHost() {
