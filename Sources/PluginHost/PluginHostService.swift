@@ -1,6 +1,7 @@
 import CProcessControl
 import Glibc
 import PluginLoader
+import PluginValues
 
 /// The plugin host's side of the protocol: the one loop of `transitiond plugin-host`.
 ///
