@@ -1,4 +1,5 @@
 import PluginLoader
+import PluginValues
 
 extension HostSupervisor {
   /// What the supervisor is waiting for when a host's bytes arrive.

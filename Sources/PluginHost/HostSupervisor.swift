@@ -1,4 +1,5 @@
 import PluginLoader
+import PluginValues
 import TransitionKit
 
 /// The plugin host's supervisor as a state machine (docs/plugins.md, "Isolation"): events in

@@ -1,4 +1,5 @@
 import PluginLoader
+import PluginValues
 
 extension HostSupervisor {
   /// A number the shell picks to match an answer to the one who asked.

@@ -1,4 +1,5 @@
 import PluginLoader
+import PluginValues
 
 /// What ``HostSupervisor`` reads from the world: the clock, the host's CPU, and the files of a
 /// scan. The daemon's is ``SystemSupervisorEnvironment``; tests give a clock they advance by

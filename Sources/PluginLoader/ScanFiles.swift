@@ -1,4 +1,5 @@
 import Foundation
+import PluginValues
 
 /// The files one scan loads, found, judged and opened by the daemon (docs/plugins.md, "The
 /// host protocol"): the plugin host is handed the open descriptors and never needs to reach a

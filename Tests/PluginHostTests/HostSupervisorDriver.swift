@@ -1,5 +1,6 @@
 import PluginHost
 import PluginLoader
+import PluginValues
 import TransitionKit
 
 /// A clock advanced by hand, CPU samples chosen by the test, and scan files that need not

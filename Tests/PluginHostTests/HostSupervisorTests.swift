@@ -1,6 +1,7 @@
 import Glibc
 import PluginHost
 import PluginLoader
+import PluginValues
 import Testing
 
 /// The plugin host's supervisor without a process: every path from a scan to a quarantine,

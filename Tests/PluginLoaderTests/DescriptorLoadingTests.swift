@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PluginLoader
+import PluginValues
 import Testing
 
 /// Loading what someone else opened (the plugin host, handed descriptors by the daemon):
