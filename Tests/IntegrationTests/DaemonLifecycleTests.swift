@@ -79,17 +79,9 @@ import UnixIO
       atPath: directory + "/empty", withIntermediateDirectories: false)
     try FileManager.default.createDirectory(
       atPath: directory + "/run", withIntermediateDirectories: false)
-    var started: DaemonProcess?
-    for _ in 0..<100 where started == nil {
-      do {
-        started = try DaemonProcess(
-          arguments: ["--animator-path", directory + "/empty"], directory: directory + "/run",
-          binary: binary, pluginPath: directory + "/empty")
-      } catch  where DaemonHarness.isTextFileBusy(error) {
-        usleep(20_000)
-      }
-    }
-    let daemon = try #require(started)
+    let daemon = try DaemonProcess.startCopy(
+      binary, arguments: ["--animator-path", directory + "/empty"], directory: directory + "/run",
+      pluginPath: directory + "/empty")
     let listing = try daemon.client().rawReply(["op": "animators"])
     let names = listing.fields["animators"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
     #expect(names == ["default-slide"], "\(listing.line)")

@@ -38,24 +38,10 @@ import TransitionJSON
     return prefix
   }
 
-  /// Starts the daemon at `prefix/bin/transitiond` with no flags (it finds its plugins and
-  /// animators from its own path), retrying while a fresh copy is busy in another test's child.
-  static func start(_ prefix: String) throws -> DaemonProcess {
-    var started: DaemonProcess?
-    for _ in 0..<100 where started == nil {
-      do {
-        started = try DaemonProcess(binary: prefix + "/bin/transitiond", pluginPath: nil)
-      } catch  where DaemonHarness.isTextFileBusy(error) {
-        usleep(20_000)
-      }
-    }
-    return try #require(started)
-  }
-
   @Test func thePluginHostLoadsWhatTheDaemonOpenedForIt() throws {
     let prefix = try Self.privatePrefix(withAnimators: true)
     defer { try? FileManager.default.removeItem(atPath: prefix) }
-    let daemon = try Self.start(prefix)
+    let daemon = try DaemonProcess.startCopy(prefix + "/bin/transitiond")
     let client = try daemon.client()
     defer { client.close() }
     let listing = try client.rawReply(["op": "animators"])
@@ -95,7 +81,7 @@ import TransitionJSON
   @Test func withNothingToLoadTheDaemonServesItsFallbackAndSaysWhy() throws {
     let prefix = try Self.privatePrefix(withAnimators: false)
     defer { try? FileManager.default.removeItem(atPath: prefix) }
-    let daemon = try Self.start(prefix)
+    let daemon = try DaemonProcess.startCopy(prefix + "/bin/transitiond")
     let client = try daemon.client()
     defer { client.close() }
     let listing = try client.rawReply(["op": "animators"])

@@ -75,10 +75,15 @@ struct HostSupervisorDriver {
     machine.handle(.received(messages.flatMap(\.encoded)))
   }
 
-  /// Starts the host (pid `pid`) and answers its scan with ``animators``.
-  mutating func startAndScan(pid: Int32 = 7) {
+  /// Starts the host (pid `pid`): its first scan is at the host.
+  mutating func startScanning(pid: Int32 = 7) {
     _ = handle(.start)
     _ = handle(.hostStarted(pid: pid))
+  }
+
+  /// Starts the host (pid `pid`) and answers its scan with ``animators``.
+  mutating func startAndScan(pid: Int32 = 7) {
+    startScanning(pid: pid)
     _ = host(Self.scanned(Self.animators))
   }
 

@@ -189,8 +189,7 @@ import Testing
 
   @Test func aLibraryThatHangsWhileLoadingIsBlamedByName() {
     var driver = Driver()
-    _ = driver.handle(.start)
-    _ = driver.handle(.hostStarted(pid: 7))
+    driver.startScanning()
     driver.environment.now += 0.5
     #expect(driver.host(Driver.loading(1)).isEmpty)
     #expect(driver.machine.nextDeadline == 101.5, "each library gets the whole load deadline")
@@ -231,8 +230,7 @@ import Testing
 
   @Test func aLibraryThatCrashesWhileLoadingIsQuarantinedAndTheScanRetriedWithoutIt() throws {
     var driver = Driver()
-    _ = driver.handle(.start)
-    _ = driver.handle(.hostStarted(pid: 7))
+    driver.startScanning()
     _ = driver.handle(.rescan(Driver.settings, answer: 3))
     _ = driver.host(Driver.loading(0))
     let crashed = driver.handle(.hostEnded(waitStatus: SIGABRT))
@@ -410,8 +408,7 @@ import Testing
 
   @Test func anOversizedMessageOfAnotherKindIsAProtocolViolation() {
     var driver = Driver()
-    _ = driver.handle(.start)
-    _ = driver.handle(.hostStarted(pid: 7))
+    driver.startScanning()
     let loading = HostMessage(.loading, payload: [UInt8](repeating: 0, count: 5000))
     let effects = driver.handle(.received(Array(loading.encoded.prefix(10))))
     #expect(
@@ -443,8 +440,7 @@ import Testing
 
   @Test func theHostCannotBlameALibraryItWasNotGiven() {
     var driver = Driver()
-    _ = driver.handle(.start)
-    _ = driver.handle(.hostStarted(pid: 7))
+    driver.startScanning()
     // Index 3 is the refused data file, 9 is past the list, 2 is a data file.
     for index: UInt32 in [3, 9, 2] {
       var scanning = driver
@@ -460,8 +456,7 @@ import Testing
 
   @Test func theHostCannotReportAnimatorsOfAFileItWasNotGiven() {
     var driver = Driver()
-    _ = driver.handle(.start)
-    _ = driver.handle(.hostStarted(pid: 7))
+    driver.startScanning()
     let stranger = RegisteredAnimator(
       name: "evil", operations: [.push], defaultDuration: 1, pluginName: "evil",
       pluginVersion: "1", libraryPath: "/home/mallory/libEvil.so")
@@ -470,8 +465,7 @@ import Testing
     #expect(driver.machine.catalog.isEmpty)
     // The refused data file was listed, so its error may be reported under its path.
     var listed = Driver()
-    _ = listed.handle(.start)
-    _ = listed.handle(.hostStarted(pid: 7))
+    listed.startScanning()
     let refused = RegisteredAnimator(
       name: "open", operations: [], defaultDuration: 1, pluginName: "data", pluginVersion: "",
       libraryPath: "/animators/open.json", kind: .data, error: "refused: writable by others")
@@ -481,8 +475,7 @@ import Testing
 
   @Test func anUnreadableReportKillsTheHost() {
     var driver = Driver()
-    _ = driver.handle(.start)
-    _ = driver.handle(.hostStarted(pid: 7))
+    driver.startScanning()
     let effects = driver.host(HostMessage(.scanned, payload: Array("{\"animators\":3}".utf8)))
     #expect(
       Driver.logs(effects).first?.hasPrefix(
