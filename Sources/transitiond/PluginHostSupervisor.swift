@@ -1,4 +1,5 @@
 import CProcessControl
+import DaemonSupport
 import Glibc
 import LibeventLoop
 import PluginHost
