@@ -215,13 +215,13 @@ final class DaemonProcess {
 
 extension DaemonProcess {
   /// Starts a daemon from a copy of its binary made just now, which can still be open for
-  /// writing in a child another test forked (it closes at that child's exec): `ETXTBSY` is
-  /// retried, every 20 ms, at most 100 times.
+  /// writing in a child another test forked (it closes at that child's exec, which a loaded
+  /// machine can delay by seconds): `ETXTBSY` is retried every 20 ms for up to 20 s.
   static func startCopy(
     _ binary: String, arguments: [String] = [], directory: String? = nil,
     pluginPath: String? = nil
   ) throws -> DaemonProcess {
-    for _ in 0..<100 {
+    for _ in 0..<1000 {
       do {
         return try DaemonProcess(
           arguments: arguments, directory: directory, binary: binary, pluginPath: pluginPath)
