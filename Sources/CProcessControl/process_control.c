@@ -6,7 +6,9 @@
 #include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -70,4 +72,66 @@ int process_control_reset_signals(void) {
 
 int process_control_keep_freed_heap(int trim, int mmap) {
   return mallopt(M_TRIM_THRESHOLD, trim) == 1 && mallopt(M_MMAP_THRESHOLD, mmap) == 1;
+}
+
+ssize_t process_control_send_with_descriptor(int socket, const void *bytes, size_t length,
+                                             int descriptor) {
+  struct iovec vector = {.iov_base = (void *)bytes, .iov_len = length};
+  union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  struct msghdr message = {0};
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+  header->cmsg_level = SOL_SOCKET;
+  header->cmsg_type = SCM_RIGHTS;
+  header->cmsg_len = CMSG_LEN(sizeof(int));
+  memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
+  return sendmsg(socket, &message, MSG_NOSIGNAL);
+}
+
+ssize_t process_control_receive_with_descriptors(int socket, void *bytes, size_t length,
+                                                 int *descriptors, size_t capacity,
+                                                 size_t *count) {
+  *count = 0;
+  struct iovec vector = {.iov_base = bytes, .iov_len = length};
+  union {
+    char buffer[CMSG_SPACE(sizeof(int) * 16)];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message = {0};
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  ssize_t got = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+  if (got < 0) return got;
+  int overflow = (message.msg_flags & MSG_CTRUNC) != 0;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL;
+       header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    size_t passed = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (size_t index = 0; index < passed; index++) {
+      int descriptor;
+      memcpy(&descriptor, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
+      if (*count < capacity) {
+        descriptors[(*count)++] = descriptor;
+      } else {
+        close(descriptor);
+        overflow = 1;
+      }
+    }
+  }
+  if (overflow) {
+    for (size_t index = 0; index < *count; index++) close(descriptors[index]);
+    *count = 0;
+    errno = EMSGSIZE;
+    return -1;
+  }
+  return got;
 }

@@ -82,6 +82,6 @@ let usageText = """
 
   signals: SIGHUP reloads the config and rescans plugins; SIGINT and SIGTERM stop.
   exit status: 0 after a clean stop, 64 bad arguments, 78 bad config or unusable socket path,
-  69 socket in use or no plugins, 71 system failure.
+  69 socket in use, 71 system failure.
 
   """

@@ -42,6 +42,14 @@ public struct PluginHostSettings {
     quarantineStrikes = limits.pluginQuarantineStrikes
   }
 
+  /// What the supervisor's state machine works with.
+  public var supervision: HostSupervisor.Settings {
+    HostSupervisor.Settings(
+      registry: registry, callTimeout: callTimeout, loadTimeout: loadTimeout,
+      maxTimelineBytes: maxTimelineBytes, initialBackoff: initialBackoff,
+      maximumBackoff: maximumBackoff, quarantineStrikes: quarantineStrikes)
+  }
+
   /// The host's sandbox for a daemon of pid `parent`.
   public func sandbox(parent: Int32) -> HostSandbox {
     HostSandbox(

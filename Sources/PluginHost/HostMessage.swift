@@ -11,16 +11,21 @@
 public struct HostMessage: Equatable, Sendable {
   /// What a message is.
   public enum Kind: UInt8, Sendable, CaseIterable {
-    /// Daemon → host: load the plugins of a search path (payload: ``ScanRequest`` JSON).
+    /// Daemon → host: load the files handed over since the last scan (payload: ``ScanRequest``
+    /// JSON, which lists them in the order of their ``file`` messages).
     case scan = 1
     /// Daemon → host: make a timeline (payload: ``TimelineCall``).
     case timeline = 2
-    /// Host → daemon: the host is about to open this library (payload: its real path).
+    /// Host → daemon: the host is about to open this library (payload: a big-endian `u32`, the
+    /// library's index in the scan's file list; the daemon names it from its own list).
     case loading = 3
     /// Host → daemon: the scan is over (payload: ``ScanReport`` JSON).
     case scanned = 4
     /// Host → daemon: the answer to a `timeline` call (status, payload: timeline or message).
     case answer = 5
+    /// Daemon → host: one open file for the next scan, passed with this message's first byte
+    /// (`SCM_RIGHTS`); no payload.
+    case file = 6
   }
 
   /// The status of an ``Kind/answer``: the three outcomes of `make_timeline`.

@@ -1,3 +1,4 @@
+import CProcessControl
 import Glibc
 import PluginLoader
 import PluginValues
@@ -6,9 +7,11 @@ import UnixIO
 /// The plugin host's side of the protocol: the one loop of `transitiond plugin-host`.
 ///
 /// It reads the daemon's messages from its socket one at a time and answers each before reading
-/// the next: a `scan` loads plugins (announcing each library with a `loading` message before
-/// opening it, then one `scanned` report), a `timeline` calls the animator and sends its
-/// answer. It exits when the daemon closes the socket (and the kernel kills it if the daemon
+/// the next: a `file` brings one open file for the next scan (its descriptor, `SCM_RIGHTS`), a
+/// `scan` loads the files brought since the last one (announcing each library with a `loading`
+/// message before opening it, then one `scanned` report) and closes them, a `timeline` calls
+/// the animator and sends its answer. It reaches no path itself: what it loads is what the
+/// daemon opened. It exits when the daemon closes the socket (and the kernel kills it if the daemon
 /// dies first). Plugins run on this thread only.
 public struct PluginHostService {
   /// The largest request the host reads: a scan or a context (the daemon's own contexts are
@@ -17,9 +20,13 @@ public struct PluginHostService {
 
   let descriptor: Int32
   private var reader = HostMessageReader(payloadLimits: [
-    .scan: 1 << 20, .timeline: PluginHostService.maximumRequestBytes,
+    .scan: 4 << 20, .timeline: PluginHostService.maximumRequestBytes, .file: 0,
   ])
   private var registry: PluginRegistry?
+  /// Descriptors received and not yet taken by a `file` message, in arrival order.
+  private var received: [Int32] = []
+  /// The files brought by `file` messages since the last scan, in order.
+  private var brought: [Int32] = []
 
   public init(descriptor: Int32) {
     self.descriptor = descriptor
@@ -28,13 +35,21 @@ public struct PluginHostService {
   /// Serves until the daemon closes the socket; returns the exit status.
   public mutating func run() -> Int32 {
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    var descriptors = [Int32](repeating: -1, count: 16)
     while true {
-      let count = read(descriptor, &buffer, buffer.count)
+      var taken = 0
+      let count = process_control_receive_with_descriptors(
+        descriptor, &buffer, buffer.count, &descriptors, descriptors.count, &taken)
       if count == 0 { return 0 }
       if count < 0 {
         if errno == EINTR { continue }
+        if errno == EMSGSIZE {
+          Self.complain("the daemon passed more descriptors than a read takes")
+          return 70
+        }
         return 0
       }
+      received += descriptors.prefix(taken)
       reader.append(buffer[..<count])
       do {
         while let message = try reader.next() {
@@ -50,7 +65,18 @@ public struct PluginHostService {
   /// Handles one request; false when the socket is gone.
   private mutating func handle(_ message: HostMessage) -> Bool {
     switch message.kind {
+    case .file:
+      // The descriptor came with the message's first byte, so it has arrived by now.
+      guard !received.isEmpty else {
+        Self.complain("a file message came without a descriptor")
+        return false
+      }
+      brought.append(received.removeFirst())
+      return true
     case .scan:
+      let files = brought
+      brought = []
+      defer { for file in files { close(file) } }
       let request: ScanRequest
       do {
         request = try ScanRequest(payload: message.payload)
@@ -58,13 +84,28 @@ public struct PluginHostService {
         Self.complain("unreadable scan request: \(error.message)")
         return false
       }
-      let registry = self.registry ?? PluginRegistry(configuration: request.configuration)
+      guard request.handedOver == files.count else {
+        Self.complain(
+          "the scan lists \(request.handedOver) files but \(files.count) were handed over")
+        return false
+      }
+      var scan = ScanFiles(files: request.files)
+      var next = files.makeIterator()
+      for index in scan.files.indices where scan.files[index].refusal == nil {
+        scan.files[index].descriptor = next.next() ?? -1
+      }
+      let registry =
+        self.registry
+        ?? PluginRegistry(
+          configuration: PluginRegistry.Configuration(
+            searchPath: PluginSearchPath(configured: [], executableDirectory: nil)))
       self.registry = registry
       let descriptor = self.descriptor
       var sent = true
-      let report = registry.rescan(with: request.configuration, skipping: Set(request.skip)) {
-        path in
-        sent = sent && Self.send(HostMessage(.loading, payload: Array(path.utf8)), on: descriptor)
+      let report = registry.rescan(files: scan) { index in
+        var payload: [UInt8] = []
+        HostMessage.append(UInt32(index), to: &payload)
+        sent = sent && Self.send(HostMessage(.loading, payload: payload), on: descriptor)
       }
       let scanned = ScanReport(animators: registry.animators, diagnostics: report.diagnostics)
       return sent

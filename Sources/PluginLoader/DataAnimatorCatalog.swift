@@ -41,75 +41,44 @@ struct DataAnimatorCatalog {
     entries.first { $0.name == name }
   }
 
-  /// Reads the directories again.
+  /// Reads the data animator files of a scan again.
   /// - Parameters:
-  ///   - directories: the `animatorPaths`, in order; a missing one is skipped quietly.
+  ///   - files: the scan's data animator files, in scan order (``ScanFiles``): each open, or
+  ///     listed with the reason it was refused.
   ///   - takenNames: names of animators from libraries, which win over a file of the same name.
   /// - Returns: what the scan noticed, for the daemon's log.
-  mutating func rescan(
-    directories: [String], allowInsecure: Bool, trustedUID: uid_t, takenNames: Set<String>
-  ) -> [PluginDiagnostic] {
+  mutating func rescan(files: [ScanFiles.File], takenNames: Set<String>) -> [PluginDiagnostic] {
     var diagnostics: [PluginDiagnostic] = []
     var next: [Entry] = []
     var seen: [String: String] = [:]
-    for directory in directories {
-      guard let real = FileSystem.realPath(directory), FileSystem.kind(of: real) == .directory
-      else {
+    for file in files where file.kind == .data {
+      let name = file.name
+      let filePath = file.path
+      if let earlier = seen[name] ?? (takenNames.contains(name) ? "a plugin library" : nil) {
         diagnostics.append(
           PluginDiagnostic(
-            .missingPath, .debug, path: directory,
-            "animator directory \(directory) does not exist; skipped"))
+            .duplicateAnimator, .warning, path: filePath,
+            "data animator \(name) of \(filePath) is refused: the name is already taken by "
+              + earlier))
         continue
       }
-      let names: [String]
-      do {
-        names = try FileManager.default.contentsOfDirectory(atPath: real).filter {
-          $0.hasSuffix(".json") && !$0.hasPrefix(".")
-        }.sorted()
-      } catch {
-        diagnostics.append(
-          PluginDiagnostic(
-            .unreadableDirectory, .warning, path: real,
-            "animator directory \(real) cannot be listed; skipped"))
-        continue
-      }
-      for file in names {
-        let name = String(file.dropLast(".json".count))
-        let path = real == "/" ? "/\(file)" : "\(real)/\(file)"
-        guard FileSystem.kind(of: path) == .file, let filePath = FileSystem.realPath(path) else {
-          continue
-        }
-        if let earlier = seen[name] ?? (takenNames.contains(name) ? "a plugin library" : nil) {
-          diagnostics.append(
-            PluginDiagnostic(
-              .duplicateAnimator, .warning, path: filePath,
-              "data animator \(name) of \(filePath) is refused: the name is already taken by "
-                + earlier))
-          continue
-        }
-        seen[name] = filePath
-        var entry =
-          entries.first { $0.name == name && $0.path == filePath }
-          ?? Entry(name: name, path: filePath, version: nil, animator: nil, error: nil)
-        if let problem = PermissionCheck.problem(
-          realPath: filePath, allowInsecure: allowInsecure, trustedUID: trustedUID)
-        {
-          diagnostics.append(problem)
-          if !allowInsecure {
-            entry.animator = nil
-            entry.version = nil
-            entry.error = problem.message
-            next.append(entry)
-            continue
-          }
-        }
-        let version = FileSystem.version(of: filePath)
-        if version == nil || version != entry.version {
-          entry.version = version
-          read(&entry, into: &diagnostics)
-        }
+      seen[name] = filePath
+      var entry =
+        entries.first { $0.name == name && $0.path == filePath }
+        ?? Entry(name: name, path: filePath, version: nil, animator: nil, error: nil)
+      guard file.refusal == nil, file.descriptor >= 0 else {
+        entry.animator = nil
+        entry.version = nil
+        entry.error = file.refusal ?? "\(filePath) was not handed over"
         next.append(entry)
+        continue
       }
+      let version = FileSystem.version(descriptor: file.descriptor)
+      if version == nil || version != entry.version {
+        entry.version = version
+        read(&entry, descriptor: file.descriptor, into: &diagnostics)
+      }
+      next.append(entry)
     }
     for gone in entries where !next.contains(where: { $0.name == gone.name }) {
       diagnostics.append(
@@ -124,9 +93,25 @@ struct DataAnimatorCatalog {
   /// Reads and validates the data animator file at `path` (its animator is named after the
   /// file), as a scan does but without the ownership rule.
   static func read(path: String) -> Result<DataAnimator, AnimatorFileError> {
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      let reason = "cannot be opened: \(String(cString: strerror(errno)))"
+      return .failure(
+        AnimatorFileError([
+          ValidationIssue(
+            file: path, line: 1, column: 1, pointer: "", message: "the file \(reason)")
+        ]))
+    }
+    defer { close(descriptor) }
+    return read(descriptor: descriptor, path: path)
+  }
+
+  /// Reads and validates the data animator file open as `descriptor`, whose real path is
+  /// `path` (its animator is named after the file).
+  static func read(descriptor: Int32, path: String) -> Result<DataAnimator, AnimatorFileError> {
     let file = (path as NSString).lastPathComponent
     let name = file.hasSuffix(".json") ? String(file.dropLast(".json".count)) : file
-    switch contents(of: path) {
+    switch contents(of: descriptor) {
     case .failure(let problem):
       return .failure(
         AnimatorFileError([
@@ -139,8 +124,10 @@ struct DataAnimatorCatalog {
   }
 
   /// Reads and validates one file into its entry.
-  private func read(_ entry: inout Entry, into diagnostics: inout [PluginDiagnostic]) {
-    switch Self.read(path: entry.path) {
+  private func read(
+    _ entry: inout Entry, descriptor: Int32, into diagnostics: inout [PluginDiagnostic]
+  ) {
+    switch Self.read(descriptor: descriptor, path: entry.path) {
     case .success(let animator):
       entry.animator = animator
       entry.error = nil
@@ -161,14 +148,10 @@ struct DataAnimatorCatalog {
     }
   }
 
-  /// The bytes of a regular file, read without following a symlink, at most one byte past the
-  /// format's limit (so that an oversized file is reported as such, not read whole).
-  static func contents(of path: String) -> Result<[UInt8], FileProblem> {
-    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-    guard descriptor >= 0 else {
-      return .failure(FileProblem("cannot be opened: \(String(cString: strerror(errno)))"))
-    }
-    defer { close(descriptor) }
+  /// The bytes of the regular file open as `descriptor`, read from its start (`pread`, so a
+  /// descriptor read before reads the same), at most one byte past the format's limit (so
+  /// that an oversized file is reported as such, not read whole).
+  static func contents(of descriptor: Int32) -> Result<[UInt8], FileProblem> {
     var info = stat()
     guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       return .failure(FileProblem("is not a regular file"))
@@ -178,7 +161,7 @@ struct DataAnimatorCatalog {
     var count = 0
     while count < limit {
       let got = bytes.withUnsafeMutableBytes { buffer in
-        Glibc.read(descriptor, buffer.baseAddress! + count, limit - count)
+        pread(descriptor, buffer.baseAddress! + count, limit - count, off_t(count))
       }
       if got < 0 && errno == EINTR { continue }
       guard got >= 0 else {

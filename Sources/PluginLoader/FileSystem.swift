@@ -55,6 +55,22 @@ enum FileSystem {
       modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
   }
 
+  /// The version of the open file `descriptor` (`fstat`), or `nil` if it cannot be examined.
+  static func version(descriptor: Int32) -> FileVersion? {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    return FileVersion(
+      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+      modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
+  }
+
+  /// The owner and permission bits of the open file `descriptor` (`fstat`), or `nil`.
+  static func ownerAndMode(descriptor: Int32) -> (uid: uid_t, mode: mode_t)? {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    return (info.st_uid, info.st_mode & 0o7777)
+  }
+
   /// A mode as four octal digits, as `ls` and `chmod` write it: `0664`.
   static func octal(_ mode: mode_t) -> String {
     let digits = String(mode, radix: 8)

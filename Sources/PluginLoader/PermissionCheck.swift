@@ -22,10 +22,15 @@ enum PermissionCheck {
   ///     checked are the ones the file really sits in.
   ///   - allowInsecure: report with severity warning ("loaded anyway") instead of error.
   ///   - trustedUID: the uid trusted besides root; the daemon's effective uid by default.
-  static func problem(realPath: String, allowInsecure: Bool, trustedUID: uid_t = geteuid())
-    -> PluginDiagnostic?
-  {
-    guard let what = untrustedPart(of: realPath, trustedUID: trustedUID) else { return nil }
+  ///   - descriptor: the file opened, when it is: its own owner and mode are read from the
+  ///     descriptor (`fstat`), so the file judged is the file that will be loaded.
+  static func problem(
+    realPath: String, descriptor: Int32? = nil, allowInsecure: Bool,
+    trustedUID: uid_t = geteuid()
+  ) -> PluginDiagnostic? {
+    guard
+      let what = untrustedPart(of: realPath, descriptor: descriptor, trustedUID: trustedUID)
+    else { return nil }
     let consequence =
       allowInsecure
       ? "loading it anyway because allowInsecurePlugins is set"
@@ -36,8 +41,13 @@ enum PermissionCheck {
   }
 
   /// Why `realPath` or a directory above it is not trusted, or nil when all are.
-  private static func untrustedPart(of realPath: String, trustedUID: uid_t) -> String? {
-    if let reason = reason(FileSystem.ownerAndMode(of: realPath), trustedUID: trustedUID) {
+  private static func untrustedPart(of realPath: String, descriptor: Int32?, trustedUID: uid_t)
+    -> String?
+  {
+    let file =
+      descriptor.map { FileSystem.ownerAndMode(descriptor: $0) }
+      ?? FileSystem.ownerAndMode(of: realPath)
+    if let reason = reason(file, trustedUID: trustedUID) {
       return "plugin file \(realPath) \(reason)"
     }
     var directory = FileSystem.directory(of: realPath)

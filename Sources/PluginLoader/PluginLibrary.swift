@@ -17,10 +17,22 @@ enum PluginLibrary {
     case refused(PluginDiagnostic)
   }
 
-  /// Opens the library at `realPath` and calls its entry symbol.
-  static func open(realPath: String) -> Outcome {
-    guard let handle = dlopen(realPath, RTLD_NOW | RTLD_LOCAL) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+  /// Opens the library open as `descriptor`, whose real path is `realPath`, and calls its
+  /// entry symbol. It is loaded as `/proc/self/fd/N` (``DescriptorPath``); diagnostics name
+  /// `realPath` only. A library loaded that way finds nothing beside itself through `$ORIGIN`
+  /// (its origin is `/proc/self/fd`), and `dladdr` in it names `/proc/self/fd/N`.
+  static func open(realPath: String, descriptor: Int32) -> Outcome {
+    let opened: (UnsafeMutableRawPointer?, String) = DescriptorPath.withLoadName(of: descriptor) {
+      name in
+      let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
+      let error = handle == nil ? dlerror().map { String(cString: $0) } : nil
+      return (
+        (handle, (error ?? "unknown error").replacingOccurrences(of: name, with: realPath)),
+        handle != nil
+      )
+    }
+    guard let handle = opened.0 else {
+      let reason = opened.1
       return .refused(
         PluginDiagnostic(
           .openFailed, .warning, path: realPath, "cannot load \(realPath): \(reason)"))

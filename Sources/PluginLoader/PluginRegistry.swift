@@ -80,6 +80,8 @@ public final class PluginRegistry: Sendable {
   ///
   /// The first call loads the plugins; later calls (the daemon's `reload`) add new libraries,
   /// retry ones refused before, and leave loaded libraries and their animators as they are.
+  /// The files are found, judged and opened as ``ScanFiles/open(_:skipping:)`` does, then
+  /// loaded as ``rescan(files:willLoad:)`` loads them.
   /// - Parameters:
   ///   - configuration: replaces the stored configuration first (a re-read config file), or
   ///     `nil` to keep it.
@@ -92,32 +94,41 @@ public final class PluginRegistry: Sendable {
     with configuration: Configuration? = nil, skipping: Set<String> = [],
     willLoad: ((String) -> Void)? = nil
   ) -> PluginLoadReport {
+    if let configuration { state.withLock { $0.configuration = configuration } }
+    let files = ScanFiles.open(self.configuration, skipping: skipping)
+    defer { files.closeDescriptors() }
+    var report = rescan(files: files) { index in willLoad?(files.files[index].path) }
+    report.diagnostics = files.diagnostics + report.diagnostics
+    return report
+  }
+
+  /// Loads the files of a scan that someone else found, judged and opened (the plugin host:
+  /// the daemon hands it the descriptors): every library not loaded yet, through its
+  /// descriptor (`dlopen` of `/proc/self/fd/N`), reported under its real path; and the data
+  /// animator files, read from their descriptors.
+  ///
+  /// The descriptors stay open; the caller closes them. A library already loaded is not
+  /// loaded again (one that changed on disk gets `library_changed`).
+  /// - Parameters:
+  ///   - willLoad: runs with a library's index in `files.files` just before it is opened.
+  /// - Returns: what loading noticed (not the diagnostics of `files` itself).
+  public func rescan(files: ScanFiles, willLoad: ((Int) -> Void)? = nil) -> PluginLoadReport {
     state.withLock { state in
-      if let configuration { state.configuration = configuration }
-      let allowInsecure = state.configuration.allowInsecurePlugins
-      let (candidates, searchDiagnostics) = state.configuration.searchPath.candidates()
-      var report = PluginLoadReport(diagnostics: searchDiagnostics)
-      for path in candidates where !skipping.contains(path) {
-        if let loaded = state.loadedVersions[path] {
-          if let change = Self.changeOnDisk(path, loaded: loaded) {
+      var report = PluginLoadReport()
+      for (index, file) in files.files.enumerated()
+      where file.kind == .library && file.descriptor >= 0 {
+        if let loaded = state.loadedVersions[file.path] {
+          if let change = Self.changeOnDisk(file, loaded: loaded) {
             report.diagnostics.append(change)
           }
           continue
         }
-        if let problem = PermissionCheck.problem(
-          realPath: path, allowInsecure: allowInsecure,
-          trustedUID: state.configuration.trustedUID)
-        {
-          report.diagnostics.append(problem)
-          if !allowInsecure { continue }
-        }
-        willLoad?(path)
-        Self.load(path, into: &state, report: &report)
+        willLoad?(index)
+        Self.load(file, into: &state, report: &report)
       }
       report.diagnostics.append(
         contentsOf: state.data.rescan(
-          directories: state.configuration.animatorPaths, allowInsecure: allowInsecure,
-          trustedUID: state.configuration.trustedUID, takenNames: Set(state.animatorIndex.keys)))
+          files: files.files, takenNames: Set(state.animatorIndex.keys)))
       return report
     }
   }
@@ -200,10 +211,13 @@ public final class PluginRegistry: Sendable {
 
   /// A warning when the loaded library at `path` is no longer the file on disk: a rebuilt plugin
   /// is not picked up by a rescan, since a loaded library is never unloaded.
-  private static func changeOnDisk(_ path: String, loaded: FileSystem.FileVersion?)
+  private static func changeOnDisk(_ file: ScanFiles.File, loaded: FileSystem.FileVersion?)
     -> PluginDiagnostic?
   {
-    guard let loaded, let current = FileSystem.version(of: path), current != loaded else {
+    let path = file.path
+    guard let loaded, let current = FileSystem.version(descriptor: file.descriptor),
+      current != loaded
+    else {
       return nil
     }
     return PluginDiagnostic(
@@ -213,11 +227,13 @@ public final class PluginRegistry: Sendable {
   }
 
   /// Opens one library and adds its animators; reports the outcome.
-  private static func load(_ path: String, into state: inout State, report: inout PluginLoadReport)
-  {
-    let version = FileSystem.version(of: path)
+  private static func load(
+    _ file: ScanFiles.File, into state: inout State, report: inout PluginLoadReport
+  ) {
+    let path = file.path
+    let version = FileSystem.version(descriptor: file.descriptor)
     let raw: UnsafeRawPointer
-    switch PluginLibrary.open(realPath: path) {
+    switch PluginLibrary.open(realPath: path, descriptor: file.descriptor) {
     case .refused(let diagnostic):
       report.diagnostics.append(diagnostic)
       return

@@ -162,15 +162,8 @@ final class Daemon {
   /// A scan of the plugin host completed: logs it, and the first one starts serving.
   private func scanned(_ report: ScanReport, adopting activated: Int32?) {
     logPluginReport(report.diagnostics)
+    noteMissingAnimators(report)
     guard !isServing else { return }
-    guard !supervisor.catalog.isEmpty else {
-      let searched = supervisor.settings.registry.searchPath.entries.joined(separator: ", ")
-      failStartup(
-        StartupError(
-          exitStatus: StartupError.unavailableStatus,
-          "no animator plugins found (searched: \(searched.isEmpty ? "nothing" : searched))"))
-      return
-    }
     warnAboutRoutes()
     let listeningPath =
       activated.map { SystemdListenFDs.boundPath(of: $0) ?? "fd \($0)" } ?? socketPath
@@ -224,6 +217,28 @@ final class Daemon {
       "listening on \(listeningPath)\(activated == nil ? "" : " (socket activation)") (pid "
         + "\(getpid()), \(animators.count) animators: "
         + animators.map(\.name).joined(separator: ", ") + ")")
+  }
+
+  /// When a scan left nothing loaded, says why in the log and in the `animators` reply
+  /// (`missing`); the built-in fallback serves alone. A later scan that loads something
+  /// clears it.
+  private func noteMissingAnimators(_ report: ScanReport) {
+    guard supervisor.catalog.isEmpty else {
+      animators.missing = nil
+      return
+    }
+    let searched = supervisor.settings.registry.searchPath.entries
+    let directories = supervisor.settings.registry.animatorPaths
+    let plugins = searched.isEmpty ? "nothing" : searched.joined(separator: ", ")
+    let data = directories.isEmpty ? "nothing" : directories.joined(separator: ", ")
+    var reason =
+      "no animators found (searched for plugins: \(plugins); for data animators: \(data))"
+    if let problem = report.diagnostics.first(where: \.isProblem) {
+      reason += "; first problem: \(problem.message)"
+    }
+    reason += "; only the built-in \(PluginRegistry.fallbackAnimatorName) serves"
+    if animators.missing != reason { logger.warn(reason) }
+    animators.missing = reason
   }
 
   /// Ends start-up with `error`: the loop stops and ``run()`` throws it.

@@ -10,6 +10,9 @@ import TransitionServer
 final class HostedAnimatorSource: AnimatorSource {
   let supervisor: PluginHostSupervisor
   let builtin: BuiltinFallback
+  /// Why nothing but the built-in fallback serves (the last scan loaded no animator), or nil:
+  /// the `animators` reply's `missing`.
+  var missing: String?
 
   init(supervisor: PluginHostSupervisor, builtin: BuiltinFallback) {
     self.supervisor = supervisor
@@ -48,7 +51,7 @@ final class HostedAnimatorSource: AnimatorSource {
         "reason": .string(supervisor.policy.quarantined[path] ?? ""),
       ])
     }
-    return [
+    var members: [String: JSONValue] = [
       "pluginHost": .object([
         "state": .string(supervisor.phase.rawValue),
         "pid": supervisor.hostPID.map { .number(Double($0)) } ?? .null,
@@ -57,6 +60,8 @@ final class HostedAnimatorSource: AnimatorSource {
       ]),
       "quarantined": .array(quarantined),
     ]
+    if let missing { members["missing"] = .string(missing) }
+    return members
   }
 }
 

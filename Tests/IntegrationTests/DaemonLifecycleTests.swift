@@ -69,7 +69,7 @@ import UnixIO
     #expect(mode(shared.socketPath) == 0o660)
   }
 
-  @Test func noPluginsIsAStartFailure() throws {
+  @Test func noAnimatorsAtAllStillStartsWithTheBuiltInFallbackAndSaysWhy() throws {
     let directory = try DaemonHarness.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     // A copy of the binary, away from the plugins next to the original.
@@ -77,14 +77,17 @@ import UnixIO
     try FileManager.default.copyItem(atPath: DaemonHarness.product("transitiond"), toPath: binary)
     try FileManager.default.createDirectory(
       atPath: directory + "/empty", withIntermediateDirectories: false)
-    var environment = ProcessInfo.processInfo.environment
-    environment["TRANSITIOND_PLUGIN_PATH"] = nil
-    let result = try DaemonHarness.runProgram(
-      binary, ["--socket", directory + "/d.sock", "--plugin-path", directory + "/empty"],
-      environment: environment)
-    #expect(result.status == 69)
-    #expect(result.stderr.contains("no animator plugins"))
-    #expect(!FileManager.default.fileExists(atPath: directory + "/d.sock.lock"))
+    try FileManager.default.createDirectory(
+      atPath: directory + "/run", withIntermediateDirectories: false)
+    let daemon = try DaemonProcess.startCopy(
+      binary, arguments: ["--animator-path", directory + "/empty"], directory: directory + "/run",
+      pluginPath: directory + "/empty")
+    let listing = try daemon.client().rawReply(["op": "animators"])
+    let names = listing.fields["animators"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+    #expect(names == ["default-slide"], "\(listing.line)")
+    let missing = try #require(listing.fields["missing"]?.stringValue, "\(listing.line)")
+    #expect(missing.contains("searched for plugins: \(directory)/empty"), "\(missing)")
+    #expect(daemon.log.contains(missing), "\(daemon.log)")
   }
 
   @Test func secondInstanceRefusesAndTheFirstKeepsServing() throws {

@@ -18,6 +18,8 @@ import TransitionJSON
   static let margin = 2.0
   static let config =
     #"{"limits": {"maxTimelineBytes": 1048576, "pluginCallTimeoutMs": 2000}}"#
+  /// The frames of the healthy stream watched before and after the fault: half a second.
+  static let windowFrames = Int(FrameRecorder.fps / 2)
 
   static let runtimeFaults: [(FaultyPlugin, String)] = [
     (.segfault, "crashed"), (.abort, "crashed"), (.exitZero, "crashed"),
@@ -33,7 +35,8 @@ import TransitionJSON
     let daemon = try DaemonProcess(config: Self.config, arguments: ["--plugin-path", directory])
     let recorder = try FrameRecorder(daemon: daemon)
     recorder.start()
-    usleep(500_000)
+    // Half a second of the healthy stream before the fault: the control window.
+    #expect(recorder.waitForFrames(Self.windowFrames))
     let control = recorder.frames
 
     let client = try daemon.client()
@@ -43,7 +46,8 @@ import TransitionJSON
       "animator": .string(FaultyPlugin.animatorName),
     ])
     let elapsed = Date().timeIntervalSince(started)
-    usleep(500_000)
+    // And half a second of it after the fault.
+    #expect(recorder.waitForFrames(recorder.frames.count + Self.windowFrames))
     let frames = recorder.stop()
 
     #expect(reply.ok, "\(reply.line)")

@@ -9,7 +9,7 @@ final class FrameRecorder: @unchecked Sendable {
   static let fps = 60.0
 
   private let client: DaemonClient
-  private let lock = NSLock()
+  private let lock = NSCondition()
   private var recorded: [(seq: Int, t: Double)] = []
   private var stopped = false
   private let done = DispatchSemaphore(value: 0)
@@ -52,7 +52,23 @@ final class FrameRecorder: @unchecked Sendable {
   private var isStopped: Bool { lock.withLock { stopped } }
 
   private func record(seq: Int, t: Double) {
-    lock.withLock { recorded.append((seq, t)) }
+    lock.withLock {
+      recorded.append((seq, t))
+      lock.broadcast()
+    }
+  }
+
+  /// Waits until `count` frames in all have been read, for at most 20 s.
+  /// - Returns: Whether they were.
+  @discardableResult
+  func waitForFrames(_ count: Int) -> Bool {
+    let deadline = Date().addingTimeInterval(20)
+    return lock.withLock {
+      while recorded.count < count {
+        guard lock.wait(until: deadline) else { return recorded.count >= count }
+      }
+      return true
+    }
   }
 
   /// Whether the machine lets the daemon keep a 60 fps cadence at all: the 1-minute load

@@ -8,14 +8,24 @@ import TransitionKit
 /// The JSON payloads of scans and the host's command line: what the daemon sends survives the
 /// trip, and what the host sends is refused unless every field is sound.
 @Suite struct HostMessageTests {
-  @Test func aScanRequestSurvivesTheTrip() throws {
-    let request = ScanRequest(
-      configuration: PluginRegistry.Configuration(
-        searchPath: PluginSearchPath(
-          configured: ["/etc/p"], fromEnvironment: ["/x"], executableDirectory: nil),
-        allowInsecurePlugins: true, trustedUID: 1_000),
-      skip: ["/etc/p/libBad.so"])
+  @Test func aScanRequestSurvivesTheTripWithoutItsDescriptors() throws {
+    let request = ScanRequest(files: [
+      ScanFiles.File(kind: .library, path: "/etc/p/libFade.so", descriptor: 9),
+      ScanFiles.File(kind: .data, path: "/a/slide.json", name: "slide", descriptor: 10),
+      ScanFiles.File(
+        kind: .data, path: "/a/open.json", name: "open", descriptor: -1, refusal: "refused"),
+    ])
+    #expect(request.files.allSatisfy { $0.descriptor == -1 })
+    #expect(request.handedOver == 2)
     #expect(try ScanRequest(payload: request.payload) == request)
+  }
+
+  @Test(arguments: [
+    #"{"files":[{"kind":"socket","path":"/p"}]}"#, #"{"files":[{"kind":"library"}]}"#,
+    #"{"files":3}"#, #"{}"#,
+  ])
+  func anUnsoundScanRequestIsRefused(payload: String) {
+    #expect(throws: EngineError.self) { try ScanRequest(payload: Array(payload.utf8)) }
   }
 
   @Test func aSoundReportSurvivesTheTrip() throws {

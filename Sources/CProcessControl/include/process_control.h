@@ -32,4 +32,19 @@ int process_control_reset_signals(void);
 /// `mmap` bytes come from the heap. Returns 1 when glibc took both, 0 otherwise.
 int process_control_keep_freed_heap(int trim, int mmap);
 
+/// Sends `length` bytes on the stream socket `socket` with the descriptor `descriptor`
+/// attached (`SCM_RIGHTS`, on the first byte), `MSG_NOSIGNAL`. Returns what `sendmsg`
+/// returns: the bytes written (the descriptor went with the first), or -1 with errno set.
+ssize_t process_control_send_with_descriptor(int socket, const void *bytes, size_t length,
+                                             int descriptor);
+
+/// Reads at most `length` bytes from the stream socket `socket` with `recvmsg`, taking the
+/// descriptors passed with them (`SCM_RIGHTS`, received close-on-exec) into `descriptors`, at
+/// most `capacity`; `*count` is set to how many. Returns the bytes read (0 at end of file), or
+/// -1 with errno set; `EMSGSIZE` when more descriptors came than `capacity` (those that did
+/// not fit are closed by the kernel, the ones taken are closed here).
+ssize_t process_control_receive_with_descriptors(int socket, void *bytes, size_t length,
+                                                 int *descriptors, size_t capacity,
+                                                 size_t *count);
+
 #endif
