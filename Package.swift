@@ -20,6 +20,7 @@ let package = Package(
     .executable(name: "transitiond", targets: ["transitiond"]),
     .executable(name: "transitionctl", targets: ["transitionctl"]),
     .executable(name: "transition-bench", targets: ["transition-bench"]),
+    .executable(name: "transition-soak", targets: ["transition-soak"]),
     .library(name: "TransitionJSON", targets: ["TransitionJSON"]),
     .executable(name: "transition-fuzz", targets: ["transition-fuzz"]),
     .library(name: "TransitionKit", targets: ["TransitionKit"]),
@@ -118,6 +119,12 @@ let package = Package(
     .executableTarget(
       name: "transition-bench",
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO"]),
+    // The soak (`make soak`): the judgement of a metric's growth and of frame lateness, pure;
+    // and the driver, the daemon under a churn from several processes of itself.
+    .target(name: "SoakAnalysis"),
+    .executableTarget(
+      name: "transition-soak",
+      dependencies: ["SoakAnalysis", "TransitionClient", "TransitionJSON", "TransitionWire"]),
 
     // The fuzzer: RequestCheck takes bytes through the request path, ConversationCheck plays
     // them as a conversation with the server core; `make fuzz` builds transition-fuzz with
@@ -151,6 +158,7 @@ let package = Package(
       dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
     .testTarget(name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixIO"]),
     .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
+    .testTarget(name: "SoakAnalysisTests", dependencies: ["SoakAnalysis"]),
     .testTarget(name: "TransitionRenderTests", dependencies: ["TransitionRender"]),
     .testTarget(
       name: "TransitionServerTests",

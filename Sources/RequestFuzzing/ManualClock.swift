@@ -13,6 +13,8 @@ final class ManualClock: ServerClock {
     self.now = now
   }
 
+  var scheduledTimerCount: Int { timers.count(where: \.isScheduled) }
+
   func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer {
     let timer = ManualTimer(fire)
     timers.append(timer)

@@ -29,6 +29,7 @@ final class FakeClock: ServerClock {
 
   /// Timers scheduled now.
   var scheduledTimers: [FakeTimer] { timers.filter(\.isScheduled) }
+  var scheduledTimerCount: Int { scheduledTimers.count }
 
   /// Moves to `time`, firing every timer due by then, earliest first.
   func advance(to time: Double) {
