@@ -126,14 +126,16 @@ let package = Package(
       name: "transition-soak",
       dependencies: ["SoakAnalysis", "TransitionClient", "TransitionJSON", "TransitionWire"]),
 
-    // The fuzzer: RequestCheck takes bytes through the request path, ConversationCheck plays
-    // them as a conversation with the server core; `make fuzz` builds transition-fuzz with
-    // -DFUZZING and libFuzzer (a plain build gets a stub).
+    // The fuzzer, one check a byte stream the daemon reads: RequestCheck takes bytes through
+    // the request path and ConversationCheck plays them as a conversation with the server core,
+    // ViewerRequestCheck through the viewer's HTTP request path, HostMessageCheck as a hostile
+    // plugin host's messages, AnimatorFileCheck as a data animator file; `make fuzz` builds
+    // transition-fuzz with -DFUZZING and libFuzzer (a plain build gets a stub).
     .target(
       name: "RequestFuzzing",
       dependencies: [
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "TransitionServer",
-        "DataAnimator", "TransitionPluginSDK",
+        "DataAnimator", "TransitionPluginSDK", "PluginHost", "CLibevent", "TransitionViewer",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -198,7 +200,7 @@ let package = Package(
     .testTarget(
       name: "RequestFuzzingTests",
       // Loads the built lib<Name>.so animators, as the fuzzer does; `swift test` builds them.
-      dependencies: ["RequestFuzzing", "TransitionKit"]
+      dependencies: ["RequestFuzzing", "TransitionKit", "TransitionServer", "PluginHost"]
     ),
     .testTarget(
       name: "IntegrationTests",

@@ -18,6 +18,13 @@ public struct HostMessageReader: Sendable {
   private var buffer: [UInt8] = []
   private var start = 0
 
+  /// The limits the daemon reads its plugin host's messages with: a library path of 4 KiB, a
+  /// scan report of 4 MiB, a timeline answer of `maxTimelineBytes` (`limits.maxTimelineBytes`);
+  /// the daemon's own kinds (`scan`, `timeline`) are refused from the host.
+  public static func fromHost(maxTimelineBytes: Int) -> [HostMessage.Kind: Int] {
+    [.loading: 4096, .scanned: 4 << 20, .answer: maxTimelineBytes]
+  }
+
   public init(payloadLimits: [HostMessage.Kind: Int]) {
     self.payloadLimits = payloadLimits
   }

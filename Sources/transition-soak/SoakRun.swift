@@ -15,7 +15,7 @@ final class SoakRun {
 
   /// The workers: how many processes of each role.
   static let workers: [(role: String, count: Int)] = [
-    ("churn", 3), ("steady", 2), ("stalled", 1), ("viewer", 1),
+    ("churn", 3), ("steady", 2), ("stalled", 1), ("viewer", 1), ("probe", 1),
   ]
 
   private var samples: [SoakMetric: [MetricSample]] = [:]
@@ -73,7 +73,16 @@ final class SoakRun {
     }
     var random = SoakRandom(seed: seed)
     var second = 0
+    var died: String?
     while case let now = Monotonic.now, now < deadline {
+      guard daemon.process.isRunning else {
+        died =
+          "transitiond died \(Int(Monotonic.now - start)) s into the soak "
+          + (daemon.process.terminationReason == .uncaughtSignal
+            ? "by signal \(daemon.process.terminationStatus)"
+            : "with status \(daemon.process.terminationStatus)")
+        break
+      }
       Monotonic.sleep(start + Double(second + 1) - now)
       second += 1
       let values = sample(daemon, client)
@@ -112,14 +121,16 @@ final class SoakRun {
     client.close()
     let status = daemon.stop()
     var failures = judge(reports: reports, idle: idle, settled: settled)
-    if status != 0 {
+    if let died {
+      failures.insert(died, at: 0)
+    } else if status != 0 {
       failures.append("transitiond exited with status \(status) when stopped")
     }
     print(
       SoakSummary(
         seconds: options.seconds, warmUp: options.warmUpSeconds, daemonPID: daemon.pid,
         samples: samples, idle: idle, settled: settled, reports: reports + [admin],
-        hostKills: hostKills, reloads: reloads, routeSwitches: routeSwitches
+        hostKills: hostKills, reloads: reloads, routeSwitches: routeSwitches, ticks: ticks
       ).text)
     keepDirectory = !failures.isEmpty
     if !failures.isEmpty {
@@ -139,10 +150,13 @@ final class SoakRun {
       values[.timers] = stats["timers.scheduled"]
       values[.sessions] = stats["sessions.active"]
       connectionsNow = stats["connections.current"]
+      ticks = (stats["ticks.rendered"], stats["ticks.late"])
     }
     return values
   }
 
+  /// `stats.ticks.rendered` and `stats.ticks.late` at the last sample.
+  private var ticks = (rendered: 0.0, late: 0.0)
   /// `stats.connections.current` at the last sample.
   private var connectionsNow = 0.0
 

@@ -14,6 +14,8 @@ struct SoakSummary {
   var hostKills: Int
   var reloads: Int
   var routeSwitches: Int
+  /// The daemon's frame clock ticks, and those whose render ended after their deadline.
+  var ticks: (rendered: Double, late: Double)
 
   var text: String {
     var lines = [
@@ -47,6 +49,15 @@ struct SoakSummary {
         + "p99.9 \(milliseconds(lateness.percentile(0.999))), max \(milliseconds(lateness.maximum)), "
         + "later than \(Int(SoakLimits.lateFrameSeconds * 1000)) ms: \(lateness.count(laterThan: SoakLimits.lateFrameSeconds))"
     )
+    lines.append(
+      "  the daemon: \(Int(ticks.rendered)) frame clock ticks rendered, \(Int(ticks.late)) of them "
+        + "after their deadline")
+    var wakeUps = LatenessHistogram()
+    for report in reports { wakeUps.merge(report.wakeUps) }
+    lines.append(
+      "  the machine: a process woke for a 60 Hz deadline p50 \(milliseconds(wakeUps.percentile(0.5))), "
+        + "p99 \(milliseconds(wakeUps.percentile(0.99))), max \(milliseconds(wakeUps.maximum)) late "
+        + "(\(wakeUps.total) wake-ups)")
     lines.append(
       "  admin: \(reloads) reloads, \(routeSwitches) route switches, plugin host killed \(hostKills) times; "
         + "viewer: \(sum(\.eventStreams)) event streams, \(sum(\.streamEvents)) events")

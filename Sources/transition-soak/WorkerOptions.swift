@@ -29,8 +29,16 @@ struct WorkerOptions {
     }
   }
 
+  /// The roles that make the load rather than judge it run at a lower priority (nice 10), so
+  /// that the daemon and the processes that measure it are not starved by the soak's own
+  /// churn.
+  static let loadRoles: Set = ["churn", "stalled", "viewer"]
+
   /// Runs the role to the deadline.
   func run() throws -> WorkerReport {
+    if Self.loadRoles.contains(role) {
+      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+    }
     switch role {
     case "churn", "steady":
       let client = try DaemonClient(path: socketPath)
@@ -45,6 +53,9 @@ struct WorkerOptions {
       var worker = SteadySubscriber(
         socketPath: socketPath, transitions: transitions, deadline: deadline, seed: seed)
       return worker.run()
+    case "probe":
+      var probe = WakeUpProbe(deadline: deadline, seed: seed)
+      return probe.run()
     case "stalled":
       var worker = StalledSubscriber(socketPath: socketPath, deadline: deadline, seed: seed)
       return worker.run()

@@ -26,6 +26,9 @@ struct WorkerReport: Codable {
   var gaps = 0
   /// Lateness of every checked frame.
   var lateness = LatenessHistogram()
+  /// How late a process woke for a deadline (``WakeUpProbe``): the machine's share of the
+  /// lateness.
+  var wakeUps = LatenessHistogram()
   /// HTTP event streams opened and the events they carried.
   var eventStreams = 0
   var streamEvents = 0

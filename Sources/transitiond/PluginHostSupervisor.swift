@@ -246,9 +246,8 @@ final class PluginHostSupervisor {
     }
     let host = Host(
       process: process,
-      reader: HostMessageReader(payloadLimits: [
-        .loading: 4096, .scanned: 4 << 20, .answer: settings.maxTimelineBytes,
-      ]))
+      reader: HostMessageReader(
+        payloadLimits: HostMessageReader.fromHost(maxTimelineBytes: settings.maxTimelineBytes)))
     do {
       host.watcher = try DescriptorWatcher(
         loop: loop, descriptor: process.descriptor,
