@@ -62,10 +62,13 @@ SOAK_SECONDS ?= 600
 
 # The sanitizers' builds (docs/security.md, "Sanitizers"). Swift has no UndefinedBehaviorSanitizer
 # on Linux: the C targets get it (-fsanitize=undefined, linked by clang).
-ASAN_FLAGS := --scratch-path .build/sanitize -Xswiftc -sanitize=address \
+# -DSANITIZED lifts the plugin host's address-space limit (RLIMIT_AS), which leaves no room for
+# the sanitizers' shadow memory.
+ASAN_FLAGS := --scratch-path .build/sanitize -Xswiftc -sanitize=address -Xswiftc -DSANITIZED \
   -Xcc -fsanitize=address,undefined -Xcc -fno-sanitize-recover=undefined \
   -Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined
-TSAN_FLAGS := --scratch-path .build/tsan -Xswiftc -sanitize=thread -Xcc -fsanitize=thread
+TSAN_FLAGS := --scratch-path .build/tsan -Xswiftc -sanitize=thread -Xswiftc -DSANITIZED \
+  -Xcc -fsanitize=thread
 ASAN_OPTIONS := detect_leaks=1:abort_on_error=1:halt_on_error=1
 UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 TSAN_OPTIONS := halt_on_error=1:second_deadlock_stack=1

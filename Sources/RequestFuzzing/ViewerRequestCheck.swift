@@ -32,7 +32,7 @@ public struct ViewerRequestCheck: Sendable {
       return nil
     }
     let target = String(decoding: parts[1], as: UTF8.self)
-    guard let uri = evhttp_uri_parse_with_flags(target, Int32(EVHTTP_URI_NONCONFORMANT)) else {
+    guard let uri = evhttp_uri_parse_with_flags(target, UInt32(EVHTTP_URI_NONCONFORMANT)) else {
       return nil
     }
     defer { evhttp_uri_free(uri) }
