@@ -58,6 +58,14 @@ struct SoakSummary {
       "  the machine: a process woke for a 60 Hz deadline p50 \(milliseconds(wakeUps.percentile(0.5))), "
         + "p99 \(milliseconds(wakeUps.percentile(0.99))), max \(milliseconds(wakeUps.maximum)) late "
         + "(\(wakeUps.total) wake-ups)")
+    let judgement = LatenessJudgement(
+      frames: lateness, wakeUps: wakeUps, limit: SoakLimits.lateFrameSeconds)
+    lines.append(
+      judgement.machineKeptUp
+        ? "  lateness judged strictly: the machine kept up (wake-ups p99.9 within the limit)"
+        : "  lateness judged on the daemon's share: the machine did not keep up; frames p99 "
+          + "\(milliseconds(judgement.addedLateness)) beyond the wake-ups' p99 (limit "
+          + "\(milliseconds(SoakLimits.lateFrameSeconds)))")
     lines.append(
       "  admin: \(reloads) reloads, \(routeSwitches) route switches, plugin host killed \(hostKills) times; "
         + "viewer: \(sum(\.eventStreams)) event streams, \(sum(\.streamEvents)) events")
