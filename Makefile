@@ -73,7 +73,7 @@ ASAN_OPTIONS := detect_leaks=1:abort_on_error=1:halt_on_error=1
 UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 TSAN_OPTIONS := halt_on_error=1:second_deadlock_stack=1
 SANITIZE_FILTER ?= IntegrationTests
-TSAN_FILTER ?= DaemonViewerHTTPTests|ViewerLiveTests|LibeventLoopTests
+TSAN_FILTER ?= DaemonViewerHTTPTests|DaemonViewerImagesTests|LibeventLoopTests
 
 CHROMIUM ?= chromium
 # The example scenes' pictures (content.image), drawn by config/scenes/make-images.py.

@@ -139,7 +139,9 @@ final class FrameStream {
     tick(at: now)
     // The frame answers a request: it leaves now, not behind the rest of the iteration.
     for subscription in subscribers { subscription.client?.flushNow() }
-    if session.isMoving { frameClocks.add(self) }
+    // Sending can close a subscriber's client (a write fails, the slow-subscriber rule drops
+    // it); with the last one the stream has left its session, and must not tick on its own.
+    if session.isMoving, !subscribers.isEmpty, !session.isCompleted { frameClocks.add(self) }
   }
 
   /// Renders the frame at `time` for every subscriber: evaluated and encoded once, the same

@@ -21,6 +21,9 @@ final class FakePeer: Peer {
   private(set) var holds = 0
   /// Called when the peer ends, as a transport reports it to the core.
   var onClose: ((FakePeer) -> Void)?
+  /// When true, the peer closes as it is sent a frame, as a connection whose write fails (or
+  /// whose reader the slow-subscriber rule drops) does in the middle of a send.
+  var closesOnFrame = false
 
   init(id: UInt64, identity: PeerIdentity?) {
     self.id = id
@@ -33,6 +36,7 @@ final class FakePeer: Peer {
     guard isOpen else { return false }
     unread += bytes
     if !isHoldingOutput { released = unread.count }
+    if closesOnFrame, bytes.firstRange(of: Array(#""event":"frame""#.utf8)) != nil { close() }
     return true
   }
 
