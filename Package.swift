@@ -63,21 +63,29 @@ let package = Package(
     .target(
       name: "BuiltinAnimators", dependencies: ["DataAnimator"],
       resources: [.embedInCode("default-slide.json")]),
+    // What the plugin side and the server both speak of: a loaded animator's listing
+    // (`RegisteredAnimator`), an animator's answer (`PluginTimelineResult`, `PluginCallFault`)
+    // and what a scan noticed (`PluginDiagnostic`). Values only, no loading.
+    .target(name: "PluginValues", dependencies: ["TransitionKit"]),
     .target(
       name: "PluginLoader",
       dependencies: [
         "TransitionKit", "TransitionPluginABI", "CTransitionPlugin", "DataAnimator",
-        "TransitionPluginSDK",
+        "TransitionPluginSDK", "PluginValues",
       ]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
     .target(
       name: "PluginCheck",
-      dependencies: ["PluginLoader", "TransitionKit", "TransitionJSON", "DataAnimator"]),
+      dependencies: [
+        "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "DataAnimator",
+      ]),
     // The plugin host process and its protocol: the frames between the daemon and the host,
     // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
     .target(
       name: "PluginHost",
-      dependencies: ["PluginLoader", "TransitionKit", "TransitionJSON", "CProcessControl"]),
+      dependencies: [
+        "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "CProcessControl",
+      ]),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
@@ -86,8 +94,14 @@ let package = Package(
     // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader"]
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues"]
     ),
+    // The server core's fakes, shared by its tests and the fuzzer: a clock advanced by hand
+    // (`FakeClock`), a peer read by hand (`FakePeer`) and the animators of a registry loaded
+    // in process (`InProcessAnimatorSource`).
+    .target(
+      name: "TransitionServerTesting",
+      dependencies: ["TransitionServer", "TransitionJSON", "PluginLoader", "PluginValues"]),
     .target(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
     // Blocking Unix I/O for clients and tests: socket addresses, connect and bind, write-all.
@@ -106,7 +120,7 @@ let package = Package(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginLoader", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
+        "PluginLoader", "PluginValues", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
         "CProcessControl", "BuiltinAnimators", "DataAnimator",
       ]),
     .executableTarget(
@@ -134,8 +148,9 @@ let package = Package(
     .target(
       name: "RequestFuzzing",
       dependencies: [
-        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "TransitionServer",
-        "DataAnimator", "TransitionPluginSDK", "PluginHost", "CLibevent", "TransitionViewer",
+        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "PluginValues",
+        "TransitionServer", "TransitionServerTesting", "DataAnimator", "TransitionPluginSDK",
+        "PluginHost", "CLibevent", "TransitionViewer",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -165,7 +180,8 @@ let package = Package(
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [
-        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "PluginLoader",
+        "TransitionServer", "TransitionServerTesting", "TransitionWire", "TransitionKit",
+        "TransitionJSON", "PluginLoader", "PluginValues",
       ]
     ),
     .testTarget(
@@ -178,13 +194,15 @@ let package = Package(
     ),
     .testTarget(
       name: "PluginHostTests",
-      dependencies: ["PluginHost", "PluginLoader", "TransitionKit", "TransitionJSON"]
+      dependencies: [
+        "PluginHost", "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON",
+      ]
     ),
     .testTarget(
       name: "PluginLoaderTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
-      dependencies: ["PluginLoader", "PluginCheck", "TransitionKit"]
+      dependencies: ["PluginLoader", "PluginValues", "PluginCheck", "TransitionKit"]
     ),
     .testTarget(
       name: "AnimatorTests",

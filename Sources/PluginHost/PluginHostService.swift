@@ -1,5 +1,6 @@
 import Glibc
 import PluginLoader
+import PluginValues
 
 /// The plugin host's side of the protocol: the one loop of `transitiond plugin-host`.
 ///

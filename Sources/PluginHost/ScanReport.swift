@@ -1,4 +1,5 @@
 import PluginLoader
+import PluginValues
 import TransitionJSON
 import TransitionKit
 

@@ -1,5 +1,6 @@
 import DataAnimator
 import Foundation
+import PluginValues
 import TransitionKit
 
 /// The data animators of the `animatorPaths` directories (docs/animators.md): each `<name>.json`

@@ -1,4 +1,5 @@
 import CTransitionPlugin
+import PluginValues
 import TransitionKit
 import TransitionPluginABI
 

@@ -1,4 +1,5 @@
 import CTransitionPlugin
+import PluginValues
 
 /// An animator accepted from a plugin descriptor: its listing and the C functions to call.
 struct LoadedAnimator {

@@ -1,4 +1,5 @@
 import Foundation
+import PluginValues
 
 /// The rule for what the daemon may load (OpenSSH's StrictModes, sudo's plugin checks): a
 /// plugin file and every directory from its own up to `/` must be owned by root or by the

@@ -1,5 +1,6 @@
 import CTransitionPlugin
 import Foundation
+import PluginValues
 
 /// Opening a plugin library and calling its entry symbol.
 ///

@@ -1,3 +1,5 @@
+import PluginValues
+
 /// What one scan of the search path did: the plugins it loaded and everything it noticed.
 public struct PluginLoadReport: Equatable, Sendable {
   /// The plugins this scan loaded, in load order (libraries loaded by earlier scans are not

@@ -1,5 +1,6 @@
 import DataAnimator
 import Glibc
+import PluginValues
 import Synchronization
 import TransitionKit
 
@@ -48,7 +49,7 @@ public final class PluginRegistry: Sendable {
 
   /// The animator the daemon uses when the chosen one returns `.declined`, as UIKit uses its
   /// default transition when the delegate returns nil.
-  public static let fallbackAnimatorName = "default-slide"
+  public static let fallbackAnimatorName = RegisteredAnimator.fallbackName
 
   private struct State {
     var configuration: Configuration

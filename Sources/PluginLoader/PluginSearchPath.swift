@@ -1,4 +1,5 @@
 import Foundation
+import PluginValues
 
 /// Where the host looks for plugins, in order: the configured entries, then
 /// `TRANSITIOND_PLUGIN_PATH`, then the running executable's directory.

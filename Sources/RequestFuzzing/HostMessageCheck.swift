@@ -1,5 +1,5 @@
 import PluginHost
-import PluginLoader
+import PluginValues
 import TransitionKit
 import TransitionServer
 

@@ -1,5 +1,5 @@
 import Glibc
-import PluginLoader
+import PluginValues
 import TransitionJSON
 import TransitionKit
 import TransitionWire

@@ -2,6 +2,7 @@ import Glibc
 import LibeventLoop
 import PluginHost
 import PluginLoader
+import PluginValues
 import TransitionKit
 import TransitionServer
 

@@ -1,5 +1,6 @@
 import PluginHost
 import PluginLoader
+import PluginValues
 import Testing
 import TransitionJSON
 import TransitionKit

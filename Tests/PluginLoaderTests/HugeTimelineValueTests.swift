@@ -1,5 +1,6 @@
 import Foundation
 import PluginLoader
+import PluginValues
 import Testing
 import TransitionKit
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PluginLoader
+import PluginValues
 import Testing
 
 /// The StrictModes rule: a plugin file and every directory up to `/` must be owned by root or

@@ -1,5 +1,6 @@
 import Foundation
 import PluginLoader
+import PluginValues
 import Testing
 
 /// What the host refuses to load, and the messages it gives.

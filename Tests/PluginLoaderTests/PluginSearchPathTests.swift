@@ -1,4 +1,5 @@
 import Foundation
+import PluginValues
 import Testing
 
 @testable import PluginLoader

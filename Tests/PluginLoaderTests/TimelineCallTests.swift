@@ -1,5 +1,6 @@
 import Foundation
 import PluginLoader
+import PluginValues
 import Testing
 
 /// Calling animators: every outcome a plugin can produce becomes a `PluginTimelineResult`.

@@ -1,6 +1,8 @@
 import PluginLoader
+import PluginValues
 import Testing
 import TransitionKit
+import TransitionServerTesting
 
 @testable import TransitionServer
 

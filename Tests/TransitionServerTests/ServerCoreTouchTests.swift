@@ -3,6 +3,7 @@ import PluginLoader
 import Testing
 import TransitionJSON
 import TransitionKit
+import TransitionServerTesting
 
 @testable import TransitionServer
 

@@ -1,5 +1,6 @@
 import Testing
 import TransitionJSON
+import TransitionServerTesting
 
 @testable import TransitionServer
 

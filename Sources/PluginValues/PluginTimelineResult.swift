@@ -6,7 +6,7 @@ public enum PluginTimelineResult: Equatable, Sendable {
   /// The animator returned a timeline: UTF-8 JSON bytes (schema in docs/plugins.md).
   case timeline([UInt8])
   /// The animator cannot serve this context; the daemon falls back to
-  /// `PluginRegistry.fallbackAnimatorName`.
+  /// `RegisteredAnimator.fallbackName`.
   case declined
   /// The animator failed, or could not be called; the message is the plugin's own when it
   /// gave one, otherwise the host's. It does not name the animator: the caller reports it as
