@@ -2,12 +2,14 @@
 ///
 /// A frame is late when it reached its reader more than ``limit`` after it was due. A reader
 /// can only be as punctual as the machine lets it run, so the soak also measures the machine:
-/// a process of the same priority that sleeps to 60 Hz deadlines and records how late it wakes
-/// (``wakeUps``). While that probe keeps within the limit (its 99.9th percentile), every late
-/// frame is the daemon's and one fails the soak. On a machine so loaded that no process wakes
-/// within the limit, a frame's lateness is mostly the wait for a CPU, which no daemon can
-/// remove; the soak then fails when the frames' 99th percentile exceeds the probe's by more
-/// than the limit: the lateness the daemon adds on top of the machine's.
+/// a probe of the same priority relays 60 Hz deadlines from a sleeping thread through a pipe
+/// to a reading one, a frame's path without the daemon's work, and records how late each
+/// arrives (``wakeUps``). While the probe keeps within the limit (its 99.9th percentile),
+/// every late frame is the daemon's and one fails the soak. On a machine so loaded that not
+/// even the probe gets through within the limit, a frame's lateness is mostly the wait for a
+/// CPU, which no daemon can remove; the soak then fails when the frames' 99th percentile
+/// exceeds the probe's by more than the limit: the lateness the daemon adds on top of the
+/// machine's.
 public struct LatenessJudgement: Equatable, Sendable {
   public let frames: LatenessHistogram
   public let wakeUps: LatenessHistogram

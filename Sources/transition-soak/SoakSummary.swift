@@ -55,7 +55,7 @@ struct SoakSummary {
     var wakeUps = LatenessHistogram()
     for report in reports { wakeUps.merge(report.wakeUps) }
     lines.append(
-      "  the machine: a process woke for a 60 Hz deadline p50 \(milliseconds(wakeUps.percentile(0.5))), "
+      "  the machine: a 60 Hz deadline relayed through a pipe arrived p50 \(milliseconds(wakeUps.percentile(0.5))), "
         + "p99 \(milliseconds(wakeUps.percentile(0.99))), max \(milliseconds(wakeUps.maximum)) late "
         + "(\(wakeUps.total) wake-ups)")
     let judgement = LatenessJudgement(
