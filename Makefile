@@ -137,20 +137,24 @@ fuzz: setup
 
 ## soak: transitiond under a bounded churn from several processes for SOAK_SECONDS (default
 ## 600), failing on growth, on a healthy subscriber's gap or lateness and on a request with no
-## reply; prints its figures (transition-soak, docs/security.md "Soak").
-soak: build
-	$$($(SWIFT) build --show-bin-path)/transition-soak --seconds $(SOAK_SECONDS)
+## reply; prints its figures (transition-soak, docs/security.md "Soak"). The release build, as
+## the daemon ships: a debug build's render and its readers' parsing take several times the CPU,
+## which a loaded machine turns into lateness.
+soak: release
+	$$($(SWIFT) build -c release --show-bin-path)/transition-soak --seconds $(SOAK_SECONDS)
 
 ## sanitize: the daemon, the plugin host and the plugins built with AddressSanitizer (and
 ## UndefinedBehaviorSanitizer for the C targets) in .build/sanitize, and with ThreadSanitizer in
 ## .build/tsan, each running the integration suite (SANITIZE_FILTER, default all of it; TSAN_FILTER
 ## for ThreadSanitizer) against them; exits non-zero on any report (docs/security.md,
-## "Sanitizers").
+## "Sanitizers"). Swift's own crash backtracer is off: under a sanitizer it hung instead of
+## reporting.
 sanitize: setup
-	$(BUILD_UMASK) ASAN_OPTIONS=$(ASAN_OPTIONS) UBSAN_OPTIONS=$(UBSAN_OPTIONS) \
+	$(BUILD_UMASK) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=$(ASAN_OPTIONS) UBSAN_OPTIONS=$(UBSAN_OPTIONS) \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/SanitizerLeakSuppressions.txt \
 	  $(SWIFT) test $(ASAN_FLAGS) --filter '$(SANITIZE_FILTER)'
-	$(BUILD_UMASK) TSAN_OPTIONS=$(TSAN_OPTIONS) $(SWIFT) test $(TSAN_FLAGS) --filter '$(TSAN_FILTER)'
+	$(BUILD_UMASK) SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=$(TSAN_OPTIONS) \
+	  $(SWIFT) test $(TSAN_FLAGS) --filter '$(TSAN_FILTER)'
 
 ## bench: release build, every benchmark mode; prints the table and writes .build/bench.json.
 bench: release
