@@ -2,9 +2,13 @@
 #
 #   make run            install what the machine lacks, build, start the daemon in the foreground
 #   make test           install what the machine lacks, build, run the whole test suite
-#   make fuzz           build the libFuzzer target and run it for FUZZ_SECONDS (default 60) on
-#                       the corpus in Tests/FuzzCorpus; findings land in .build/fuzz/
-#                       (docs/security.md)
+#   make fuzz           build the libFuzzer target and run each byte stream the daemon reads
+#                       for its share of FUZZ_SECONDS (default 60) on its corpus in
+#                       Tests/FuzzCorpus/<stream>; findings land in .build/fuzz/ (docs/security.md)
+#   make soak           the daemon under churn for SOAK_SECONDS (default 600), failing on growth,
+#                       gaps, late frames and unanswered requests (docs/security.md, "Soak")
+#   make sanitize       the integration suite against AddressSanitizer/UBSan and
+#                       ThreadSanitizer builds (docs/security.md, "Sanitizers")
 #   make contact-sheet  redraw docs/images/album-flip-contact-sheet.png in headless Chromium
 #   make pictures       render an animated picture of each built-in animator into docs/images/
 #                       (transitionctl render: headless Chromium and ffmpeg)
@@ -51,6 +55,25 @@ FUZZ_CORPUS := Tests/FuzzCorpus
 FUZZ_FLAGS := --scratch-path .build/fuzz \
   -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 FUZZ_PLUGINS := CubeTurn Crossfade
+# The byte streams the daemon reads, one fuzzer check each (docs/security.md, "Fuzzing").
+FUZZ_STREAMS := request viewer-http host-message animator-file
+
+SOAK_SECONDS ?= 600
+
+# The sanitizers' builds (docs/security.md, "Sanitizers"). Swift has no UndefinedBehaviorSanitizer
+# on Linux: the C targets get it (-fsanitize=undefined, linked by clang).
+# -DSANITIZED lifts the plugin host's address-space limit (RLIMIT_AS), which leaves no room for
+# the sanitizers' shadow memory.
+ASAN_FLAGS := --scratch-path .build/sanitize -Xswiftc -sanitize=address -Xswiftc -DSANITIZED \
+  -Xcc -fsanitize=address,undefined -Xcc -fno-sanitize-recover=undefined \
+  -Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined
+TSAN_FLAGS := --scratch-path .build/tsan -Xswiftc -sanitize=thread -Xswiftc -DSANITIZED \
+  -Xcc -fsanitize=thread
+ASAN_OPTIONS := detect_leaks=1:abort_on_error=1:halt_on_error=1
+UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
+TSAN_OPTIONS := halt_on_error=1:second_deadlock_stack=1
+SANITIZE_FILTER ?= IntegrationTests
+TSAN_FILTER ?= DaemonViewerHTTPTests|DaemonViewerImagesTests|LibeventLoopTests
 
 CHROMIUM ?= chromium
 # The example scenes' pictures (content.image), drawn by config/scenes/make-images.py.
@@ -59,7 +82,7 @@ CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
 # Progress values of the contact sheet's panels.
 CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
-.PHONY: setup build release run test fuzz bench lint clean contact-sheet pictures scene-images \
+.PHONY: setup build release run test fuzz soak sanitize bench lint clean contact-sheet pictures scene-images \
   install plugin
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
@@ -89,21 +112,49 @@ run: build
 test: setup
 	$(BUILD_UMASK) $(SWIFT) test
 
-## fuzz: the request path under libFuzzer with AddressSanitizer, in its own build directory
-## (.build/fuzz), with the example plugins built there too so that their code is covered and
-## checked, and with the data animators of config/animators. New inputs go to
-## .build/fuzz/corpus (the repository's corpus is only read); a crashing input to
-## .build/fuzz/crash-*. Exits non-zero when the fuzzer finds something.
+## fuzz: every byte stream the daemon reads under libFuzzer with AddressSanitizer, each stream
+## (FUZZ_STREAMS) for its share of FUZZ_SECONDS on its corpus Tests/FuzzCorpus/<stream> with
+## its dictionary Tests/FuzzDictionaries/<stream>.txt, in its own build directory (.build/fuzz),
+## with the example plugins built there too so that their code is covered and checked, and with
+## the data animators of config/animators. New inputs go to .build/fuzz/corpus/<stream> (the
+## repository's corpus is only read); a crashing input to .build/fuzz/<stream>-crash-*. Exits
+## non-zero when the fuzzer finds something.
 fuzz: setup
 	$(BUILD_UMASK) for plugin in $(FUZZ_PLUGINS); do \
 	  $(SWIFT) build $(FUZZ_FLAGS) --product $$plugin || exit 1; done
 	$(BUILD_UMASK) $(SWIFT) build $(FUZZ_FLAGS) --product transition-fuzz
-	mkdir -p .build/fuzz/corpus
-	bin="$$($(SWIFT) build $(FUZZ_FLAGS) --show-bin-path)" && \
-	TRANSITION_FUZZ_PLUGINS="$$bin" TRANSITION_FUZZ_ANIMATORS=$(CURDIR)/config/animators \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/FuzzLeakSuppressions.txt "$$bin/transition-fuzz" -max_total_time=$(FUZZ_SECONDS) \
-	  -timeout=20 -print_final_stats=1 -dict=Tests/FuzzDictionary.txt \
-	  -artifact_prefix=.build/fuzz/ .build/fuzz/corpus $(FUZZ_CORPUS)
+	@set -e; bin="$$($(SWIFT) build $(FUZZ_FLAGS) --show-bin-path)"; \
+	share=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_STREAMS)) )); [ $$share -ge 1 ] || share=1; \
+	for stream in $(FUZZ_STREAMS); do \
+	  echo "fuzz: $$stream for $$share s"; mkdir -p .build/fuzz/corpus/$$stream; \
+	  TRANSITION_FUZZ_STREAM=$$stream TRANSITION_FUZZ_PLUGINS="$$bin" \
+	  TRANSITION_FUZZ_ANIMATORS=$(CURDIR)/config/animators \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/FuzzLeakSuppressions.txt \
+	  "$$bin/transition-fuzz" -max_total_time=$$share -timeout=20 -print_final_stats=1 \
+	    -dict=Tests/FuzzDictionaries/$$stream.txt -artifact_prefix=.build/fuzz/$$stream- \
+	    .build/fuzz/corpus/$$stream $(FUZZ_CORPUS)/$$stream; \
+	done
+
+## soak: transitiond under a bounded churn from several processes for SOAK_SECONDS (default
+## 600), failing on growth, on a healthy subscriber's gap or lateness and on a request with no
+## reply; prints its figures (transition-soak, docs/security.md "Soak"). The release build, as
+## the daemon ships: a debug build's render and its readers' parsing take several times the CPU,
+## which a loaded machine turns into lateness.
+soak: release
+	$$($(SWIFT) build -c release --show-bin-path)/transition-soak --seconds $(SOAK_SECONDS)
+
+## sanitize: the daemon, the plugin host and the plugins built with AddressSanitizer (and
+## UndefinedBehaviorSanitizer for the C targets) in .build/sanitize, and with ThreadSanitizer in
+## .build/tsan, each running the integration suite (SANITIZE_FILTER, default all of it; TSAN_FILTER
+## for ThreadSanitizer) against them; exits non-zero on any report (docs/security.md,
+## "Sanitizers"). Swift's own crash backtracer is off: under a sanitizer it hung instead of
+## reporting.
+sanitize: setup
+	$(BUILD_UMASK) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=$(ASAN_OPTIONS) UBSAN_OPTIONS=$(UBSAN_OPTIONS) \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/SanitizerLeakSuppressions.txt \
+	  $(SWIFT) test $(ASAN_FLAGS) --filter '$(SANITIZE_FILTER)'
+	$(BUILD_UMASK) SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=$(TSAN_OPTIONS) \
+	  $(SWIFT) test $(TSAN_FLAGS) --filter '$(TSAN_FILTER)'
 
 ## bench: release build, every benchmark mode; prints the table and writes .build/bench.json.
 bench: release

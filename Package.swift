@@ -20,6 +20,7 @@ let package = Package(
     .executable(name: "transitiond", targets: ["transitiond"]),
     .executable(name: "transitionctl", targets: ["transitionctl"]),
     .executable(name: "transition-bench", targets: ["transition-bench"]),
+    .executable(name: "transition-soak", targets: ["transition-soak"]),
     .library(name: "TransitionJSON", targets: ["TransitionJSON"]),
     .executable(name: "transition-fuzz", targets: ["transition-fuzz"]),
     .library(name: "TransitionKit", targets: ["TransitionKit"]),
@@ -154,15 +155,24 @@ let package = Package(
     .executableTarget(
       name: "transition-bench",
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO"]),
+    // The soak (`make soak`): the judgement of a metric's growth and of frame lateness, pure;
+    // and the driver, the daemon under a churn from several processes of itself.
+    .target(name: "SoakAnalysis"),
+    .executableTarget(
+      name: "transition-soak",
+      dependencies: ["SoakAnalysis", "TransitionClient", "TransitionJSON", "TransitionWire"]),
 
-    // The fuzzer: RequestCheck takes bytes through the request path, ConversationCheck plays
-    // them as a conversation with the server core; `make fuzz` builds transition-fuzz with
-    // -DFUZZING and libFuzzer (a plain build gets a stub).
+    // The fuzzer, one check a byte stream the daemon reads: RequestCheck takes bytes through
+    // the request path and ConversationCheck plays them as a conversation with the server core,
+    // ViewerRequestCheck through the viewer's HTTP request path, HostMessageCheck as a hostile
+    // plugin host's messages, AnimatorFileCheck as a data animator file; `make fuzz` builds
+    // transition-fuzz with -DFUZZING and libFuzzer (a plain build gets a stub).
     .target(
       name: "RequestFuzzing",
       dependencies: [
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "PluginValues",
         "TransitionServer", "TransitionServerTesting", "DataAnimator", "TransitionPluginSDK",
+        "PluginHost", "CLibevent", "TransitionViewer",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -189,6 +199,7 @@ let package = Package(
       name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixDaemon", "UnixIO"]),
     .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
     .testTarget(name: "LineTransportTests", dependencies: ["LineTransport"]),
+    .testTarget(name: "SoakAnalysisTests", dependencies: ["SoakAnalysis"]),
     .testTarget(name: "TransitionRenderTests", dependencies: ["TransitionRender"]),
     .testTarget(
       name: "TransitionServerTests",
@@ -237,7 +248,7 @@ let package = Package(
     .testTarget(
       name: "RequestFuzzingTests",
       // Loads the built lib<Name>.so animators, as the fuzzer does; `swift test` builds them.
-      dependencies: ["RequestFuzzing", "TransitionKit"]
+      dependencies: ["RequestFuzzing", "TransitionKit", "TransitionServer", "PluginHost"]
     ),
     .testTarget(
       name: "IntegrationTests",

@@ -33,8 +33,8 @@ public struct PluginHostSettings {
     let limits = config.limits
     memoryBytes = limits.pluginMemoryBytes
     cpuSeconds = limits.pluginCPUSeconds
-    callTimeout = Double(limits.pluginCallTimeoutMs) / 1000
-    loadTimeout = Double(limits.pluginLoadTimeoutMs) / 1000
+    callTimeout = Double(limits.pluginCallTimeoutMs) / 1000 * Self.sanitizerSlowdown
+    loadTimeout = Double(limits.pluginLoadTimeoutMs) / 1000 * Self.sanitizerSlowdown
     maxTimelineBytes = limits.maxTimelineBytes
     initialBackoff = Double(limits.pluginRestartBackoffMs) / 1000
     maximumBackoff =
@@ -49,6 +49,16 @@ public struct PluginHostSettings {
       maxTimelineBytes: maxTimelineBytes, initialBackoff: initialBackoff,
       maximumBackoff: maximumBackoff, quarantineStrikes: quarantineStrikes)
   }
+
+  /// How much longer the plugin host's deadlines are in a sanitizer build (`make sanitize`,
+  /// `-DSANITIZED`, docs/security.md "Sanitizers"): instrumented code runs several times
+  /// slower, and a data animator that answers in time in the plain build would miss the
+  /// deadline there for no fault of its own. 1 in every other build.
+  #if SANITIZED
+    static let sanitizerSlowdown = 8.0
+  #else
+    static let sanitizerSlowdown = 1.0
+  #endif
 
   /// The host's sandbox for a daemon of pid `parent`.
   public func sandbox(parent: Int32) -> HostSandbox {

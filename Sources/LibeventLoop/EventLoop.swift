@@ -25,6 +25,9 @@ public final class EventLoop {
   private var flushEvent: OpaquePointer?
   /// Transports with output written during this iteration, to be sent in one write each.
   private var transportsToFlush: [any EndOfTurnFlushing] = []
+  /// How many ``LoopTimer``s of this loop are scheduled now (one-shot or repeating): what a
+  /// soak watches for timers that pile up (docs/protocol.md, `stats.timers`).
+  public internal(set) var scheduledTimerCount = 0
 
   /// Creates a loop with its own `event_base`.
   ///

@@ -109,6 +109,7 @@ public final class LoopTimer {
     deadline = nil
     repeatInterval = nil
     self.registration = nil
+    loop.scheduledTimerCount -= 1
     registration.release()
   }
 
@@ -120,7 +121,10 @@ public final class LoopTimer {
       return
     }
     self.deadline = deadline
-    if registration == nil { registration = Unmanaged.passRetained(self) }
+    if registration == nil {
+      registration = Unmanaged.passRetained(self)
+      loop.scheduledTimerCount += 1
+    }
   }
 
   private func fire() {
@@ -134,6 +138,7 @@ public final class LoopTimer {
       self.deadline = nil
       if let registration {
         self.registration = nil
+        loop.scheduledTimerCount -= 1
         registration.release()
       }
     }

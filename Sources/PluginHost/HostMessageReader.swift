@@ -1,5 +1,10 @@
 /// Cuts a byte stream into ``HostMessage``s, refusing any message over its size limit as soon as
-/// its length field arrives, before reading its payload.
+/// its length field and its kind arrive, before reading its payload.
+///
+/// The verdict on a stream never depends on how its bytes were cut into reads: a length is
+/// judged only with its kind, so an oversized answer is ``Failure/tooLarge(kind:length:limit:)``
+/// of an answer whether its first read ended after the length or after the payload (the
+/// fuzzer's host-message check found the other way round).
 ///
 /// The daemon reads the host's messages with one (every byte from the host is hostile), the host
 /// reads the daemon's with another. Feed bytes as they come with ``append(_:)``, then take
@@ -17,6 +22,13 @@ public struct HostMessageReader: Sendable {
   public var payloadLimits: [HostMessage.Kind: Int]
   private var buffer: [UInt8] = []
   private var start = 0
+
+  /// The limits the daemon reads its plugin host's messages with: a library path of 4 KiB, a
+  /// scan report of 4 MiB, a timeline answer of `maxTimelineBytes` (`limits.maxTimelineBytes`);
+  /// the daemon's own kinds (`scan`, `timeline`) are refused from the host.
+  public static func fromHost(maxTimelineBytes: Int) -> [HostMessage.Kind: Int] {
+    [.loading: 4096, .scanned: 4 << 20, .answer: maxTimelineBytes]
+  }
 
   public init(payloadLimits: [HostMessage.Kind: Int]) {
     self.payloadLimits = payloadLimits
@@ -41,7 +53,7 @@ public struct HostMessageReader: Sendable {
     let available = buffer.count - start
     let headerEnd = HostMessage.lengthBytes + HostMessage.headerBytes
     guard available >= headerEnd else {
-      if available >= HostMessage.lengthBytes { try checkLength() }
+      if available > HostMessage.lengthBytes { try checkLength() }
       return nil
     }
     let payloadLength = try checkLength()
@@ -62,8 +74,8 @@ public struct HostMessageReader: Sendable {
     return HostMessage(kind, status: status, call: call, payload: payload)
   }
 
-  /// The payload length of the message at the front, checked against its kind's limit (the
-  /// largest limit while the kind byte has not arrived).
+  /// The payload length of the message at the front, checked against its kind's limit; its
+  /// length field and its kind byte have arrived.
   @discardableResult
   private func checkLength() throws(Failure) -> Int {
     let length = Int(HostMessage.uint32(buffer[start...]))
@@ -71,18 +83,12 @@ public struct HostMessageReader: Sendable {
       throw .malformed("a message of \(length) bytes is shorter than its header")
     }
     let payload = length - HostMessage.headerBytes
-    let kindIndex = start + HostMessage.lengthBytes
-    if kindIndex < buffer.count {
-      let kindByte = buffer[kindIndex]
-      guard let kind = HostMessage.Kind(rawValue: kindByte), let limit = payloadLimits[kind] else {
-        throw .malformed("unexpected message kind \(kindByte)")
-      }
-      guard payload <= limit else {
-        throw .tooLarge(kind: kindByte, length: payload, limit: limit)
-      }
-    } else {
-      let limit = payloadLimits.values.max() ?? 0
-      guard payload <= limit else { throw .tooLarge(kind: 0, length: payload, limit: limit) }
+    let kindByte = buffer[start + HostMessage.lengthBytes]
+    guard let kind = HostMessage.Kind(rawValue: kindByte), let limit = payloadLimits[kind] else {
+      throw .malformed("unexpected message kind \(kindByte)")
+    }
+    guard payload <= limit else {
+      throw .tooLarge(kind: kindByte, length: payload, limit: limit)
     }
     return payload
   }

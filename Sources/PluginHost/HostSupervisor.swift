@@ -60,10 +60,6 @@ public struct HostSupervisor {
     }
   }
 
-  /// The most payload bytes of a `loading` and of a `scanned` message from the host.
-  public static let loadingPayloadLimit = 4096
-  public static let scannedPayloadLimit = 4 << 20
-
   /// A timeline call waiting for, or at, the host.
   private struct Call {
     let id: UInt32
@@ -200,10 +196,8 @@ public struct HostSupervisor {
     }
     host = Host(
       pid: pid,
-      reader: HostMessageReader(payloadLimits: [
-        .loading: Self.loadingPayloadLimit, .scanned: Self.scannedPayloadLimit,
-        .answer: settings.maxTimelineBytes,
-      ]))
+      reader: HostMessageReader(
+        payloadLimits: HostMessageReader.fromHost(maxTimelineBytes: settings.maxTimelineBytes)))
     phase = .loading
     scanWanted = true
     dispatch()

@@ -93,12 +93,14 @@ public struct RequestCheck: Sendable {
     for animator in registry.animators where animator.serves(context.operation) {
       let result = registry.makeTimeline(animator: animator.name, contextJSON: sink.bytes)
       guard let timeline = try? result.decodedTimeline() else { continue }
-      if let problem = framesProblem(timeline, animator: animator.name) { return problem }
+      if let problem = Self.framesProblem(timeline, animator: animator.name) { return problem }
     }
     return nil
   }
 
-  private func framesProblem(_ timeline: Timeline, animator: String) -> String? {
+  /// Evaluates `timeline` at ``progressValues`` and encodes each frame: every number must be
+  /// finite, in the frame and in its JSON.
+  static func framesProblem(_ timeline: Timeline, animator: String) -> String? {
     let evaluator = TimelineEvaluator(timeline)
     var encoder = FrameEncoder()
     for progress in Self.progressValues {

@@ -66,7 +66,7 @@ final class FrameClock {
   /// Adds `stream` to the ticks, from the next grid deadline not yet rendered on.
   func add(_ stream: FrameStream) {
     guard !stream.isOnFrameClock else { return }
-    stream.isOnFrameClock = true
+    stream.tickingClock = self
     streams.append(stream)
     shares.streamAdded(stream.session.ownerUID, at: clock.now)
     guard renderTimer?.isScheduled != true, renderTime == nil else { return }
@@ -76,8 +76,8 @@ final class FrameClock {
   /// Takes `stream` out of the ticks; the last one leaving stops the clock (a render under
   /// way ends, and its held output is still released at its deadline).
   func remove(_ stream: FrameStream) {
-    guard stream.isOnFrameClock else { return }
-    stream.isOnFrameClock = false
+    guard stream.tickingClock === self else { return }
+    stream.tickingClock = nil
     streams.removeAll { $0 === stream }
     shares.streamRemoved(stream.session.ownerUID, at: clock.now)
     guard streams.isEmpty else { return }
@@ -159,7 +159,7 @@ final class FrameClock {
   /// ends by then (its completion sends the last frame) or the stream already showed `time`
   /// (it joined, or its session changed, after the render began).
   private func renderIfDue(_ stream: FrameStream, at time: Double) {
-    guard stream.isOnFrameClock, !stream.session.ends(by: time) else { return }
+    guard stream.tickingClock === self, !stream.session.ends(by: time) else { return }
     if let last = stream.lastFrameTime, last >= time { return }
     guard shares.isSharing else { return stream.tick(at: time, holding: held) }
     let owner = stream.session.ownerUID

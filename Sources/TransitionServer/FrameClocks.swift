@@ -20,11 +20,20 @@ final class FrameClocks {
     frameClock.add(stream)
   }
 
-  /// Takes `stream` out of the clock of its rate.
+  /// Takes `stream` out of the clock it ticks on; that clock is forgotten once it has no
+  /// stream left, and only while it is still the clock of its rate.
+  ///
+  /// A stream leaving can send (a held tick released), the send can close a client, and the
+  /// close can take other streams off and put others on, all before this returns: so the clock
+  /// is the stream's own, never looked up by rate, and emptiness is checked on that clock. (The
+  /// soak found the other way: a clock forgotten while it still held a stream, whose session
+  /// then completed without leaving it, and the clock's render read the freed session.)
   func remove(_ stream: FrameStream) {
-    guard let frameClock = clocks[stream.fps] else { return }
+    guard let frameClock = stream.tickingClock else { return }
     frameClock.remove(stream)
-    if frameClock.streams.isEmpty { clocks[stream.fps] = nil }
+    if frameClock.streams.isEmpty, clocks[stream.fps] === frameClock {
+      clocks[stream.fps] = nil
+    }
   }
 
   /// The clock of `fps`, while it has streams.

@@ -34,9 +34,12 @@ final class FrameStream {
   /// The time the last frame showed; nil before the first. A frame clock's tick renders a
   /// stream only at grid times after it (a stream joins the grid at the next deadline).
   private(set) var lastFrameTime: Double?
-  /// True while the stream ticks on the frame clock of its rate (kept by ``FrameClock``, so
-  /// that a tick asks a stream rather than searching the clock's list).
-  var isOnFrameClock = false
+  /// The frame clock the stream ticks on, while it is on one (kept by ``FrameClock``, so that
+  /// a tick asks a stream rather than searching the clock's list, and so that the stream
+  /// leaves the very clock it is on: ``FrameClocks`` may by then hold another for its rate).
+  var tickingClock: FrameClock?
+  /// True while the stream ticks on a frame clock.
+  var isOnFrameClock: Bool { tickingClock != nil }
 
   init(session: Session, fps: Double, frameClocks: FrameClocks) {
     self.session = session
@@ -136,7 +139,9 @@ final class FrameStream {
     tick(at: now)
     // The frame answers a request: it leaves now, not behind the rest of the iteration.
     for subscription in subscribers { subscription.client?.flushNow() }
-    if session.isMoving { frameClocks.add(self) }
+    // Sending can close a subscriber's client (a write fails, the slow-subscriber rule drops
+    // it); with the last one the stream has left its session, and must not tick on its own.
+    if session.isMoving, !subscribers.isEmpty, !session.isCompleted { frameClocks.add(self) }
   }
 
   /// Renders the frame at `time` for every subscriber: evaluated and encoded once, the same

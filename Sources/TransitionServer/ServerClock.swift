@@ -10,6 +10,10 @@ public protocol ServerClock: AnyObject {
   /// machine is not overloaded: a frame clock starts rendering at least this much before a
   /// deadline, so that its frames are ready when it comes.
   var timerSlack: Double { get }
+  /// How many timers are scheduled now, this clock's and any others of the same loop
+  /// (`stats.timers.scheduled`, docs/protocol.md): bounded by the sessions and frame rates in
+  /// use, so a count that only grows is a leak.
+  var scheduledTimerCount: Int { get }
   /// A new idle timer that runs `fire` each time it expires.
   func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer
 }

@@ -74,7 +74,8 @@ extension ServerCore {
       id: id,
       [
         "stats": stats.json(
-          now: clock.now, activeSessions: sessions.count, subscriptions: subscriptions)
+          now: clock.now, activeSessions: sessions.count, subscriptions: subscriptions,
+          scheduledTimers: clock.scheduledTimerCount)
       ])
   }
 }

@@ -35,7 +35,9 @@ final class ServerStats {
   }
 
   /// The `stats` object of the `stats` reply.
-  func json(now: Double, activeSessions: Int, subscriptions: Int) -> JSONValue {
+  func json(now: Double, activeSessions: Int, subscriptions: Int, scheduledTimers: Int)
+    -> JSONValue
+  {
     .object([
       "uptime": .number(((now - startTime) * 1000).rounded() / 1000),
       "connections": .object([
@@ -60,6 +62,7 @@ final class ServerStats {
         "rendered": .number(Double(ticksRendered)), "late": .number(Double(ticksLate)),
         "deferred": .number(Double(framesDeferred)),
       ]),
+      "timers": .object(["scheduled": .number(Double(scheduledTimers))]),
       "slowDisconnects": .number(Double(slowSubscribersDisconnected)),
       "animators": .object(sessionsByAnimator.mapValues { .number(Double($0)) }),
     ])

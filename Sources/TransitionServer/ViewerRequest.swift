@@ -70,6 +70,25 @@ public enum ViewerRequest: Equatable, Sendable {
     }
   }
 
+  /// The plain-text reply of a refused request (403, 404 or 400 with its reason), as the
+  /// listener sends it; nil for what it serves (a file or an event stream). The message is one
+  /// line: a line break of the request's own text is replaced, so nothing the request says can
+  /// start a line of the reply.
+  public var refusal: (status: Int32, reason: String, message: String)? {
+    switch self {
+    case .forbidden:
+      (403, "Forbidden", "a valid token is required (see the daemon's log)")
+    case .notFound: (404, "Not Found", "not found")
+    case .badRequest(let message):
+      (
+        400, "Bad Request",
+        String(
+          message.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) })
+      )
+    case .page, .image, .events: nil
+    }
+  }
+
   /// Where pictures are served.
   public static let imagesPrefix = "/images/"
 

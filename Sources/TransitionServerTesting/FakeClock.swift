@@ -32,6 +32,7 @@ public final class FakeClock: ServerClock {
 
   /// The timers scheduled now.
   public var scheduledTimers: [FakeTimer] { timers.filter(\.isScheduled) }
+  public var scheduledTimerCount: Int { scheduledTimers.count }
 
   /// Moves to `time`, firing every timer due by then, earliest first, and running
   /// `afterEach` after each one.

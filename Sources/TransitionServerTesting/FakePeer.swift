@@ -30,6 +30,9 @@ public final class FakePeer: Peer {
   public private(set) var unterminatedWrite: String?
   /// Runs when the peer ends, whoever ends it.
   public var onClose: ((FakePeer) -> Void)?
+  /// When true, the connection ends (``disconnect()``) as the peer is sent a frame, as one whose
+  /// write fails does in the middle of a send.
+  public var closesOnFrame = false
   /// What was sent and not held: what a read returns.
   private var released: [UInt8] = []
   /// What was sent and is held (or not yet released).
@@ -50,6 +53,9 @@ public final class FakePeer: Peer {
       unterminatedWrite = String(decoding: bytes.prefix(200), as: UTF8.self)
     }
     if output.write(bytes) { releaseAtTheEndOfTheTurn() }
+    if closesOnFrame, bytes.firstRange(of: Array(#""event":"frame""#.utf8)) != nil {
+      disconnect()
+    }
     return true
   }
 

@@ -18,6 +18,10 @@ final class LoopClock: ServerClock {
   /// A millisecond: how late a libevent timer wakes on a busy machine, within reason.
   var timerSlack: Double { 1e-3 }
 
+  /// Every scheduled ``LoopTimer`` of the daemon's loop: the core's, the plugin host
+  /// supervisor's, the viewer listener's.
+  var scheduledTimerCount: Int { loop.scheduledTimerCount }
+
   func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer {
     do {
       return try LoopTimer(loop: loop, fire)

@@ -76,14 +76,13 @@ final class ViewerListener {
     let decision = ViewerRequest(
       path: request.path, query: request.query, token: token, pageFiles: ViewerPage.fileNames,
       defaultFps: core.config.defaultFps)
+    if let refusal = decision.refusal {
+      if decision == .forbidden { logger.debug("HTTP \(request.path): refused, no valid token") }
+      return plain(request, refusal.status, refusal.reason, refusal.message)
+    }
     switch decision {
-    case .forbidden:
-      logger.debug("HTTP \(request.path): refused, no valid token")
-      plain(request, 403, "Forbidden", "a valid token is required (see the daemon's log)")
-    case .notFound:
-      plain(request, 404, "Not Found", "not found")
-    case .badRequest(let message):
-      plain(request, 400, "Bad Request", message)
+    case .forbidden, .notFound, .badRequest:
+      break
     case .page(let name):
       servePage(name, to: request)
     case .image(let name):

@@ -35,10 +35,18 @@ import Testing
     }
   }
 
-  @Test func aLengthOverEveryLimitIsRefusedBeforeTheKindArrives() {
+  /// A length is judged with its kind, wherever the reads cut the header: an oversized answer
+  /// is an oversized answer (the daemon blames the animator), not a protocol violation, also
+  /// when the first read ended after the length (Tests/FuzzCorpus/host-message/regression-oversized-answer-cut-after-length).
+  @Test func aLengthOverEveryLimitIsJudgedWithItsKindWhereverTheReadsCut() throws {
     var reader = HostMessageReader(payloadLimits: limits)
     reader.append([0x7F, 0xFF, 0xFF, 0xFF])
-    #expect(throws: HostMessageReader.Failure.self) { try reader.next() }
+    #expect(try reader.next() == nil)
+    reader.append([HostMessage.Kind.answer.rawValue])
+    #expect(
+      throws: HostMessageReader.Failure.tooLarge(
+        kind: 5, length: 0x7FFF_FFFF - HostMessage.headerBytes, limit: 100)
+    ) { try reader.next() }
   }
 
   @Test func unknownKindsUnexpectedKindsAndShortMessagesAreRefused() {

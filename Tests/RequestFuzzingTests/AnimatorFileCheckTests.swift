@@ -6,19 +6,29 @@ import Testing
 @Suite struct AnimatorFileCheckTests {
   static let check = AnimatorFileCheck()
 
-  @Test(arguments: FuzzCorpusTests.inputNames)
+  @Test(arguments: FuzzCorpusTests.inputNames(of: "animator-file"))
   func corpusInputKeepsTheFormatsPromises(name: String) throws {
-    let bytes = try Data(
-      contentsOf: URL(fileURLWithPath: "\(FuzzCorpusTests.corpusDirectory)/\(name)"))
-    #expect(Self.check.problem(with: Array(bytes)) == nil)
+    #expect(Self.check.problem(with: try FuzzCorpusTests.input(name, of: "animator-file")) == nil)
   }
 
-  /// The built-in animators are in the corpus, so that mutations start from files that
-  /// validate and build timelines.
-  @Test func theCorpusHoldsTheBuiltInAnimators() {
-    let seeds = FuzzCorpusTests.inputNames.filter { $0.hasPrefix("animator-") }
-    #expect(
-      Set(seeds) == ["animator-album-flip", "animator-default-slide", "animator-zoom-present"])
+  /// Every built-in animator (config/animators) is in the corpus, so that mutations start from
+  /// files that validate and build timelines.
+  @Test func theCorpusHoldsTheBuiltInAnimators() throws {
+    let seeds = FuzzCorpusTests.inputNames(of: "animator-file").filter {
+      $0.hasPrefix("animator-")
+    }
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: FuzzCorpusTests.animatorDirectory
+    ).filter { $0.hasSuffix(".json") }.map { "animator-" + $0.dropLast(".json".count) }
+    #expect(Set(seeds) == Set(files))
+    for name in seeds {
+      let seed = try FuzzCorpusTests.input(name, of: "animator-file")
+      let file = try Data(
+        contentsOf: URL(
+          fileURLWithPath: FuzzCorpusTests.animatorDirectory + "/"
+            + name.dropFirst("animator-".count) + ".json"))
+      #expect(seed == Array(file), "\(name) differs from its file in config/animators")
+    }
   }
 
   @Test(arguments: [

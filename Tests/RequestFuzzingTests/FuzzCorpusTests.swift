@@ -2,16 +2,37 @@ import Foundation
 import RequestFuzzing
 import Testing
 
-/// Every input of the fuzzer's corpus (Tests/FuzzCorpus), among them each input that once found
-/// a bug (`regression-*`), through the fuzzer's own checks, against the built plugins and the
-/// repository's data animators.
+/// Every input of the request stream's corpus (Tests/FuzzCorpus/request), among them each input
+/// that once found a bug (`regression-*`), through the fuzzer's own checks, against the built
+/// plugins and the repository's data animators.
 @Suite struct FuzzCorpusTests {
-  static let corpusDirectory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FuzzCorpus")
-    .path
+  /// The corpus of one stream of the fuzzer (`request`, `viewer-http`, `host-message`,
+  /// `animator-file`).
+  static func corpusDirectory(of stream: String) -> String {
+    URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("FuzzCorpus/\(stream)").path
+  }
 
-  static let inputNames: [String] =
-    ((try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory)) ?? []).sorted()
+  /// The names of a stream's corpus inputs.
+  static func inputNames(of stream: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory(of: stream))) ?? [])
+      .sorted()
+  }
+
+  /// The bytes of one corpus input.
+  static func input(_ name: String, of stream: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: "\(corpusDirectory(of: stream))/\(name)")))
+  }
+
+  static let corpusDirectory = corpusDirectory(of: "request")
+  static let inputNames = inputNames(of: "request")
+
+  @Test func everyStreamHasItsCorpus() {
+    for stream in ["request", "viewer-http", "host-message", "animator-file"] {
+      #expect(Self.inputNames(of: stream).count >= 5, "\(stream)")
+    }
+  }
 
   /// The repository's data animators, the built-in ones.
   static let animatorDirectory = URL(fileURLWithPath: #filePath)

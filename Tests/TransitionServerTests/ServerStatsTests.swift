@@ -7,7 +7,7 @@ import TransitionKit
 @Suite struct ServerStatsTests {
   @Test func freshCountersAreZero() {
     let stats = ServerStats(startTime: 10)
-    let json = stats.json(now: 10, activeSessions: 0, subscriptions: 0)
+    let json = stats.json(now: 10, activeSessions: 0, subscriptions: 0, scheduledTimers: 0)
     #expect(json.objectValue?["uptime"] == .number(0))
     #expect(json.objectValue?["frames"] == .object(["sent": .number(0), "coalesced": .number(0)]))
     #expect(json.objectValue?["animators"] == .object([:]))
@@ -28,7 +28,7 @@ import TransitionKit
     stats.ticksLate = 2
     stats.framesDeferred = 9
     stats.sessionsByAnimator = ["album-flip": 3, "default-slide": 1]
-    let json = stats.json(now: 101.23456, activeSessions: 5, subscriptions: 6)
+    let json = stats.json(now: 101.23456, activeSessions: 5, subscriptions: 6, scheduledTimers: 8)
     #expect(
       json
         == .object([
@@ -41,6 +41,7 @@ import TransitionKit
           "frames": .object(["sent": .number(120), "coalesced": .number(4)]),
           "bytes": .object(["sent": .number(5_000), "received": .number(300)]),
           "ticks": .object(["rendered": .number(600), "late": .number(2), "deferred": .number(9)]),
+          "timers": .object(["scheduled": .number(8)]),
           "slowDisconnects": .number(1),
           "animators": .object(["album-flip": .number(3), "default-slide": .number(1)]),
         ]))

@@ -1,0 +1,47 @@
+/// Whether healthy subscribers got their frames in time (docs/security.md, "Soak").
+///
+/// A frame is late when it reached its reader more than ``limit`` after it was due. A reader
+/// can only be as punctual as the machine lets it run, so the soak also measures the machine:
+/// a probe of the same priority relays 60 Hz deadlines from a sleeping thread through a pipe
+/// to a reading one, a frame's path without the daemon's work, and records how late each
+/// arrives (``wakeUps``). While the probe keeps within the limit (its 99.9th percentile),
+/// every late frame is the daemon's and one fails the soak. On a machine so loaded that not
+/// even the probe gets through within the limit, a frame's lateness is mostly the wait for a
+/// CPU, which no daemon can remove; the soak then fails when the frames' 99th percentile
+/// exceeds the probe's by more than the limit: the lateness the daemon adds on top of the
+/// machine's.
+public struct LatenessJudgement: Equatable, Sendable {
+  public let frames: LatenessHistogram
+  public let wakeUps: LatenessHistogram
+  public let limit: Double
+
+  public init(frames: LatenessHistogram, wakeUps: LatenessHistogram, limit: Double) {
+    self.frames = frames
+    self.wakeUps = wakeUps
+    self.limit = limit
+  }
+
+  /// True when the probe woke within the limit (99.9th percentile): every late frame counts.
+  public var machineKeptUp: Bool { wakeUps.percentile(0.999) <= limit }
+
+  /// Frames later than the limit.
+  public var lateFrames: Int { frames.count(laterThan: limit) }
+
+  /// The frames' 99th percentile beyond the probe's.
+  public var addedLateness: Double { frames.percentile(0.99) - wakeUps.percentile(0.99) }
+
+  /// Why the soak fails on lateness, or nil when it does not.
+  public var failure: String? {
+    let milliseconds = { (seconds: Double) in "\(Int((seconds * 1000).rounded())) ms" }
+    if frames.total == 0 { return "no healthy subscriber got a frame" }
+    if machineKeptUp {
+      guard lateFrames > 0 else { return nil }
+      return
+        "\(lateFrames) frames reached a healthy subscriber more than \(milliseconds(limit)) late"
+    }
+    guard addedLateness > limit else { return nil }
+    return "healthy subscribers' frames were \(milliseconds(frames.percentile(0.99))) late (p99), "
+      + "\(milliseconds(addedLateness)) more than the machine's own wake-ups "
+      + "(\(milliseconds(wakeUps.percentile(0.99))), p99): over the limit of \(milliseconds(limit))"
+  }
+}

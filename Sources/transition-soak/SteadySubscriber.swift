@@ -1,0 +1,110 @@
+import SoakAnalysis
+import TransitionClient
+import TransitionJSON
+import TransitionWire
+
+/// A healthy subscriber: one connection that begins a session of each animator in turn (1 s,
+/// not interactive), subscribes to it on the wall clock at 60 or 30 fps and reads every frame
+/// as it comes. Every frame is checked: its `seq` follows the one before (no gap: a reader
+/// that keeps up is never coalesced), and it arrived within ``SoakLimits/lateFrameSeconds``
+/// of when it was due, `start + t` on the shared monotonic clock.
+struct SteadySubscriber {
+  let socketPath: String
+  let transitions: [SoakTransition]
+  let deadline: Double
+  var report = WorkerReport(role: "steady")
+
+  init(socketPath: String, transitions: [SoakTransition], deadline: Double, seed: UInt64) {
+    self.socketPath = socketPath
+    self.transitions = transitions
+    self.deadline = deadline
+    report.seed = seed
+  }
+
+  mutating func run() -> WorkerReport {
+    var next = Int(report.seed % UInt64(max(1, transitions.count)))
+    while Monotonic.now < deadline {
+      guard let client = try? DaemonClient(path: socketPath) else {
+        report.note("cannot connect to \(socketPath)")
+        Monotonic.sleep(0.1)
+        continue
+      }
+      report.connections += 1
+      while Monotonic.now < deadline {
+        let transition = transitions[next % transitions.count]
+        next += 1
+        if !follow(transition, fps: next % 2 == 0 ? 60 : 30, on: client) { break }
+      }
+      client.close()
+    }
+    return report
+  }
+
+  /// Begins `transition` and reads its frames to its `complete`.
+  /// - Returns: false when the connection is no longer usable.
+  private mutating func follow(_ transition: SoakTransition, fps: Double, on client: DaemonClient)
+    -> Bool
+  {
+    guard
+      let begun = client.ask(
+        .begin,
+        [
+          "context": .object(transition.context), "animator": .string(transition.animator),
+          "duration": 1,
+        ], into: &report)
+    else { return false }
+    guard begun.ok, let session = begun.fields["session"]?.stringValue,
+      let start = begun.fields["start"]?.numberValue
+    else { return true }
+    report.sessionsBegun += 1
+    guard
+      let subscribed = client.ask(
+        .subscribe, ["session": .string(session), "fps": .number(fps)], into: &report)
+    else { return false }
+    guard subscribed.ok else { return true }
+    // The stream may be older than this subscription (a `*` subscriber of the same rate made
+    // it when the session began): its seq then starts past 0.
+    var expected: Int?
+    let end = Monotonic.now + 10
+    while case let left = end - Monotonic.now, left > 0 {
+      let event: Event
+      do {
+        event = try client.nextEvent(timeout: .milliseconds(Int(left * 1000) + 1))
+      } catch {
+        if error.code == .timeout { continue }
+        report.note("steady subscriber of \(session): \(error)")
+        return false
+      }
+      let arrived = Monotonic.now
+      switch event {
+      case .frame(let frame) where frame.session == session:
+        report.frames += 1
+        report.checkedFrames += 1
+        if let expected, frame.seq != expected {
+          report.gaps += 1
+          report.note(
+            "\(session) (\(transition.animator), \(fps) fps): seq \(frame.seq) after \(expected - 1)"
+          )
+        }
+        expected = frame.seq + 1
+        let late = arrived - (start + frame.t)
+        report.lateness.record(late)
+        if late > SoakLimits.lateFrameSeconds {
+          report.note(
+            "\(session) (\(transition.animator), \(fps) fps): frame \(frame.seq) arrived "
+              + "\(Int((late * 1000).rounded())) ms after it was due")
+        }
+      case .complete(let complete) where complete.session == session:
+        return true
+      case .stopping:
+        report.note("the daemon said stopping during the soak")
+        return false
+      default:
+        continue
+      }
+    }
+    report.incomplete += 1
+    report.note("session \(session) did not complete within 10 s")
+    return true
+  }
+}
