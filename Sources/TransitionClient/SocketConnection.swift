@@ -59,17 +59,33 @@ final class SocketConnection {
   /// - Throws: ``ClientError/Code/timeout`` past the deadline, ``ClientError/Code/closed`` at
   ///   end of file or on a read error.
   func readLine(deadline: ContinuousClock.Instant?) throws(ClientError) -> [UInt8] {
+    // With nothing else to watch, only a line ends the wait.
+    try readLine(deadline: deadline, orReadable: [])!
+  }
+
+  /// Reads the next complete line, or returns nil as soon as one of `others` is readable
+  /// when the socket must be waited for (a line already buffered is returned without looking
+  /// at them; when both are readable, the others win).
+  ///
+  /// - Throws: as ``readLine(deadline:)``.
+  func readLine(deadline: ContinuousClock.Instant?, orReadable others: [Int32])
+    throws(ClientError) -> [UInt8]?
+  {
     while true {
       if let line = buffer.nextLine() { return line }
       guard descriptor >= 0, !reachedEnd else {
         throw ClientError(.closed, "the daemon closed the connection")
       }
-      try waitReadable(deadline: deadline)
+      guard try waitReadable(deadline: deadline, orReadable: others) else { return nil }
       try fill()
     }
   }
 
-  private func waitReadable(deadline: ContinuousClock.Instant?) throws(ClientError) {
+  /// Waits until the socket is readable (true) or one of `others` is (false, also when both
+  /// are).
+  private func waitReadable(deadline: ContinuousClock.Instant?, orReadable others: [Int32])
+    throws(ClientError) -> Bool
+  {
     while true {
       var timeoutMilliseconds: Int32 = -1
       if let deadline {
@@ -80,9 +96,13 @@ final class SocketConnection {
           seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         timeoutMilliseconds = Int32(clamping: max(1, milliseconds))
       }
-      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&entry, 1, timeoutMilliseconds)
-      if ready > 0 { return }
+      var entries = ([descriptor] + others).map {
+        pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+      }
+      let ready = poll(&entries, nfds_t(entries.count), timeoutMilliseconds)
+      // The others first, so that a socket that is always readable (a virtual clock's
+      // frames) cannot starve them.
+      if ready > 0 { return entries.dropFirst().allSatisfy { $0.revents == 0 } }
       if ready < 0 {
         let code = errno
         if code == EINTR { continue }
@@ -114,6 +134,24 @@ final class SocketConnection {
         return
       }
       throw ClientError(.closed, "reading from \(path) failed: \(Self.describe(code))", errno: code)
+    }
+  }
+
+  /// Waits up to `timeout` for one of `descriptors` to become readable.
+  ///
+  /// - Returns: whether one did (false after the whole timeout, also for no descriptors).
+  static func waitForAny(of descriptors: [Int32], timeout: Duration) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    while true {
+      let remaining = deadline - ContinuousClock.now
+      guard remaining > .zero else { return false }
+      let (seconds, attoseconds) = remaining.components
+      let milliseconds =
+        seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+      let ready = poll(&entries, nfds_t(entries.count), Int32(clamping: max(1, milliseconds)))
+      if ready > 0 { return true }
+      if ready < 0 && errno != EINTR { return false }
     }
   }
 
