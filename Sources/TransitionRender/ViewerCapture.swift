@@ -8,7 +8,11 @@ import TransitionJSON
 /// `document.fonts.ready`, the pictures and two `requestAnimationFrame`s (so that the frame has
 /// been painted), then takes `Page.captureScreenshot` of the stage until two in a row agree.
 /// Never a screencast.
-public final class ViewerCapture {
+///
+/// Each capture opens its own window (a tab of its own that stays visible, so that its
+/// animation frames keep coming while another tab works): several of them share one browser,
+/// each used by one thread at a time (``CapturePool``).
+public final class ViewerCapture: @unchecked Sendable {
   private let devTools: DevToolsPipe
   private let session: String
   /// The captured size in pixels: the container times the scale, rounded.
@@ -75,7 +79,8 @@ public final class ViewerCapture {
       Int((page.container.width * page.scale).rounded()),
       Int((page.container.height * page.scale).rounded())
     )
-    let target = try devTools.call("Target.createTarget", ["url": "about:blank"])
+    let target = try devTools.call(
+      "Target.createTarget", ["url": "about:blank", "newWindow": true])
     guard let targetID = target["targetId"]?.stringValue else {
       throw DevToolsPipe.Failure(description: "Target.createTarget gave no targetId")
     }
