@@ -80,7 +80,12 @@ public final class ViewerCapture: @unchecked Sendable {
       Int((page.container.height * page.scale).rounded())
     )
     let target = try devTools.call(
-      "Target.createTarget", ["url": "about:blank", "newWindow": true])
+      "Target.createTarget",
+      [
+        "url": "about:blank", "newWindow": true,
+        "width": .number(max(Self.smallestWindow, page.container.width.rounded(.up))),
+        "height": .number(max(Self.smallestWindow, page.container.height.rounded(.up))),
+      ])
     guard let targetID = target["targetId"]?.stringValue else {
       throw DevToolsPipe.Failure(description: "Target.createTarget gave no targetId")
     }
@@ -94,8 +99,8 @@ public final class ViewerCapture: @unchecked Sendable {
     try devTools.call(
       "Emulation.setDeviceMetricsOverride",
       [
-        "width": .number(page.container.width.rounded(.up)),
-        "height": .number(page.container.height.rounded(.up)),
+        "width": .number(max(Self.smallestWindow, page.container.width.rounded(.up))),
+        "height": .number(max(Self.smallestWindow, page.container.height.rounded(.up))),
         "deviceScaleFactor": .number(page.scale), "mobile": false,
       ], session: session)
     try devTools.call("Page.navigate", ["url": .string(page.url.absoluteString)], session: session)
@@ -137,6 +142,12 @@ public final class ViewerCapture: @unchecked Sendable {
     }
     return previous
   }
+
+  /// The least width and height of a capture's window, in points: headless Chromium 156 never
+  /// answered a screenshot of a new window 40 × 30 points in size (one of 500 × 500 showing
+  /// the same 40 × 30 viewport did). The viewport, and so the picture, is the container's size
+  /// whatever the window's.
+  static let smallestWindow = 500.0
 
   /// How many more screenshots a frame may take while waiting for two in a row to agree.
   static let settleAttempts = 8
