@@ -56,26 +56,35 @@ let package = Package(
     // Animators written as data (docs/animators.md): the file format's reader and validator,
     // its expressions, and the compiler from a file and a context to a timeline. No I/O.
     .target(
-      name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
+      name: "DataAnimator",
+      dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
     // The daemon's built-in fallback, `default-slide`, as data embedded in the binary.
     .target(
       name: "BuiltinAnimators", dependencies: ["DataAnimator"],
       resources: [.embedInCode("default-slide.json")]),
+    // What the plugin side and the server both speak of: a loaded animator's listing
+    // (`RegisteredAnimator`), an animator's answer (`PluginTimelineResult`, `PluginCallFault`)
+    // and what a scan noticed (`PluginDiagnostic`). Values only, no loading.
+    .target(name: "PluginValues", dependencies: ["TransitionKit"]),
     .target(
-      name: "PluginHost",
+      name: "PluginLoader",
       dependencies: [
         "TransitionKit", "TransitionPluginABI", "CTransitionPlugin", "DataAnimator",
-        "TransitionPluginSDK",
+        "TransitionPluginSDK", "PluginValues",
       ]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
     .target(
       name: "PluginCheck",
-      dependencies: ["PluginHost", "TransitionKit", "TransitionJSON", "DataAnimator"]),
+      dependencies: [
+        "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "DataAnimator",
+      ]),
     // The plugin host process and its protocol: the frames between the daemon and the host,
     // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
     .target(
-      name: "PluginIsolation",
-      dependencies: ["PluginHost", "TransitionKit", "TransitionJSON", "CProcessControl"]),
+      name: "PluginHost",
+      dependencies: [
+        "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "CProcessControl",
+      ]),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
@@ -84,8 +93,14 @@ let package = Package(
     // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost"]
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues"]
     ),
+    // The server core's fakes, shared by its tests and the fuzzer: a clock advanced by hand
+    // (`FakeClock`), a peer read by hand (`FakePeer`) and the animators of a registry loaded
+    // in process (`InProcessAnimatorSource`).
+    .target(
+      name: "TransitionServerTesting",
+      dependencies: ["TransitionServer", "TransitionJSON", "PluginLoader", "PluginValues"]),
     .target(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
     // Blocking Unix I/O for clients and tests: socket addresses, connect and bind, write-all.
@@ -104,7 +119,7 @@ let package = Package(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginHost", "PluginCheck", "UnixIO", "TransitionViewer", "PluginIsolation",
+        "PluginLoader", "PluginValues", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
         "CProcessControl", "BuiltinAnimators", "DataAnimator",
       ]),
     .executableTarget(
@@ -124,8 +139,8 @@ let package = Package(
     .target(
       name: "RequestFuzzing",
       dependencies: [
-        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginHost", "TransitionServer",
-        "DataAnimator", "TransitionPluginSDK",
+        "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "PluginValues",
+        "TransitionServer", "TransitionServerTesting", "DataAnimator", "TransitionPluginSDK",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -154,7 +169,8 @@ let package = Package(
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [
-        "TransitionServer", "TransitionWire", "TransitionKit", "TransitionJSON", "PluginHost",
+        "TransitionServer", "TransitionServerTesting", "TransitionWire", "TransitionKit",
+        "TransitionJSON", "PluginLoader", "PluginValues",
       ]
     ),
     .testTarget(
@@ -166,14 +182,16 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "PluginIsolationTests",
-      dependencies: ["PluginIsolation", "PluginHost", "TransitionKit", "TransitionJSON"]
+      name: "PluginHostTests",
+      dependencies: [
+        "PluginHost", "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON",
+      ]
     ),
     .testTarget(
-      name: "PluginHostTests",
+      name: "PluginLoaderTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
-      dependencies: ["PluginHost", "PluginCheck", "TransitionKit"]
+      dependencies: ["PluginLoader", "PluginValues", "PluginCheck", "TransitionKit"]
     ),
     .testTarget(
       name: "AnimatorTests",

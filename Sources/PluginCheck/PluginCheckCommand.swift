@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import PluginLoader
 
 /// `transitiond check-plugin LIB.so [--scene FILE]...`: checks a plugin as the daemon would
 /// load and run it, prints the report on stdout, and returns the exit status: 0 when every

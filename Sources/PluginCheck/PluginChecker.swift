@@ -1,5 +1,6 @@
 import DataAnimator
-import PluginHost
+import PluginLoader
+import PluginValues
 import TransitionKit
 
 /// Checks one plugin library as an author's CI would: the daemon's own load checks, then every

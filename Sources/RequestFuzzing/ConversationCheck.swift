@@ -1,6 +1,7 @@
-import PluginHost
+import PluginLoader
 import TransitionJSON
 import TransitionServer
+import TransitionServerTesting
 
 /// The fuzzer's second check: arbitrary bytes as a conversation of three clients with the
 /// real server core (`ServerCore`, the real animators, no sockets) on a clock that
@@ -59,27 +60,31 @@ public struct ConversationCheck: Sendable {
   {
     var config = ServerConfig()
     config.logLevel = .error
-    let clock = ManualClock(now: 1_000)
+    let clock = FakeClock(now: 1_000)
+    // Like the daemon's loop, so that the frame clock renders ahead.
+    clock.timerSlack = 0.001
     let core = ServerCore(
       config: config, adminPolicy: AdminPolicy(daemonUID: Self.daemonUID, group: nil),
       animators: InProcessAnimatorSource(registry: registry), clock: clock,
       logger: Logger(level: .error))
     var nextID: UInt64 = 0
-    func connect(_ index: Int) -> ConversationPeer {
+    func connect(_ index: Int) -> ConversationClient {
       nextID += 1
       let uid = Self.clientUIDs[index]
-      let peer = ConversationPeer(id: nextID, identity: PeerIdentity(pid: 100, uid: uid, gid: uid))
+      let peer = FakePeer(
+        id: nextID, identity: PeerIdentity(pid: 100, uid: uid, gid: uid), holdsOutput: false)
       peer.onClose = { [unowned core] in core.peerClosed($0) }
+      let client = ConversationClient(peer: peer)
       core.connect(peer)
-      return peer
+      return client
     }
     var clients = Self.clientUIDs.indices.map(connect)
     var everyone = clients
     var moved = 0.0
     func drainAll() {
-      for peer in clients where peer.isOpen {
-        peer.drain()
-        core.peerDrained(peer)
+      for client in clients where client.peer.isOpen {
+        client.drain()
+        core.peerDrained(client.peer)
       }
     }
     func advance(milliseconds: Double) -> Bool {
@@ -96,7 +101,8 @@ public struct ConversationCheck: Sendable {
         guard advance(milliseconds: milliseconds) else { return "timers fire without end" }
       case UInt8(ascii: "!"):
         let index = Int((line.dropFirst().first ?? 48) &- 48) % clients.count
-        clients[index].disconnect()
+        clients[index].drain()
+        clients[index].peer.disconnect()
         clients[index] = connect(index)
         everyone.append(clients[index])
       default:
@@ -108,26 +114,29 @@ public struct ConversationCheck: Sendable {
           index = Int(digit - 48)
           request = line.dropFirst(3)
         }
-        let peer = clients[index]
-        if peer.isOpen { peer.requests += 1 }
-        core.receive(line: Array(request), from: peer)
+        let client = clients[index]
+        if client.peer.isOpen { client.requests += 1 }
+        core.receive(line: Array(request), from: client.peer)
         drainAll()
       }
     }
     guard advance(milliseconds: 1_000) else { return "timers fire without end" }
-    for peer in everyone where !peer.closedByCore && peer.replies != peer.requests {
-      return "client \(peer.id) sent \(peer.requests) requests and got \(peer.replies) replies"
+    for client in everyone { client.drain() }
+    for client in everyone where !client.peer.closedByCore && client.replies != client.requests {
+      return
+        "client \(client.peer.id) sent \(client.requests) requests and got \(client.replies) replies"
     }
     outcome.frames = everyone.reduce(0) { $0 + $1.frames }
     outcome.replies = everyone.reduce(0) { $0 + $1.replies }
-    let connected = clients.filter(\.isOpen)
+    let connected = clients.filter(\.peer.isOpen)
     core.shutDown(reason: "the conversation ended")
     // What is still scheduled (a dropped frame clock's last present) runs out.
     guard clock.advance(to: clock.now + 1, maximumFirings: Self.maximumFirings, afterEach: {})
     else { return "timers fire without end after shutdown" }
+    for client in everyone { client.drain() }
     if let problem = everyone.lazy.compactMap(\.problem).first { return problem }
     if let missed = connected.first(where: { !$0.stopping }) {
-      return "client \(missed.id) did not get stopping"
+      return "client \(missed.peer.id) did not get stopping"
     }
     return nil
   }

@@ -1,4 +1,4 @@
-import PluginHost
+import PluginLoader
 
 /// The animator plugins of the fuzzer's own build tree (`lib<Name>.so` in `directory`) and the
 /// data animators of `animatorDirectories` (`<name>.json`, such as the repository's

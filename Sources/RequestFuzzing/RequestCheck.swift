@@ -1,4 +1,5 @@
-import PluginHost
+import PluginLoader
+import PluginValues
 import TransitionJSON
 import TransitionKit
 import TransitionWire

@@ -1,13 +1,14 @@
-import PluginHost
+import PluginValues
 import TransitionJSON
 import TransitionKit
 
 /// Where the core gets animators and their timelines: the one interface between the server
 /// and the plugins (docs/architecture.md, "The server core").
 ///
-/// Today the plugins run in the daemon's process (``InProcessAnimatorSource``); a plugin host
-/// process can answer later through the same interface, which is why a timeline is delivered
-/// through a completion rather than returned.
+/// The plugins run in the plugin host process (docs/plugins.md, "Isolation"): the daemon's
+/// source answers later, when the host has answered, which is why a timeline is delivered
+/// through a completion rather than returned. Tests and the fuzzer use the in-process source
+/// of TransitionServerTesting, which answers at once.
 public protocol AnimatorSource: AnyObject {
   /// Every loaded animator, in load order.
   var animators: [RegisteredAnimator] { get }
@@ -34,27 +35,4 @@ public protocol AnimatorSource: AnyObject {
 extension AnimatorSource {
   public func isQuarantined(_ name: String) -> Bool { false }
   public var listingMembers: [String: JSONValue] { [:] }
-}
-
-/// The animators of a ``PluginRegistry`` in this process: answers at once.
-public final class InProcessAnimatorSource: AnimatorSource {
-  /// The registry the animators come from.
-  public let registry: PluginRegistry
-
-  public init(registry: PluginRegistry) {
-    self.registry = registry
-  }
-
-  public var animators: [RegisteredAnimator] { registry.animators }
-
-  public func animator(named name: String) -> RegisteredAnimator? {
-    registry.animator(named: name)
-  }
-
-  public func makeTimeline(
-    animator name: String, contextJSON: [UInt8],
-    completion: @escaping (PluginTimelineResult) -> Void
-  ) {
-    completion(registry.makeTimeline(animator: name, contextJSON: contextJSON))
-  }
 }

@@ -1,4 +1,4 @@
-import PluginHost
+import PluginValues
 
 /// What a reload did, for the `reload` reply: how many animators are loaded afterwards, and
 /// the plugin scan's warnings and errors (a refused plugin, a loaded library changed on disk).

@@ -1,5 +1,5 @@
 import Glibc
-import PluginHost
+import PluginValues
 import TransitionJSON
 import TransitionKit
 import TransitionWire

@@ -1,4 +1,4 @@
-import PluginHost
+import PluginValues
 import TransitionJSON
 import TransitionKit
 import TransitionWire
@@ -82,7 +82,7 @@ struct TimelineRequest {
     from name: String, _ reason: FallbackReason,
     completion: @escaping (Result<Made, WireError>) -> Void
   ) {
-    let fallback = PluginRegistry.fallbackAnimatorName
+    let fallback = RegisteredAnimator.fallbackName
     let level: LogLevel = reason.code == "declined" ? .debug : .warn
     logger.log(level, "\(reason.message); falling back to \(fallback)")
     let finish = { (result: PluginTimelineResult) in

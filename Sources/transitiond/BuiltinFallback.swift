@@ -1,6 +1,7 @@
 import BuiltinAnimators
 import DataAnimator
-import PluginHost
+import PluginLoader
+import PluginValues
 import TransitionServer
 
 /// `default-slide` compiled into the daemon: the animator that serves every `begin` whose

@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import LibeventLoop
 import PluginHost
-import PluginIsolation
+import PluginLoader
+import PluginValues
 import TransitionKit
 import TransitionServer
 import TransitionViewer

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PluginHost
-import PluginIsolation
+import PluginLoader
 import TransitionServer
 
 /// Everything the daemon needs to start and supervise its plugin host, from the config.

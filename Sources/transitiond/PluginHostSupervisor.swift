@@ -1,7 +1,8 @@
 import Glibc
 import LibeventLoop
 import PluginHost
-import PluginIsolation
+import PluginLoader
+import PluginValues
 import TransitionKit
 import TransitionServer
 
@@ -53,13 +54,13 @@ final class PluginHostSupervisor {
     let process: HostProcess
     var watcher: DescriptorWatcher?
     var exitWatcher: DescriptorWatcher?
-    var reader: HostFrameReader
+    var reader: HostMessageReader
     var output: [UInt8] = []
     var isOpen = true
     /// The wait status, once the process has been collected.
     var exitStatus: Int32?
 
-    init(process: HostProcess, reader: HostFrameReader) {
+    init(process: HostProcess, reader: HostMessageReader) {
       self.process = process
       self.reader = reader
     }
@@ -246,7 +247,7 @@ final class PluginHostSupervisor {
     }
     let host = Host(
       process: process,
-      reader: HostFrameReader(payloadLimits: [
+      reader: HostMessageReader(payloadLimits: [
         .loading: 4096, .scanned: 4 << 20, .answer: settings.maxTimelineBytes,
       ]))
     do {
@@ -309,7 +310,7 @@ final class PluginHostSupervisor {
       let request = ScanRequest(
         configuration: settings.registry, skip: policy.quarantined.keys.sorted())
       armStep(settings.loadTimeout)
-      send(HostFrame(.scan, payload: request.payload), to: host)
+      send(HostMessage(.scan, payload: request.payload), to: host)
       return
     }
     guard !queue.isEmpty else { return }
@@ -317,14 +318,14 @@ final class PluginHostSupervisor {
     callAtHost = call
     call.sent = (loop.now, ProcessCPUSample.read(pid: host.process.pid))
     send(
-      HostFrame(
+      HostMessage(
         .timeline, call: call.id,
         payload: TimelineCall(animator: call.animator, contextJSON: call.contextJSON).payload),
       to: host)
   }
 
-  private func send(_ frame: HostFrame, to host: Host) {
-    host.output.append(contentsOf: frame.encoded)
+  private func send(_ message: HostMessage, to host: Host) {
+    host.output.append(contentsOf: message.encoded)
     flush(host)
   }
 
@@ -378,17 +379,17 @@ final class PluginHostSupervisor {
       }
       host.reader.append(buffer[..<count])
       do {
-        while host.isOpen, let frame = try host.reader.next() {
-          receive(frame, from: host)
+        while host.isOpen, let message = try host.reader.next() {
+          receive(message, from: host)
         }
       } catch .tooLarge(let kind, let length, let limit) {
-        if kind == HostFrame.Kind.answer.rawValue {
+        if kind == HostMessage.Kind.answer.rawValue {
           fault(
             host, .oversized,
             "animator \(callAtHost?.animator ?? "?") returned a timeline of \(length) bytes, "
               + "more than the limit of \(limit) (limits.maxTimelineBytes)")
         } else {
-          fault(host, .protocolViolation, "the plugin host sent a frame of \(length) bytes")
+          fault(host, .protocolViolation, "the plugin host sent a message of \(length) bytes")
         }
         return
       } catch {
@@ -398,15 +399,15 @@ final class PluginHostSupervisor {
     }
   }
 
-  private func receive(_ frame: HostFrame, from host: Host) {
-    switch frame.kind {
+  private func receive(_ message: HostMessage, from host: Host) {
+    switch message.kind {
     case .loading where scanAtHost:
-      loadingLibrary = String(decoding: frame.payload, as: UTF8.self)
+      loadingLibrary = String(decoding: message.payload, as: UTF8.self)
       armStep(settings.loadTimeout)
     case .scanned where scanAtHost:
       let report: ScanReport
       do {
-        report = try ScanReport(payload: frame.payload)
+        report = try ScanReport(payload: message.payload)
       } catch {
         fault(host, .protocolViolation, "the plugin host sent an unreadable report: \(error)")
         return
@@ -423,8 +424,8 @@ final class PluginHostSupervisor {
       rescansAtHost = []
       for answer in answers { answer(.success(report)) }
       dispatch()
-    case .answer where callAtHost?.id == frame.call:
-      guard let call = callAtHost, let result = Self.result(of: frame, animator: call.animator)
+    case .answer where callAtHost?.id == message.call:
+      guard let call = callAtHost, let result = Self.result(of: message, animator: call.animator)
       else {
         fault(host, .protocolViolation, "the plugin host sent an answer of unknown status")
         return
@@ -436,21 +437,21 @@ final class PluginHostSupervisor {
     default:
       fault(
         host, .protocolViolation,
-        "the plugin host sent an unexpected \(frame.kind) frame (call \(frame.call))")
+        "the plugin host sent an unexpected \(message.kind) message (call \(message.call))")
     }
   }
 
-  /// The result an answer frame carries; nil for an unknown status.
-  static func result(of frame: HostFrame, animator: String) -> PluginTimelineResult? {
-    switch HostFrame.Status(rawValue: frame.status) {
+  /// The result an answer message carries; nil for an unknown status.
+  static func result(of message: HostMessage, animator: String) -> PluginTimelineResult? {
+    switch HostMessage.Status(rawValue: message.status) {
     case .timeline?:
-      guard !frame.payload.isEmpty else {
+      guard !message.payload.isEmpty else {
         return .failed("animator \(animator) reported success but returned no timeline")
       }
-      return .timeline(frame.payload)
+      return .timeline(message.payload)
     case .declined?: return .declined
     case .failed?:
-      let message = String(decoding: frame.payload.prefix(4096), as: UTF8.self)
+      let message = String(decoding: message.payload.prefix(4096), as: UTF8.self)
       return .failed(String(message.prefix(1000)))
     case nil: return nil
     }

@@ -1,6 +1,6 @@
 import Glibc
 import PluginCheck
-import PluginIsolation
+import PluginHost
 import TransitionServer
 
 if CommandLine.arguments.dropFirst().first == "check-plugin" {

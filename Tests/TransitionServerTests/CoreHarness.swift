@@ -1,8 +1,9 @@
 import Foundation
-import PluginHost
+import PluginLoader
 import Testing
 import TransitionJSON
 import TransitionKit
+import TransitionServerTesting
 
 @testable import TransitionServer
 

@@ -1,6 +1,7 @@
 import Testing
 import TransitionJSON
 import TransitionKit
+import TransitionServerTesting
 
 @testable import TransitionServer
 

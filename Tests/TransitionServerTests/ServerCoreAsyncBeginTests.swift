@@ -1,7 +1,9 @@
-import PluginHost
+import PluginLoader
+import PluginValues
 import Testing
 import TransitionJSON
 import TransitionKit
+import TransitionServerTesting
 
 @testable import TransitionServer
 

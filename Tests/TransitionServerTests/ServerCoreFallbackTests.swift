@@ -1,6 +1,8 @@
-import PluginHost
+import PluginLoader
+import PluginValues
 import Testing
 import TransitionKit
+import TransitionServerTesting
 
 @testable import TransitionServer
 
