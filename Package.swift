@@ -89,8 +89,9 @@ let package = Package(
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
     .target(name: "LibeventLoop", dependencies: ["CLibevent", "UnixIO"]),
-    // The server core: sessions, subscriptions, the op table. No sockets and no libevent: it
-    // sees clients through `Peer` and time through `ServerClock` (docs/architecture.md).
+    // The server core: sessions, subscriptions, the op table. No sockets, libevent, files or
+    // plugin loading: it sees clients through `Peer`, time through `ServerClock`, animators
+    // through `AnimatorSource`, and logs through a `LogSink` (docs/architecture.md).
     .target(
       name: "TransitionServer",
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues"]
@@ -111,6 +112,16 @@ let package = Package(
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
+    // What the daemon needs beside the core and the loop, none of it libevent: its command
+    // line, its config file (`DaemonConfig`) and the user and group lookups (NSS) it needs,
+    // the plugin host's settings, the installed layout, and the log sink on standard error.
+    .target(
+      name: "DaemonSupport",
+      dependencies: [
+        "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO",
+        "PluginHost", "PluginLoader", "PluginCheck", "CProcessControl",
+      ]),
+
     // Executables.
     // The daemon: config, signals, systemd, the Unix listener, the HTTP viewer listener, and
     // the adapters that turn a socket or an event stream into a `Peer` and libevent's timers
@@ -119,8 +130,8 @@ let package = Package(
       name: "transitiond",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginLoader", "PluginValues", "PluginCheck", "UnixIO", "TransitionViewer", "PluginHost",
-        "CProcessControl", "BuiltinAnimators", "DataAnimator",
+        "PluginLoader", "PluginValues", "UnixIO", "TransitionViewer", "PluginHost",
+        "BuiltinAnimators", "DataAnimator", "DaemonSupport",
       ]),
     .executableTarget(
       name: "transitionctl",
@@ -173,6 +184,12 @@ let package = Package(
         "TransitionJSON", "PluginLoader", "PluginValues",
       ]
     ),
+    .testTarget(
+      name: "DaemonSupportTests",
+      dependencies: [
+        "DaemonSupport", "TransitionServer", "TransitionServerTesting", "TransitionJSON",
+        "TransitionKit", "UnixIO",
+      ]),
     .testTarget(
       name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
     .testTarget(

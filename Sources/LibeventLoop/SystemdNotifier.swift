@@ -1,4 +1,3 @@
-import CLibevent
 import Glibc
 import UnixIO
 

@@ -66,7 +66,7 @@ public struct ConversationCheck: Sendable {
     let core = ServerCore(
       config: config, adminPolicy: AdminPolicy(daemonUID: Self.daemonUID, group: nil),
       animators: InProcessAnimatorSource(registry: registry), clock: clock,
-      logger: Logger(level: .error))
+      logger: Logger(level: .error, clock: clock, sink: RecordingLogSink()))
     var nextID: UInt64 = 0
     func connect(_ index: Int) -> ConversationClient {
       nextID += 1

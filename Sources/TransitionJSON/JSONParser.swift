@@ -3,9 +3,9 @@ struct JSONParser {
   /// Deeper nesting is refused rather than risking the stack.
   static let maximumDepth = 64
 
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private var index = 0
-  private var depth = 0
+  let bytes: UnsafeBufferPointer<UInt8>
+  var index = 0
+  var depth = 0
   /// The top-level member whose text `keptRange` records, if any.
   var keptMember: String?
   /// Where the value of the last top-level `keptMember` lies in the bytes.
@@ -29,11 +29,11 @@ struct JSONParser {
     return value
   }
 
-  private func failure(_ reason: String) -> JSONSyntaxError {
+  func failure(_ reason: String) -> JSONSyntaxError {
     JSONSyntaxError(reason: reason, offset: index)
   }
 
-  private mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
       case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -42,7 +42,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+  mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
     skipWhitespace()
     guard index < bytes.count else { throw failure("unexpected end of input") }
     if recordsOffsets { offsets[pointer] = index }
@@ -58,7 +58,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseLiteral(_ word: StaticString, _ value: JSONValue)
+  mutating func parseLiteral(_ word: StaticString, _ value: JSONValue)
     throws(JSONSyntaxError)
     -> JSONValue
   {
@@ -71,7 +71,7 @@ struct JSONParser {
     return value
   }
 
-  private mutating func enter() throws(JSONSyntaxError) {
+  mutating func enter() throws(JSONSyntaxError) {
     depth += 1
     guard depth <= Self.maximumDepth else {
       throw failure("nesting deeper than \(Self.maximumDepth)")
@@ -161,7 +161,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+  mutating func parseNumber() throws(JSONSyntaxError) -> Double {
     let start = index
     if bytes[index] == UInt8(ascii: "-") { index += 1 }
     let integerStart = index
@@ -207,16 +207,25 @@ struct JSONParser {
     return index - start
   }
 
-  private mutating func parseString() throws(JSONSyntaxError) -> String {
+  mutating func parseString() throws(JSONSyntaxError) -> String {
     index += 1
     // Fast path: a string without escapes or control characters is one UTF-8 run.
     var end = index
+    var bits: UInt8 = 0
     while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
       bytes[end] >= 0x20
     {
+      bits |= bytes[end]
       end += 1
     }
     if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      if bits < 0x80 {
+        // ASCII is valid UTF-8 as it is: no validation (and no generic call) needed.
+        let string = String(
+          decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+        index = end + 1
+        return string
+      }
       guard
         let string = String(
           validating: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)

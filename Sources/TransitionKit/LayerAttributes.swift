@@ -136,9 +136,4 @@ public struct LayerAttributes: Equatable, Sendable {
     }
     return result
   }
-
-  /// The numbers a timeline must never carry as NaN or infinity, with their property names.
-  var numbers: [(LayerProperty, PropertyValue)] {
-    LayerProperty.allCases.map { ($0, value(of: $0)) }
-  }
 }

@@ -100,13 +100,15 @@ public struct Timeline: Equatable, Sendable {
 
   private static func validate(_ layer: TimelineLayer, index: Int) throws(EngineError) {
     var path: String { "layers[\(index)]" }
-    let numbers = layer.initial.numbers
-    for (property, value) in numbers where !value.isFinite {
+    // Read property by property (no list of them is built): a timeline is checked on every
+    // `begin`.
+    for property in LayerProperty.allCases where !layer.initial.value(of: property).isFinite {
       throw EngineError(.nonFinite, "\(path).\(property.rawValue) must be finite")
     }
     // `position` and `size` are read from `frame`, which is checked itself.
-    for (property, value) in numbers
-    where property != .position && property != .size && !value.isWithin(maximumValueMagnitude) {
+    for property in LayerProperty.allCases where property != .position && property != .size {
+      let value = layer.initial.value(of: property)
+      guard !value.isWithin(maximumValueMagnitude) else { continue }
       throw EngineError(
         .outOfRange,
         "\(path).\(property.rawValue) must be within ±\(maximumValueMagnitude), got \(value.json.serialized)"

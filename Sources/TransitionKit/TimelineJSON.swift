@@ -38,10 +38,23 @@ extension Timeline {
     }
   }
 
-  /// Decodes a timeline from UTF-8 JSON bytes.
+  /// Decodes a timeline from UTF-8 JSON bytes: what `init(json:)` decodes from the parsed text,
+  /// read straight from the text (``TimelineReader``) when it is valid; an invalid text is
+  /// decoded again by `init(json:)`, so that its error names the field.
   public init(jsonBytes: some Collection<UInt8>) throws(EngineError) {
+    let bytes = Array(jsonBytes)
+    if let timeline = bytes.withUnsafeBufferPointer(TimelineReader.timeline) {
+      self = timeline
+      return
+    }
+    try self.init(referenceDecodingOf: bytes)
+  }
+
+  /// Decodes a timeline from UTF-8 JSON bytes by parsing them into a `JSONValue` and reading it
+  /// with `init(json:)`: the reference that ``TimelineReader`` agrees with.
+  init(referenceDecodingOf bytes: [UInt8]) throws(EngineError) {
     let json: JSONValue
-    do { json = try JSONValue(parsing: jsonBytes) } catch { throw EngineError(error) }
+    do { json = try JSONValue(parsing: bytes) } catch { throw EngineError(error) }
     try self.init(json: json)
   }
 

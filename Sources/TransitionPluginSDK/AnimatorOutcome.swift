@@ -36,7 +36,7 @@ extension Animator {
     guard operations.contains(context.operation) else { return .declined }
     do {
       guard let timeline = try timeline(for: context, duration: duration) else { return .declined }
-      return .timeline(Array(timeline.json.serialized.utf8))
+      return .timeline(timeline.jsonText)
     } catch let error as EngineError {
       return .failed(error.message)
     } catch {

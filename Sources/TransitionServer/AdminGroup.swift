@@ -1,7 +1,6 @@
-import Glibc
-
-/// The config's `adminGroup`, resolved once from the group and user databases: its gid and
-/// the uids of the users it lists as members.
+/// The config's `adminGroup`, resolved once from the group and user databases (the daemon
+/// does it, `AdminGroup.resolve(named:)` in DaemonSupport): its gid and the uids of the users
+/// it lists as members.
 public struct AdminGroup: Equatable, Sendable {
   /// The group's name, as the config gives it.
   public let name: String
@@ -14,14 +13,5 @@ public struct AdminGroup: Equatable, Sendable {
     self.name = name
     self.gid = gid
     self.memberUIDs = memberUIDs
-  }
-
-  /// Looks `name` up in the group database and its members in the user database.
-  ///
-  /// - Returns: nil when no group has that name (or the database cannot be read).
-  public static func resolve(named name: String) -> AdminGroup? {
-    guard let entry = UserDatabase.groupEntry(named: name) else { return nil }
-    let uids = entry.members.compactMap { UserDatabase.uid(ofUser: $0) }
-    return AdminGroup(name: name, gid: entry.gid, memberUIDs: Set(uids))
   }
 }

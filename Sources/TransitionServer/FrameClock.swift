@@ -13,17 +13,23 @@
 /// between them, so a request never waits for a whole tick. Each due stream renders the
 /// deadline's frame once; a stream whose session ends by the deadline renders none (the
 /// session's own timer completes it at its end, and its final frame and `complete` leave
-/// then). The clock's timers run only while it has streams (and until the last held frames
-/// are released).
+/// then). While several uids stream, each tick renders the streams of a uid only when the uid
+/// has render time left in its share (``RenderShares``), and charges it what they took. The
+/// clock's timers run only while it has streams (and until the last held frames are
+/// released).
 final class FrameClock {
   /// The longest a render runs before the loop serves its other events, in seconds.
-  static let sliceSeconds = 0.000_5
+  static let sliceSeconds = 0.000_2
 
   let fps: Double
   /// The time of deadline 0.
   let origin: Double
   private let clock: ServerClock
   private let stats: ServerStats
+  /// The render time of every frame clock, shared by uid.
+  private let shares: RenderShares
+  /// Whether each uid renders in the tick under way, decided at its first stream.
+  private var tickAllowance: [RenderShares.Owner: Bool] = [:]
   /// Starts a tick's render, and continues it after each slice.
   private var renderTimer: (any ServerTimer)?
   /// Releases a rendered tick's held output at its deadline.
@@ -39,10 +45,11 @@ final class FrameClock {
   private var renderNext = 0
   private var renderStart = 0.0
 
-  init(fps: Double, clock: ServerClock, stats: ServerStats) {
+  init(fps: Double, clock: ServerClock, stats: ServerStats, shares: RenderShares) {
     self.fps = fps
     self.clock = clock
     self.stats = stats
+    self.shares = shares
     origin = clock.now
     lead = RenderLead(period: 1 / fps, timerSlack: clock.timerSlack)
   }
@@ -61,6 +68,7 @@ final class FrameClock {
     guard !stream.isOnFrameClock else { return }
     stream.isOnFrameClock = true
     streams.append(stream)
+    shares.streamAdded(stream.session.ownerUID, at: clock.now)
     guard renderTimer?.isScheduled != true, renderTime == nil else { return }
     scheduleRender(after: clock.now, notBefore: scheduledIndex + 1)
   }
@@ -71,6 +79,7 @@ final class FrameClock {
     guard stream.isOnFrameClock else { return }
     stream.isOnFrameClock = false
     streams.removeAll { $0 === stream }
+    shares.streamRemoved(stream.session.ownerUID, at: clock.now)
     guard streams.isEmpty else { return }
     renderTimer?.cancel()
     if renderTime != nil { finishRender() }
@@ -126,6 +135,7 @@ final class FrameClock {
     renderStreams = streams
     renderNext = 0
     renderStart = now
+    tickAllowance.removeAll(keepingCapacity: true)
     held.beginTick()
     renderSlice()
   }
@@ -151,7 +161,22 @@ final class FrameClock {
   private func renderIfDue(_ stream: FrameStream, at time: Double) {
     guard stream.isOnFrameClock, !stream.session.ends(by: time) else { return }
     if let last = stream.lastFrameTime, last >= time { return }
+    guard shares.isSharing else { return stream.tick(at: time, holding: held) }
+    let owner = stream.session.ownerUID
+    let allowed: Bool
+    if let decided = tickAllowance[owner] {
+      allowed = decided
+    } else {
+      allowed = shares.mayRender(owner, at: renderStart)
+      tickAllowance[owner] = allowed
+    }
+    guard allowed else {
+      stats.framesDeferred += 1
+      return
+    }
+    let start = clock.now
     stream.tick(at: time, holding: held)
+    shares.charge(owner, seconds: clock.now - start)
   }
 
   /// Ends the render under way: its output is released at its deadline (at once when that

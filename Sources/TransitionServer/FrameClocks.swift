@@ -4,6 +4,8 @@ final class FrameClocks {
   private let clock: ServerClock
   private let stats: ServerStats
   private var clocks: [Double: FrameClock] = [:]
+  /// The render time every clock shares out by uid.
+  let shares = RenderShares()
 
   init(clock: ServerClock, stats: ServerStats) {
     self.clock = clock
@@ -12,7 +14,8 @@ final class FrameClocks {
 
   /// Adds `stream` to the clock of its rate.
   func add(_ stream: FrameStream) {
-    let frameClock = clocks[stream.fps] ?? FrameClock(fps: stream.fps, clock: clock, stats: stats)
+    let frameClock =
+      clocks[stream.fps] ?? FrameClock(fps: stream.fps, clock: clock, stats: stats, shares: shares)
     clocks[stream.fps] = frameClock
     frameClock.add(stream)
   }

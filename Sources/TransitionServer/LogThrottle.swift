@@ -16,8 +16,9 @@ struct LogThrottle {
     self.burst = max(burst, 1)
   }
 
-  /// Whether a line at monotonic time `now` (seconds) is written, and, when it is, how many
-  /// lines were held back since the last one written.
+  /// Whether a line at time `now` (seconds of the caller's clock: the logger's
+  /// ``ServerClock``, never a clock of its own) is written, and, when it is, how many lines
+  /// were held back since the last one written.
   mutating func admit(at now: Double) -> (write: Bool, suppressed: Int) {
     if now - windowStart >= 1 || now < windowStart {
       windowStart = now

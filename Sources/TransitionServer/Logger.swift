@@ -1,14 +1,15 @@
-import Glibc
-
-/// Writes one line per event to standard error:
-/// `2026-11-29T12:00:00Z info transitiond: message`.
+/// What the core and the daemon log: one ``LogEntry`` per event, handed to a ``LogSink``
+/// (docs/architecture.md, "Logs").
 ///
-/// Lines below ``level`` are dropped. A message's newlines are replaced by spaces, so every
-/// event is exactly one line. Used on the loop thread only.
+/// Entries below ``level`` are dropped before their message is built. A message's newlines
+/// are replaced by spaces, so every entry is exactly one line. The time of an entry, and of
+/// the throttle of refusals, is the ``ServerClock``'s: a test that advances its clock by hand
+/// sees the log it would see over that time. Used on the clock's thread only.
 public final class Logger {
   /// The most detailed level written.
   public var level: LogLevel
-  private let name: String
+  private let clock: any ServerClock
+  private let sink: any LogSink
   /// Bounds the warnings a client can cause at will (``warnRefusal(_:)``).
   private var refusals = LogThrottle(burst: 10)
 
@@ -16,27 +17,18 @@ public final class Logger {
   ///
   /// - Parameters:
   ///   - level: The most detailed level written.
-  ///   - name: The program name written before each message.
-  public init(level: LogLevel, name: String = "transitiond") {
+  ///   - clock: The clock every entry is timed with.
+  ///   - sink: Where the entries go.
+  public init(level: LogLevel, clock: any ServerClock, sink: any LogSink) {
     self.level = level
-    self.name = name
+    self.clock = clock
+    self.sink = sink
   }
 
   /// Writes `message` at `messageLevel` when ``level`` allows it.
   public func log(_ messageLevel: LogLevel, _ message: @autoclosure () -> String) {
     guard messageLevel <= level else { return }
-    let text = message().map { $0.isNewline ? " " : $0 }
-    let line = "\(Self.timestamp()) \(messageLevel) \(name): \(String(text))\n"
-    var bytes = Array(line.utf8)
-    bytes.withUnsafeMutableBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return }
-        offset += written
-      }
-    }
+    write(messageLevel, message(), at: clock.now)
   }
 
   /// Writes `message` at level `error`.
@@ -44,15 +36,16 @@ public final class Logger {
   /// Writes `message` at level `warn`.
   public func warn(_ message: @autoclosure () -> String) { log(.warn, message()) }
   /// Writes `message` at level `warn`, for a refusal a client can cause as often as it likes
-  /// (over its share, an admin op, an overlong line): at most 10 such lines a second; the
-  /// count of those held back is written with the next one (``LogThrottle``).
+  /// (over its share, an admin op, an overlong line): at most 10 such lines in a second of the
+  /// clock; the count of those held back is written with the next one (``LogThrottle``).
   public func warnRefusal(_ message: @autoclosure () -> String) {
     guard LogLevel.warn <= level else { return }
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    let (write, suppressed) = refusals.admit(at: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
-    guard write else { return }
-    log(.warn, message() + (suppressed > 0 ? " (\(suppressed) more refusals not logged)" : ""))
+    let now = clock.now
+    let (admitted, suppressed) = refusals.admit(at: now)
+    guard admitted else { return }
+    write(
+      .warn, message() + (suppressed > 0 ? " (\(suppressed) more refusals not logged)" : ""),
+      at: now)
   }
 
   /// Writes `message` at level `info`.
@@ -60,14 +53,8 @@ public final class Logger {
   /// Writes `message` at level `debug`.
   public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 
-  /// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
-  static func timestamp() -> String {
-    var now = time(nil)
-    var parts = tm()
-    gmtime_r(&now, &parts)
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  private func write(_ level: LogLevel, _ message: String, at time: Double) {
+    sink.write(LogEntry(level: level, message: message, time: time))
   }
 }
 

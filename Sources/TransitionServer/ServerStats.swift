@@ -24,6 +24,9 @@ final class ServerStats {
   /// deadline (their frames left late).
   var ticksRendered = 0
   var ticksLate = 0
+  /// Streams' deadlines a tick left out because their uid had spent its share of render time
+  /// (``RenderShares``).
+  var framesDeferred = 0
   /// Sessions begun, by the animator that served them.
   var sessionsByAnimator: [String: Int] = [:]
 
@@ -55,6 +58,7 @@ final class ServerStats {
       ]),
       "ticks": .object([
         "rendered": .number(Double(ticksRendered)), "late": .number(Double(ticksLate)),
+        "deferred": .number(Double(framesDeferred)),
       ]),
       "slowDisconnects": .number(Double(slowSubscribersDisconnected)),
       "animators": .object(sessionsByAnimator.mapValues { .number(Double($0)) }),

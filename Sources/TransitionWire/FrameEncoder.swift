@@ -12,12 +12,12 @@ import TransitionKit
 ///
 /// It keeps each layer's encoded id head and `content` by layer index, and the session's line
 /// head, so that what does not change is written once. A layer's cached `content` is reused
-/// only while it is the same value, so one encoder may serve frames of any timelines; an
-/// encoder made with `stableLayers` (whose frames come from one timeline, whose layers keep
-/// their ids and contents) skips that comparison. An encoder made with `animatedFields`
-/// (``FrameRenderer``'s) goes further: it writes everything but the animated fields once, as a
-/// template, and each frame as the template's constant runs with the animated fields between
-/// them, into capacity reserved once for the frame.
+/// only while it is the same value, so one encoder may serve frames of any timelines. An
+/// encoder made with `animatedFields` (``FrameRenderer``'s, whose frames come from one
+/// timeline, whose layers keep their ids and contents) skips that comparison and goes
+/// further: it writes everything but the animated fields once, as a template, and each frame
+/// as the template's constant runs with the animated fields between them, into capacity
+/// reserved once for the frame.
 public struct FrameEncoder {
   /// Grows to the largest frame once; small at first, as a daemon holds one per session.
   private var sink = ByteSink(capacity: 2_048)
@@ -28,9 +28,11 @@ public struct FrameEncoder {
   private var layerIDs: [String] = []
   private var headRanges: [Range<Int>] = []
   private var contentRanges: [Range<Int>?] = []
-  /// The content each cached range was written from (compared unless `stableLayers`).
+  /// The content each cached range was written from (compared unless the frames come from
+  /// one timeline: ``init(animatedFields:)``).
   private var contentValues: [JSONValue?] = []
-  private let stableLayers: Bool
+  /// False for an encoder of one timeline's frames, whose layers keep their contents.
+  private let comparesContent: Bool
   /// `{"event":"frame","session":"…","seq":` for `headSession`.
   private var head: [UInt8] = []
   private var headSession: String?
@@ -41,11 +43,10 @@ public struct FrameEncoder {
   /// the first frame of an encoder made with `animatedFields`.
   private var template: FrameTemplate?
 
-  /// - Parameter stableLayers: True when every frame comes from one timeline, whose layers
-  ///   keep their ids and contents: a layer's content is then not compared with the cached
-  ///   one every frame.
-  public init(stableLayers: Bool = false) {
-    self.stableLayers = stableLayers
+  /// An encoder for frames of any timelines: a layer's content is compared with the cached
+  /// one every frame.
+  public init() {
+    comparesContent = true
     animatedFields = nil
   }
 
@@ -55,7 +56,7 @@ public struct FrameEncoder {
   /// The rest of the text is written once, from the first frame, and copied as bytes after
   /// that. A frame with another number of layers is written field by field.
   public init(animatedFields: [LayerFields]) {
-    stableLayers = true
+    comparesContent = false
     self.animatedFields = animatedFields
   }
 
@@ -125,14 +126,31 @@ public struct FrameEncoder {
   ) {
     head.withUnsafeBufferPointer { output.append(contentsOf: $0) }
     output.appendInteger(Int64(seq))
-    output.append(",\"t\":")
+    output.append(tKey)
     output.appendFixed(frame.t, prefix: 0)
-    output.append(",\"progress\":")
+    output.append(progressKey)
     output.appendFixed(frame.progress, prefix: 0)
   }
 
-  /// The most bytes ``writeHead(_:seq:frame:into:)`` writes after ``head``.
-  static let headBound = 21 + 2 * (13 + FixedPrecisionNumber.maximumLength)
+  /// The most bytes ``writeHead(_:seq:frame:into:)`` writes after ``head``: the `seq`
+  /// integer (at most 20 bytes, `-9223372036854775808`), then `t` and `progress`, each a key
+  /// and a number.
+  static let headBound =
+    20 + tKey.utf8CodeUnitCount + progressKey.utf8CodeUnitCount + 2
+    * FixedPrecisionNumber.maximumLength
+
+  /// The keys of the frame line and of a layer's fields, each with its leading comma, as they
+  /// are written; the bounds of what is written are counted from them. Computed, so that
+  /// the frame path reads constants (a stored static is initialised lazily, behind a check).
+  static var tKey: StaticString { ",\"t\":" }
+  static var progressKey: StaticString { ",\"progress\":" }
+  static var anchorKey: StaticString { ",\"anchor\":" }
+  static var transformKey: StaticString { ",\"transform\":" }
+  static var alphaKey: StaticString { ",\"alpha\":" }
+  /// A hidden layer's field, key and value: a visible one writes nothing.
+  static var hiddenField: StaticString { ",\"hidden\":true" }
+  static var zKey: StaticString { ",\"z\":" }
+  static var backgroundKey: StaticString { ",\"background\":" }
 
   /// Writes the frame from `template`: its constant runs as bytes, between them the animated
   /// fields, all into capacity reserved once for the whole frame and written through a
@@ -178,13 +196,13 @@ public struct FrameEncoder {
     for field in Self.fieldOrder { Self.write(field, of: layer, into: &sink) }
     if layer.pointee.content != nil {
       if contentRanges[index] == nil
-        || (!stableLayers && contentValues[index] != layer.pointee.content),
+        || (comparesContent && contentValues[index] != layer.pointee.content),
         let content = layer.pointee.content
       {
         var contentSink = ByteSink(capacity: 64)
         contentSink.appendJSON(content)
         contentRanges[index] = fragments.count..<fragments.count + contentSink.bytes.count
-        contentValues[index] = stableLayers ? nil : content
+        contentValues[index] = comparesContent ? content : nil
         fragments.append(contentsOf: contentSink.bytes)
       }
       sink.append(",\"content\":")
@@ -234,14 +252,14 @@ public struct FrameEncoder {
     case .anchor:
       let anchor = layer.pointee.anchor
       guard anchor != .center else { return }
-      sink.append(",\"anchor\":")
+      sink.append(anchorKey)
       sink.appendFixed(anchor.x, prefix: UInt8(ascii: "["))
       sink.appendFixed(anchor.y, prefix: UInt8(ascii: ","))
       sink.append(UInt8(ascii: "]"))
     case .transform:
       let m = layer.pointee.transform
       guard m != .identity else { return }
-      sink.append(",\"transform\":")
+      sink.append(transformKey)
       sink.appendFixed(m.m11, prefix: UInt8(ascii: "["))
       sink.appendFixed(m.m12, prefix: UInt8(ascii: ","))
       sink.appendFixed(m.m13, prefix: UInt8(ascii: ","))
@@ -262,16 +280,16 @@ public struct FrameEncoder {
     case .alpha:
       let alpha = layer.pointee.alpha
       guard alpha != 1 else { return }
-      sink.append(",\"alpha\":")
+      sink.append(alphaKey)
       sink.appendFixed(alpha, prefix: 0)
     case .hidden:
-      if layer.pointee.hidden { sink.append(",\"hidden\":true") }
+      if layer.pointee.hidden { sink.append(hiddenField) }
     case .z:
-      sink.append(",\"z\":")
+      sink.append(zKey)
       sink.appendFixed(layer.pointee.z, prefix: 0)
     case .background:
       guard let background = layer.pointee.background else { return }
-      sink.append(",\"background\":")
+      sink.append(backgroundKey)
       sink.appendColor(background)
     default:
       break
@@ -332,18 +350,19 @@ private struct FrameTemplate {
     self.steps = steps.withUnsafeBufferPointer { Array($0) }
   }
 
-  /// The most bytes ``FrameEncoder/write(_:of:into:)`` writes for `field`, its numbers
-  /// within ``TransitionJSON/FixedPrecisionNumber/maximumLength`` each.
+  /// The most bytes ``FrameEncoder/write(_:of:into:)`` writes for `field`: its key, its
+  /// numbers (each with the `[` or `,` before it, within
+  /// ``TransitionJSON/FixedPrecisionNumber/maximumLength``) and a closing `]`.
   static func bound(of field: LayerFields) -> Int {
     let number = FixedPrecisionNumber.maximumLength
     switch field {
     case .frame: return 4 * number + 1
-    case .anchor: return 11 + 2 * number + 1
-    case .transform: return 14 + 16 * number + 1
-    case .alpha: return 9 + number
-    case .hidden: return 14
-    case .z: return 5 + number
-    case .background: return 14 + 11
+    case .anchor: return FrameEncoder.anchorKey.utf8CodeUnitCount + 2 * number + 1
+    case .transform: return FrameEncoder.transformKey.utf8CodeUnitCount + 16 * number + 1
+    case .alpha: return FrameEncoder.alphaKey.utf8CodeUnitCount + number
+    case .hidden: return FrameEncoder.hiddenField.utf8CodeUnitCount
+    case .z: return FrameEncoder.zKey.utf8CodeUnitCount + number
+    case .background: return FrameEncoder.backgroundKey.utf8CodeUnitCount + Color.jsonLength
     default: return 0
     }
   }

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 import Glibc
 import LibeventLoop
@@ -31,7 +32,7 @@ final class Daemon {
   static let shutdownFlushSeconds = 2.0
 
   let options: DaemonOptions
-  private(set) var config: ServerConfig
+  private(set) var config: DaemonConfig
   /// The socket path in use (fixed at start-up).
   let socketPath: String
   let loop: EventLoop
@@ -61,20 +62,22 @@ final class Daemon {
   ///   loop that cannot be created.
   init(options: DaemonOptions) throws(StartupError) {
     self.options = options
-    let (config, adminPolicy, settings): (ServerConfig, AdminPolicy, PluginHostSettings)
+    let (config, adminPolicy, settings): (DaemonConfig, AdminPolicy, PluginHostSettings)
     do {
       (config, adminPolicy, settings) = try Self.readConfiguration(options)
     } catch {
       throw StartupError(exitStatus: StartupError.configStatus, error.description)
     }
     self.config = config
-    logger = Logger(level: config.logLevel)
     do {
       loop = try EventLoop()
     } catch {
       throw StartupError(
         exitStatus: StartupError.systemStatus, "cannot create the event loop: \(error)")
     }
+    let clock = LoopClock(loop: loop)
+    logger = Logger(level: config.logLevel, clock: clock, sink: StandardErrorLogSink())
+    clock.logger = logger
     socketPath =
       config.socket.isEmpty
       ? SocketPath.resolve(environment: ProcessInfo.processInfo.environment) : config.socket
@@ -82,8 +85,8 @@ final class Daemon {
     let builtin = BuiltinFallback()
     animators = HostedAnimatorSource(supervisor: supervisor, builtin: builtin)
     core = ServerCore(
-      config: config, adminPolicy: adminPolicy, animators: animators,
-      clock: LoopClock(loop: loop, logger: logger), logger: logger)
+      config: config.server, adminPolicy: adminPolicy, animators: animators,
+      clock: clock, logger: logger)
     core.fallbackAnimator = builtin
     core.reloadHandler = { [unowned self] answer in self.reload(answer: answer) }
   }
@@ -296,7 +299,7 @@ final class Daemon {
   ///   during the rescan for a reason no library is blamed for (it restarts and scans again).
   func reload(answer: @escaping (Result<ReloadOutcome, WireError>) -> Void = { _ in }) {
     notify { try $0.notifyReloading() }
-    var newConfig: ServerConfig
+    var newConfig: DaemonConfig
     let adminPolicy: AdminPolicy
     let settings: PluginHostSettings
     do {
@@ -317,7 +320,7 @@ final class Daemon {
       newConfig.http = config.http
     }
     config = newConfig
-    core.apply(config: newConfig, adminPolicy: adminPolicy)
+    core.apply(config: newConfig.server, adminPolicy: adminPolicy)
     // The host scans and answers later (`onScanned` logs what it noticed, a rebuilt library
     // included); the reply waits for it.
     supervisor.rescan(with: settings) { [unowned self] result in
@@ -439,7 +442,7 @@ final class Daemon {
   ///
   /// - Throws: ``ConfigError`` naming the file and key of the first problem.
   private static func readConfiguration(_ options: DaemonOptions) throws(ConfigError)
-    -> (ServerConfig, AdminPolicy, PluginHostSettings)
+    -> (DaemonConfig, AdminPolicy, PluginHostSettings)
   {
     let config = try options.effectiveConfig()
     let adminPolicy = try adminPolicy(for: config, file: options.configPath)
@@ -451,7 +454,7 @@ final class Daemon {
   /// The admin rule of `config`, with its `adminGroup` looked up now.
   ///
   /// - Throws: ``ConfigError`` when `adminGroup` names no group.
-  private static func adminPolicy(for config: ServerConfig, file: String?) throws(ConfigError)
+  private static func adminPolicy(for config: DaemonConfig, file: String?) throws(ConfigError)
     -> AdminPolicy
   {
     var group: AdminGroup?

@@ -1,3 +1,4 @@
+import DaemonSupport
 import LibeventLoop
 import TransitionServer
 

@@ -5,11 +5,12 @@ import TransitionServer
 /// ``LoopTimer``s for its timers.
 final class LoopClock: ServerClock {
   let loop: EventLoop
-  private let logger: Logger
+  /// Where a timer libevent cannot create is reported; the daemon sets it once its logger,
+  /// which reads this clock, exists.
+  weak var logger: Logger?
 
-  init(loop: EventLoop, logger: Logger) {
+  init(loop: EventLoop) {
     self.loop = loop
-    self.logger = logger
   }
 
   var now: Double { loop.now }
@@ -22,7 +23,7 @@ final class LoopClock: ServerClock {
       return try LoopTimer(loop: loop, fire)
     } catch {
       // Only an allocation failure in libevent gets here; the timer then never fires.
-      logger.error("cannot create a timer: \(error)")
+      logger?.error("cannot create a timer: \(error)")
       return UnavailableTimer()
     }
   }

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Glibc
 import LibeventLoop
 import PluginHost

@@ -2,9 +2,11 @@ import LibeventLoop
 import TransitionServer
 
 /// Adapts one accepted Unix-socket ``Connection`` to the core's ``Peer``: lines, drains,
-/// overlong lines and the end of the connection go to the ``ServerCore``; the core's lines go
-/// into the connection's output buffer, which libevent writes when the loop next runs (so
-/// what the core queues in one tick leaves in one write).
+/// overlong and unfinished lines and the end of the connection go to the ``ServerCore``; the
+/// core's lines go into the connection's batch for this loop iteration, which is written with
+/// one `writev` once the iteration's callbacks have run, unless the core holds it for a frame
+/// deadline (``holdOutput()``) or sends it at once (``flushNow()``); only what the kernel does
+/// not take waits in the bufferevent (docs/architecture.md, "The frame clock").
 final class UnixPeer: Peer {
   let connection: Connection
   let identity: PeerIdentity?

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 import Glibc
 import LibeventLoop
@@ -22,6 +23,8 @@ final class ViewerListener {
   private let pageDirectory: String?
   /// `http.images`: the pictures served at `/images/NAME`, or nil.
   private let imagesDirectory: String?
+  /// The config's `http`, which each event stream keeps to.
+  private let settings: HTTPSettings
   private unowned let core: ServerCore
   private let loop: EventLoop
   private let logger: Logger
@@ -41,6 +44,7 @@ final class ViewerListener {
     token = Array(try Self.randomToken().utf8)
     self.pageDirectory = pageDirectory
     imagesDirectory = settings.images
+    self.settings = settings
     self.core = core
     self.loop = loop
     self.logger = logger
@@ -149,7 +153,7 @@ final class ViewerListener {
   ) {
     let peer = EventStreamPeer(
       id: loop.makeConnectionID(), request: request, core: core, limits: core.config.limits,
-      http: core.config.http)
+      http: settings)
     // Refused by the core's client limits: the peer has answered 503 already.
     guard core.connect(peer) else { return }
     do throws(WireError) {

@@ -49,7 +49,7 @@ import TransitionJSON
       try stats(observer).int("slowDisconnects") == 1
     }
     #expect(dropped)
-    #expect(daemon.log.contains("disconnecting slow client"))
+    // The log line: ServerCoreLogTests.aSlowSubscriberIsLoggedWithTheLimitItPassed.
     // The slow client finds its stream cut off after what was already buffered.
     var closed = false
     while !closed {
@@ -81,7 +81,7 @@ import TransitionJSON
       try stats(observer).int("slowDisconnects") == 1
     }
     #expect(dropped)
-    #expect(daemon.log.contains("over the hard limit of 16384"))
+    // The log line: ServerCoreLogTests.aSlowSubscriberIsLoggedWithTheLimitItPassed.
     #expect(try observer.hello().server == "transitiond")
   }
 }

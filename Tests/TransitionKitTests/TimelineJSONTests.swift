@@ -8,20 +8,38 @@ import TransitionKit
   // MARK: - Round trips
 
   @Test func timelineWithEveryPropertyAndCurveRoundTrips() throws {
-    let timeline = try everything()
+    let timeline = try Self.everything()
     #expect(try Timeline(json: timeline.json) == timeline)
   }
 
   @Test func timelineRoundTripsThroughText() throws {
-    let timeline = try everything()
+    let timeline = try Self.everything()
     let text = timeline.json.serialized
     let decoded = try Timeline(jsonBytes: Array(text.utf8))
     #expect(decoded == timeline)
     #expect(decoded.json.serialized == text)
   }
 
+  @Test func jsonTextIsTheSerializedJSON() throws {
+    let everything = try Self.everything()
+    let withGestureAndWarnings = try Timeline(json: try TimelineReaderTests.document())
+    let plain = try Timeline(
+      duration: 2,
+      layers: [
+        TimelineLayer(
+          id: "a\"\u{1}é",
+          initial: LayerAttributes(frame: Rect(x: -1, y: 0.5, width: 0, height: 3)),
+          tracks: [
+            PropertyTrack(.alpha, keyframes: [Keyframe(start: 0, duration: 1, value: .number(0))])
+          ])
+      ])
+    for timeline in [everything, withGestureAndWarnings, plain] {
+      #expect(timeline.jsonText == Array(timeline.json.serialized.utf8))
+    }
+  }
+
   @Test func roundTripEvaluatesToTheSameFrames() throws {
-    let timeline = try everything()
+    let timeline = try Self.everything()
     let decoded = try Timeline(jsonBytes: Array(timeline.json.serialized.utf8))
     for progress in [0, 0.2, 0.45, 0.7, 1] {
       #expect(
@@ -241,7 +259,7 @@ import TransitionKit
 
   // MARK: - Helpers
 
-  private static func allCurves() throws -> [TimingCurve] {
+  static func allCurves() throws -> [TimingCurve] {
     [
       .linear, .easeIn, .easeOut, .easeInEaseOut, .systemDefault,
       .cubicBezier(x1: 0.3, y1: -0.5, x2: 0.7, y2: 1.6), .steps(count: 4, position: .start),
@@ -251,8 +269,9 @@ import TransitionKit
     ]
   }
 
-  /// A timeline that uses every property, every calculation mode and every kind of curve.
-  private func everything() throws -> Timeline {
+  /// A timeline that uses every property, every calculation mode and every kind of curve
+  /// (TimelineReaderTests reads it too).
+  static func everything() throws -> Timeline {
     let curves = try Self.allCurves()
     var initial = LayerAttributes(frame: Rect(x: 20.5, y: 100, width: 170, height: 1.0 / 3))
     initial.anchor = Point(x: 0, y: 0.5)

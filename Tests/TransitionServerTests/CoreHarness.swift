@@ -35,20 +35,25 @@ final class CoreHarness {
   }()
 
   let clock = FakeClock()
+  /// What the core logged, timed on ``clock``.
+  let log = RecordingLogSink()
   let core: ServerCore
   private var lastPeerID: UInt64 = 0
 
+  /// A core of `limits` and the admin group `adminGroup` that logs what `logLevel` lets
+  /// through (by default errors only, so that a log line never reads a clock that moves on
+  /// each read).
   init(
     limits: ServerLimits = ServerLimits(), animators: AnimatorSource? = nil,
-    adminGroup: AdminGroup? = nil
+    adminGroup: AdminGroup? = nil, logLevel: LogLevel = .error
   ) {
     var config = ServerConfig()
     config.limits = limits
-    config.logLevel = .error
+    config.logLevel = logLevel
     core = ServerCore(
       config: config, adminPolicy: AdminPolicy(daemonUID: Self.daemonUID, group: adminGroup),
       animators: animators ?? InProcessAnimatorSource(registry: Self.registry), clock: clock,
-      logger: Logger(level: .error))
+      logger: Logger(level: logLevel, clock: clock, sink: log))
   }
 
   /// A peer of `uid` (nil: no identity), connected to the core.
@@ -96,6 +101,15 @@ final class CoreHarness {
   /// (`,"k":v`).
   static func beginCrossfadeLine(duration: Double = 0.5, extra: String = "") -> String {
     #"{"op":"begin","animator":"crossfade","duration":\#(duration)\#(extra),"context":{"operation":"present","container":[100,200],"selected":"cell","from":{"layers":[{"id":"cell","frame":[10,10,20,20]}]},"to":{"layers":[{"id":"detail","frame":[0,0,100,200]}]}}}"#
+  }
+}
+
+extension ServerLimits {
+  /// The default limits with `change` made to them.
+  static func changed(_ change: (inout ServerLimits) -> Void) -> ServerLimits {
+    var limits = ServerLimits()
+    change(&limits)
+    return limits
   }
 }
 

@@ -106,7 +106,7 @@ import TransitionServerTesting
     let harness = harness()
     let (sessions, viewer) = watchedSessions(40, fps: 30, in: harness)
     let frameClock = try #require(harness.core.frameClocks[30])
-    // 100 µs a read: a slice (0.5 ms) renders a few streams, the tick many slices.
+    // 100 µs a read: a slice (0.2 ms) renders a stream or two, the tick many slices.
     harness.clock.secondsPerRead = 0.000_1
     harness.clock.advance(to: frameClock.deadline(1) - frameClock.lead.seconds + 0.000_5)
     let rendered = harness.core.sessions.all.filter {

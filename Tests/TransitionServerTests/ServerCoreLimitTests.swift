@@ -8,14 +8,8 @@ import TransitionServerTesting
 /// Slow subscribers and the limits of docs/config.md, in the core: coalescing, the soft
 /// limit's grace, the hard limit, and the per-server and per-connection counts.
 @Suite struct ServerCoreLimitTests {
-  private func limits(_ change: (inout ServerLimits) -> Void) -> ServerLimits {
-    var limits = ServerLimits()
-    change(&limits)
-    return limits
-  }
-
   @Test func overTheSoftLimitOnlyTheNewestFrameWaitsAndGoesOutOnDrain() {
-    let harness = CoreHarness(limits: limits { $0.subscriberSoftLimitBytes = 1_000 })
+    let harness = CoreHarness(limits: .changed { $0.subscriberSoftLimitBytes = 1_000 })
     let owner = harness.connect()
     let id = harness.beginCrossfade(from: owner, duration: 10)
     let slow = harness.connect()
@@ -36,7 +30,7 @@ import TransitionServerTesting
 
   @Test func overTheSoftLimitForLongerThanTheGraceThePeerIsClosed() {
     let harness = CoreHarness(
-      limits: limits {
+      limits: .changed {
         $0.subscriberSoftLimitBytes = 1_000
         $0.subscriberSoftLimitSeconds = 2
       })
@@ -56,7 +50,7 @@ import TransitionServerTesting
 
   @Test func overTheHardLimitThePeerIsClosedAtOnce() {
     let harness = CoreHarness(
-      limits: limits {
+      limits: .changed {
         $0.subscriberSoftLimitBytes = 200
         $0.subscriberHardLimitBytes = 200
       })
@@ -73,7 +67,7 @@ import TransitionServerTesting
 
   @Test func countsOfClientsSessionsSubscriptionsAndLayersAreLimited() {
     let harness = CoreHarness(
-      limits: limits {
+      limits: .changed {
         $0.maxClients = 2
         $0.maxSessions = 1
         $0.maxSubscriptionsPerClient = 1
@@ -92,14 +86,14 @@ import TransitionServerTesting
     let more = harness.reply(#"{"op":"subscribe","session":"*"}"#, from: peer)
     #expect(more.errorCode == "limit_exceeded")
 
-    let layers = CoreHarness(limits: limits { $0.maxLayersPerContext = 1 })
+    let layers = CoreHarness(limits: .changed { $0.maxLayersPerContext = 1 })
     let tooMany = layers.reply(CoreHarness.beginCrossfadeLine(), from: layers.connect())
     #expect(tooMany.errorCode == "limit_exceeded")
     #expect(tooMany["error"]?["message"]?.stringValue?.contains("maxLayersPerContext") == true)
   }
 
   @Test func oneUserHasAtMostMaxClientsPerUserConnections() {
-    let harness = CoreHarness(limits: limits { $0.maxClientsPerUser = 1 })
+    let harness = CoreHarness(limits: .changed { $0.maxClientsPerUser = 1 })
     let first = harness.connect(uid: 1_000)
     let second = harness.connect(uid: 1_000)
     let refusal = second.readLines().first
@@ -114,7 +108,7 @@ import TransitionServerTesting
 
   @Test func sessionsCountPerClientAndPerUserUntilTheyComplete() {
     let harness = CoreHarness(
-      limits: limits {
+      limits: .changed {
         $0.maxSessionsPerClient = 1
         $0.maxSessionsPerUser = 2
       })
@@ -135,7 +129,7 @@ import TransitionServerTesting
   }
 
   @Test func aSessionLongerThanMaxSessionSecondsIsRefused() {
-    let harness = CoreHarness(limits: limits { $0.maxSessionSeconds = 0.2 })
+    let harness = CoreHarness(limits: .changed { $0.maxSessionSeconds = 0.2 })
     let peer = harness.connect()
     let asked = harness.reply(CoreHarness.beginCrossfadeLine(duration: 0.5), from: peer)
     #expect(asked.errorCode == "limit_exceeded")

@@ -26,6 +26,7 @@ import TransitionKit
     stats.slowSubscribersDisconnected = 1
     stats.ticksRendered = 600
     stats.ticksLate = 2
+    stats.framesDeferred = 9
     stats.sessionsByAnimator = ["album-flip": 3, "default-slide": 1]
     let json = stats.json(now: 101.23456, activeSessions: 5, subscriptions: 6)
     #expect(
@@ -39,7 +40,7 @@ import TransitionKit
           "subscriptions": .number(6),
           "frames": .object(["sent": .number(120), "coalesced": .number(4)]),
           "bytes": .object(["sent": .number(5_000), "received": .number(300)]),
-          "ticks": .object(["rendered": .number(600), "late": .number(2)]),
+          "ticks": .object(["rendered": .number(600), "late": .number(2), "deferred": .number(9)]),
           "slowDisconnects": .number(1),
           "animators": .object(["album-flip": .number(3), "default-slide": .number(1)]),
         ]))

@@ -1,5 +1,4 @@
 import Glibc
-import TransitionServer
 
 /// Turns an `exit()` called while the daemon serves (by a library it links; plugins run in
 /// the plugin host process, where this is not armed) into a logged failure: one error line and exit status 70 (`EX_SOFTWARE`)
@@ -25,7 +24,8 @@ enum UnexpectedExit {
     atexit {
       guard UnexpectedExit.armed else { return }
       UnexpectedExit.armed = false
-      Logger(level: .error).error(
+      StandardErrorLogSink().write(
+        .error,
         "exit() was called while serving; exiting with status "
           + "\(UnexpectedExit.status) so that the supervisor restarts the daemon")
       _exit(UnexpectedExit.status)

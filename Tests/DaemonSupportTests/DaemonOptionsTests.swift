@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TransitionServer
 
-@testable import TransitionServer
+@testable import DaemonSupport
 
 /// The command line's overrides on top of the config file (or the defaults).
 @Suite struct DaemonOptionsTests {
   @Test func noFileAndNoOverridesGiveTheDefaults() throws {
-    #expect(try DaemonOptions().effectiveConfig() == ServerConfig())
+    #expect(try DaemonOptions().effectiveConfig() == DaemonConfig())
   }
 
   @Test func overridesReplaceTheFileValues() throws {

@@ -1,3 +1,5 @@
+import TransitionServer
+
 /// What the command line asks of the daemon; each value given overrides the config file's.
 public struct DaemonOptions: Equatable, Sendable {
   /// The config file; nil runs on the built-in defaults.
@@ -25,11 +27,11 @@ public struct DaemonOptions: Equatable, Sendable {
   /// The configuration in force: the file's (or the defaults), with these overrides applied.
   ///
   /// - Throws: ``ConfigError`` when the file cannot be read or is invalid.
-  public func effectiveConfig() throws(ConfigError) -> ServerConfig {
+  public func effectiveConfig() throws(ConfigError) -> DaemonConfig {
     var config =
       try configPath.map { path throws(ConfigError) in
-        try ServerConfig(contentsOf: path)
-      } ?? ServerConfig()
+        try DaemonConfig(contentsOf: path)
+      } ?? DaemonConfig()
     if let socketPath { config.socket = socketPath }
     if !pluginPaths.isEmpty { config.pluginPaths = pluginPaths }
     if !animatorPaths.isEmpty { config.animatorPaths = animatorPaths }

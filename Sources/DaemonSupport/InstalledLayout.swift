@@ -4,12 +4,12 @@ import Foundation
 /// (docs/install.md): `<prefix>/bin/transitiond` beside `<prefix>/lib/transitiond/plugins`,
 /// `<prefix>/share/transitiond/viewer` and `<prefix>/etc/transitiond/transitiond.json`. These
 /// are defaults: a flag or config key that says otherwise wins.
-struct InstalledLayout {
+public struct InstalledLayout {
   /// The directory of the running executable.
-  let executableDirectory: String
+  public let executableDirectory: String
 
   /// The layout of the running executable (`/proc/self/exe`, symlinks resolved).
-  static var running: InstalledLayout {
+  public static var running: InstalledLayout {
     let path =
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]

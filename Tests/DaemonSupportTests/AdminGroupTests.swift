@@ -1,7 +1,8 @@
 import Glibc
 import Testing
+import TransitionServer
 
-@testable import TransitionServer
+@testable import DaemonSupport
 
 /// Resolving the admin group from the group and user databases, with `ERANGE` retried on a
 /// growing buffer.

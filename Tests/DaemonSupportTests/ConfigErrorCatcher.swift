@@ -2,15 +2,16 @@ import Foundation
 import Testing
 import TransitionJSON
 import TransitionKit
+import TransitionServer
 
-@testable import TransitionServer
+@testable import DaemonSupport
 
 /// The `ConfigError` that decoding `text` as a configuration throws, or nil when it decodes.
 func configError(decoding text: String, baseDirectory: String = "/etc/transitiond")
   -> ConfigError?
 {
   do {
-    _ = try ServerConfig(json: try JSONValue(parsing: text), baseDirectory: baseDirectory)
+    _ = try DaemonConfig(json: try JSONValue(parsing: text), baseDirectory: baseDirectory)
     return nil
   } catch let error as ConfigError {
     return error
@@ -23,9 +24,9 @@ func configError(decoding text: String, baseDirectory: String = "/etc/transition
 /// Decodes `text` as a configuration whose relative plugin paths resolve against
 /// `baseDirectory`.
 func decodedConfig(_ text: String, baseDirectory: String = "/etc/transitiond") throws
-  -> ServerConfig
+  -> DaemonConfig
 {
-  try ServerConfig(json: try JSONValue(parsing: text), baseDirectory: baseDirectory)
+  try DaemonConfig(json: try JSONValue(parsing: text), baseDirectory: baseDirectory)
 }
 
 /// A fresh directory under the temporary directory, removed by the caller.

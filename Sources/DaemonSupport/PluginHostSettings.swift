@@ -5,25 +5,25 @@ import PluginLoader
 import TransitionServer
 
 /// Everything the daemon needs to start and supervise its plugin host, from the config.
-struct PluginHostSettings {
+public struct PluginHostSettings {
   /// The daemon's own executable, started as `transitiond plugin-host`.
-  var executable: String
+  public var executable: String
   /// What the host scans.
-  var registry: PluginRegistry.Configuration
+  public var registry: PluginRegistry.Configuration
   /// The account to become when the daemon runs as root, else nil.
-  var user: PluginUser?
-  var memoryBytes: Int
-  var cpuSeconds: Int
-  var callTimeout: Double
-  var loadTimeout: Double
-  var maxTimelineBytes: Int
-  var initialBackoff: Double
-  var maximumBackoff: Double
-  var quarantineStrikes: Int
+  public var user: PluginUser?
+  public var memoryBytes: Int
+  public var cpuSeconds: Int
+  public var callTimeout: Double
+  public var loadTimeout: Double
+  public var maxTimelineBytes: Int
+  public var initialBackoff: Double
+  public var maximumBackoff: Double
+  public var quarantineStrikes: Int
 
   /// The settings of `config`; `pluginUser` is looked up only when running as root.
   /// - Throws: ``ConfigError`` when `pluginUser` names no user.
-  init(config: ServerConfig, executable: String, file: String?) throws(ConfigError) {
+  public init(config: DaemonConfig, executable: String, file: String?) throws(ConfigError) {
     self.executable = executable
     // The daemon's uid is trusted to own plugins, not the host's (docs/security.md).
     registry = PluginRegistry.Configuration(
@@ -43,7 +43,7 @@ struct PluginHostSettings {
   }
 
   /// The host's sandbox for a daemon of pid `parent`.
-  func sandbox(parent: Int32) -> HostSandbox {
+  public func sandbox(parent: Int32) -> HostSandbox {
     HostSandbox(
       parentPID: parent, user: user.map { ($0.uid, $0.gid) }, memoryBytes: memoryBytes,
       cpuSeconds: cpuSeconds)
@@ -51,7 +51,7 @@ struct PluginHostSettings {
 
   /// The host's environment: the daemon's, without what only the daemon may use (systemd's
   /// notification socket and passed descriptors) or what the daemon already resolved.
-  static func hostEnvironment() -> [String: String] {
+  public static func hostEnvironment() -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     for key in [
       "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC",
@@ -65,7 +65,7 @@ struct PluginHostSettings {
   /// The plugin search path: the config's (or `--plugin-path`) entries, then
   /// `TRANSITIOND_PLUGIN_PATH`, then the installed layout's `<prefix>/lib/transitiond/plugins`
   /// when it exists, then the executable's own directory (a `swift build`).
-  private static func searchPath(_ config: ServerConfig) -> PluginSearchPath {
+  private static func searchPath(_ config: DaemonConfig) -> PluginSearchPath {
     var searchPath = PluginSearchPath(configured: config.pluginPaths.map(absolute))
     let installed = InstalledLayout.running.pluginDirectory
     var isDirectory: ObjCBool = false
@@ -80,7 +80,7 @@ struct PluginHostSettings {
   /// The data animator directories: the config's (or `--animator-path`) entries, else the
   /// installed `<prefix>/share/transitiond/animators` and, for a daemon run from a checkout's
   /// build, the checkout's `config/animators`.
-  static func animatorPaths(_ config: ServerConfig) -> [String] {
+  static func animatorPaths(_ config: DaemonConfig) -> [String] {
     if let paths = config.animatorPaths { return paths.map(absolute) }
     let layout = InstalledLayout.running
     return [layout.animatorDirectory] + (layout.checkoutAnimatorDirectory.map { [$0] } ?? [])

@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 import TransitionKit
+import TransitionServer
 
-@testable import TransitionServer
+@testable import DaemonSupport
 
 /// Decoding the daemon's configuration: defaults for absent keys, every key read, and every
 /// bad value refused with a message that names its key path.
-@Suite struct ServerConfigTests {
+@Suite struct DaemonConfigTests {
   @Test func emptyObjectGivesTheDocumentedDefaults() throws {
     let config = try decodedConfig("{}")
-    #expect(config == ServerConfig())
+    #expect(config == DaemonConfig())
     #expect(config.socket == "")
     #expect(config.socketMode == 0o600)
     #expect(config.pluginPaths == [])
@@ -240,7 +241,7 @@ import TransitionKit
     let path = directory + "/transitiond.json"
     try Data(#"{"pluginPaths": ["p"], "logLevel": "warn"}"#.utf8).write(
       to: URL(fileURLWithPath: path))
-    let config = try ServerConfig(contentsOf: path)
+    let config = try DaemonConfig(contentsOf: path)
     #expect(config.pluginPaths == [directory + "/p"])
     #expect(config.logLevel == .warn)
   }
@@ -251,7 +252,7 @@ import TransitionKit
     let path = directory + "/bad.json"
     try Data(#"{"limits": {"maxClient": 1}}"#.utf8).write(to: URL(fileURLWithPath: path))
     #expect(throws: ConfigError(file: path, "limits.maxClient is not a known field")) {
-      try ServerConfig(contentsOf: path)
+      try DaemonConfig(contentsOf: path)
     }
     #expect(
       ConfigError(file: path, "limits.maxClient is not a known field").description
@@ -260,7 +261,7 @@ import TransitionKit
     let invalid = directory + "/invalid.json"
     try Data("{".utf8).write(to: URL(fileURLWithPath: invalid))
     do {
-      _ = try ServerConfig(contentsOf: invalid)
+      _ = try DaemonConfig(contentsOf: invalid)
       Issue.record("invalid JSON was accepted")
     } catch {
       #expect(error.file == invalid)
@@ -269,7 +270,7 @@ import TransitionKit
 
     let missing = directory + "/missing.json"
     #expect(throws: ConfigError(file: missing, "cannot be read")) {
-      try ServerConfig(contentsOf: missing)
+      try DaemonConfig(contentsOf: missing)
     }
   }
 }

@@ -1,0 +1,147 @@
+import TransitionJSON
+
+/// The timeline codec's writer: the JSON text of a timeline written straight into bytes, the
+/// same bytes as `timeline.json.serialized` (members sorted, defaults left out), without
+/// building the `JSONValue` tree and sorting its keys, for the timelines the plugin host
+/// returns on every `begin`.
+extension Timeline {
+  /// The timeline as compact JSON text with members sorted, byte for byte
+  /// `Array(json.serialized.utf8)`.
+  public var jsonText: [UInt8] {
+    var sink = ByteSink(capacity: 1024 + layers.count * 256)
+    sink.append(UInt8(ascii: "{"))
+    if curve != .linear {
+      sink.append("\"curve\":")
+      sink.appendJSON(curve.json)
+      sink.append(UInt8(ascii: ","))
+    }
+    sink.append("\"duration\":")
+    sink.appendNumber(duration)
+    if let gesture {
+      sink.append(",\"gesture\":")
+      sink.appendJSON(gesture.json)
+    }
+    sink.append(",\"layers\":[")
+    for (index, layer) in layers.enumerated() {
+      if index > 0 { sink.append(UInt8(ascii: ",")) }
+      Self.write(layer, into: &sink)
+    }
+    sink.append(UInt8(ascii: "]"))
+    if !warnings.isEmpty {
+      sink.append(",\"warnings\":")
+      sink.appendJSON(.array(warnings.map(JSONValue.string)))
+    }
+    sink.append(UInt8(ascii: "}"))
+    return sink.bytes
+  }
+
+  /// A member of a layer's JSON object.
+  private enum LayerMember {
+    case property(LayerProperty)
+    case id, content, tracks
+
+    var name: String {
+      switch self {
+      case .property(let property): property.rawValue
+      case .id: "id"
+      case .content: "content"
+      case .tracks: "tracks"
+      }
+    }
+  }
+
+  /// A layer's members in the order `appendJSON` writes them (sorted): every property but
+  /// `scale` (written as `scale.x` and `scale.y`), `position` and `size` (read from `frame`).
+  private static let layerMembers: [LayerMember] =
+    (LayerProperty.allCases.filter { ![.scale, .position, .size].contains($0) }.map {
+      LayerMember.property($0)
+    } + [.id, .content, .tracks]).sorted { $0.name < $1.name }
+
+  private static func write(_ layer: TimelineLayer, into sink: inout ByteSink) {
+    let defaults = LayerAttributes(frame: layer.initial.frame)
+    var first = true
+    func member(_ name: String) {
+      if !first { sink.append(UInt8(ascii: ",")) }
+      first = false
+      sink.appendString(name)
+      sink.append(UInt8(ascii: ":"))
+    }
+    sink.append(UInt8(ascii: "{"))
+    for entry in layerMembers {
+      switch entry {
+      case .property(let property):
+        let value = layer.initial.value(of: property)
+        guard property == .frame || value != defaults.value(of: property) else { continue }
+        member(property.rawValue)
+        write(value, into: &sink)
+      case .id:
+        member("id")
+        sink.appendString(layer.id)
+      case .content:
+        guard let content = layer.content else { continue }
+        member("content")
+        sink.appendJSON(content)
+      case .tracks:
+        guard !layer.tracks.isEmpty else { continue }
+        member("tracks")
+        sink.append(UInt8(ascii: "["))
+        for (index, track) in layer.tracks.enumerated() {
+          if index > 0 { sink.append(UInt8(ascii: ",")) }
+          write(track, into: &sink)
+        }
+        sink.append(UInt8(ascii: "]"))
+      }
+    }
+    sink.append(UInt8(ascii: "}"))
+  }
+
+  private static func write(_ track: PropertyTrack, into sink: inout ByteSink) {
+    sink.append("{\"keyframes\":[")
+    for (index, keyframe) in track.keyframes.enumerated() {
+      if index > 0 { sink.append(UInt8(ascii: ",")) }
+      sink.append(UInt8(ascii: "{"))
+      if keyframe.curve != .linear {
+        sink.append("\"curve\":")
+        sink.appendJSON(keyframe.curve.json)
+        sink.append(UInt8(ascii: ","))
+      }
+      sink.append("\"duration\":")
+      sink.appendNumber(keyframe.relativeDuration)
+      sink.append(",\"start\":")
+      sink.appendNumber(keyframe.relativeStart)
+      sink.append(",\"value\":")
+      write(keyframe.value, into: &sink)
+      sink.append(UInt8(ascii: "}"))
+    }
+    sink.append(UInt8(ascii: "]"))
+    if track.mode != .linear {
+      sink.append(",\"mode\":")
+      sink.appendString(track.mode.rawValue)
+    }
+    sink.append(",\"property\":")
+    sink.appendString(track.property.rawValue)
+    sink.append(UInt8(ascii: "}"))
+  }
+
+  /// A value as `PropertyValue.json` spells it.
+  private static func write(_ value: PropertyValue, into sink: inout ByteSink) {
+    func numbers(_ values: Double...) {
+      sink.append(UInt8(ascii: "["))
+      for (index, number) in values.enumerated() {
+        if index > 0 { sink.append(UInt8(ascii: ",")) }
+        sink.appendNumber(number)
+      }
+      sink.append(UInt8(ascii: "]"))
+    }
+    switch value {
+    case .number(let number): sink.appendNumber(number)
+    case .point(let point): numbers(point.x, point.y)
+    case .size(let size): numbers(size.width, size.height)
+    case .rect(let rect): numbers(rect.x, rect.y, rect.width, rect.height)
+    case .color(let color):
+      if let color { sink.appendString(color.hex) } else { sink.append("null") }
+    case .bool(let flag): sink.append(flag ? "true" : "false")
+    case .transform: sink.appendJSON(value.json)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+/// A measurement transition-bench can make: the one list of modes, which the command line,
+/// the usage text and the run loop all read.
+enum BenchMode: String, CaseIterable {
+  case evaluate, encode, decode, stream, scale, update, begin, tap, fairness, idle, delta
+
+  /// What the mode measures, for the usage text (lines after the first are indented there).
+  var summary: String {
+    switch self {
+    case .evaluate:
+      "layer states per second evaluating an album-flip-like timeline (one core)"
+    case .encode:
+      """
+      frame events per second: FrameEncoder vs Foundation's JSONEncoder, same frames;
+      and FrameRenderer: evaluate + encode together (the engine's frame rate, one
+      stream tick's work)
+      """
+    case .decode:
+      """
+      frame events per second parsed as a client parses them: JSONValue
+      (TransitionClient) vs Foundation's JSONSerialization
+      """
+    case .stream:
+      """
+      frames per second to one reader of a real transitiond (virtual clock, album-flip
+      push), beside the socket's own limit for lines of the same bytes and the Node.js
+      script (when node is on the PATH), interleaved; then four readers at once
+      """
+    case .scale:
+      """
+      wall-clock sessions × fps × connections: p50/p99 lateness against each
+      session's frame grid, seq gaps, the daemon's CPU and peak RSS (1000 × 60 fps
+      and 500 × 120 fps over 50 connections, or --sessions/--fps/--connections)
+      """
+    case .update: "update → the frame showing it, with 100 other sessions streaming"
+    case .begin:
+      """
+      begin → its reply: album-flip begins one after another over one connection
+      (the animator plugin answering), median and p99
+      """
+    case .tap:
+      """
+      begin + subscribe written together → the first frame (a tap's first frame):
+      album-flip push of 24 cells and zoom-present present, median and p99
+      """
+    case .fairness:
+      """
+      two users: one streams its whole session quota at 240 fps to readers that never
+      read, the other 20 sessions at 60 fps read at once; the second user's p50/p99
+      lateness beside the same 20 sessions alone (needs root: the first user's client
+      runs as nobody)
+      """
+    case .idle: "start-up time (to the first reply) and CPU used while idle"
+    case .delta:
+      """
+      bytes of delta frames against full frames of the same session (album-flip
+      push of 24 cells, zoom-present present; virtual clock at 60 fps), and
+      FrameDeltaEncoder's frames per second against FrameEncoder's, same frames
+      """
+    }
+  }
+
+  /// The modes' part of the usage text.
+  static var usage: String {
+    let lines = allCases.map { mode in
+      let name = mode.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+      let summary = mode.summary.split(separator: "\n").joined(separator: "\n            ")
+      return "  \(name)\(summary)"
+    }
+    return (lines + ["  all       every mode above"]).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// transition-bench's command line, read once into a value (`BenchOptions.parse`).
+struct BenchOptions {
+  /// The modes to run, in order.
+  var modes: [BenchMode] = []
+  /// Repetitions; medians are reported.
+  var runs = 5
+  /// Frames per throughput run.
+  var frames = 20_000
+  /// Layers of the engine benchmarks' timeline.
+  var layerCount = 36
+  /// scale: one scenario instead of the default two, when any is given.
+  var scaleSessions: Int?
+  var scaleFps: Int?
+  var scaleConnections: Int?
+  /// scale and fairness: seconds each scenario streams.
+  var scaleSeconds = 6.0
+  /// update: samples.
+  var updates = 200
+  /// begin: begins timed (tap times a quarter as many).
+  var beginCount = 2_000
+  /// Also write the results as JSON here.
+  var jsonPath: String?
+  /// The directory holding transitiond and the plugins.
+  var binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    .deletingLastPathComponent()
+  /// Another build's directory, measured beside this one.
+  var baselineDirectory: URL?
+  /// The Node.js peer of `stream`.
+  var nodeScript = ["../shared/bench/peer_node.js", "../../shared/bench/peer_node.js"].first {
+    FileManager.default.fileExists(atPath: $0)
+  }
+
+  static let usage = """
+    usage: transition-bench [MODE…] [options]
+
+    modes (default: all of them, in this order):
+    \(BenchMode.usage)
+
+    options:
+      --runs N          repetitions; medians are reported (default 5)
+      --frames N        frames per throughput run (default 20000)
+      --layers N        layers of the engine's timeline (default 36, as the album-flip push)
+      --sessions N      scale: sessions (with --fps and --connections: one scenario)
+      --fps N           scale: frame rate; update: the frame rate of every stream (default 60)
+      --connections N   scale: connections the sessions are spread over (default 50)
+      --seconds S       scale, fairness: seconds each scenario streams (default 6)
+      --updates N       update: samples (default 200)
+      --begins N        begin: begins timed (default 2000)
+      --daemon DIR      the directory holding transitiond and the plugins (default: this
+                        tool's own directory)
+      --baseline DIR    another build's directory: every daemon measurement runs for it too,
+                        interleaved run by run, its rows marked "before"
+      --node-script F   the Node.js peer (default: bench/peer_node.js under ../shared or
+                        ../../shared)
+      --json FILE       also write the results as JSON to FILE
+    """
+
+  /// A command line that cannot be run: the message says why.
+  struct UsageError: Error {
+    var message: String
+  }
+
+  /// Reads `arguments` (without the program name). `-h`/`--help` prints the usage and exits.
+  static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
+    var options = BenchOptions()
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      func text() throws(UsageError) -> String {
+        guard let value = rest.popFirst() else {
+          throw UsageError(message: "\(argument) needs a value")
+        }
+        return value
+      }
+      func number() throws(UsageError) -> Int {
+        guard let value = Int(try text()), value > 0 else {
+          throw UsageError(message: "\(argument) needs a positive number")
+        }
+        return value
+      }
+      if let mode = BenchMode(rawValue: argument) {
+        options.modes.append(mode)
+        continue
+      }
+      switch argument {
+      case "all": options.modes += BenchMode.allCases
+      case "--runs": options.runs = try number()
+      case "--frames": options.frames = try number()
+      case "--layers": options.layerCount = max(try number(), 3)
+      case "--sessions": options.scaleSessions = try number()
+      case "--fps": options.scaleFps = try number()
+      case "--connections": options.scaleConnections = try number()
+      case "--seconds":
+        guard let value = Double(try text()), value > 0 else {
+          throw UsageError(message: "--seconds needs a positive number")
+        }
+        options.scaleSeconds = value
+      case "--updates": options.updates = try number()
+      case "--begins": options.beginCount = try number()
+      case "--json": options.jsonPath = try text()
+      case "--daemon": options.binDirectory = URL(fileURLWithPath: try text())
+      case "--baseline": options.baselineDirectory = URL(fileURLWithPath: try text())
+      case "--node-script": options.nodeScript = try text()
+      case "-h", "--help":
+        print(usage)
+        exit(0)
+      default:
+        throw UsageError(message: "unknown argument \(argument)\n\(usage)")
+      }
+    }
+    if options.modes.isEmpty { options.modes = BenchMode.allCases }
+    return options
+  }
+
+  /// The daemons measured: the baseline ("before") first when there is one, then this build
+  /// ("after", or unlabelled without a baseline).
+  var daemonBuilds: [DaemonBuild] {
+    (baselineDirectory.map { [DaemonBuild(label: "before", directory: $0)] } ?? []) + [
+      DaemonBuild(label: baselineDirectory == nil ? "" : "after", directory: binDirectory)
+    ]
+  }
+}
+
+/// One build of the daemon under measurement.
+struct DaemonBuild {
+  /// "before", "after", or empty when only one build is measured.
+  var label: String
+  var directory: URL
+
+  /// `name` marked with the build it measures when a baseline is compared.
+  func labelled(_ name: String) -> String {
+    label.isEmpty ? name : "\(label): \(name)"
+  }
+}
