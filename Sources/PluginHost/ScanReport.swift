@@ -35,6 +35,7 @@ public struct ScanReport: Equatable, Sendable {
         "path": .string(animator.libraryPath), "kind": .string(animator.kind.rawValue),
         "params": .array(animator.parameters.map(Self.json)),
         "error": animator.error.map(JSONValue.string) ?? .null,
+        "fileVersion": animator.fileVersion.map(JSONValue.string) ?? .null,
       ])
     }
     let diagnosticList: [JSONValue] = diagnostics.map { diagnostic in
@@ -81,6 +82,9 @@ public struct ScanReport: Equatable, Sendable {
       guard !operations.isEmpty || error != nil else {
         throw EngineError(.empty, "\(field.path).operations is empty")
       }
+      let fileVersion = try field.optional("fileVersion").map { _ throws(EngineError) in
+        try Self.string(field, "fileVersion")
+      }
       let kindName = try field.optional("kind")?.string() ?? "library"
       guard let kind = RegisteredAnimator.Kind(rawValue: kindName) else {
         throw EngineError(.invalidValue, "\(field.path).kind is not library or data")
@@ -104,7 +108,7 @@ public struct ScanReport: Equatable, Sendable {
           pluginName: try Self.string(field, "plugin"),
           pluginVersion: try Self.string(field, "version"),
           libraryPath: try Self.string(field, "path"), kind: kind, parameters: parameters,
-          error: error))
+          error: error, fileVersion: fileVersion))
     }
     let diagnosticFields = try root.required("diagnostics").elements()
     guard diagnosticFields.count <= Self.maximumDiagnostics else {

@@ -29,7 +29,7 @@ struct DataAnimatorCatalog {
         name: name, operations: animator?.operations ?? [],
         defaultDuration: animator?.defaultDuration ?? 1, pluginName: "data",
         pluginVersion: "", libraryPath: path, kind: .data,
-        parameters: animator?.parameters ?? [], error: error)
+        parameters: animator?.parameters ?? [], error: error, fileVersion: version?.text)
     }
   }
 

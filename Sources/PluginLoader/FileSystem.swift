@@ -44,6 +44,14 @@ enum FileSystem {
     var size: Int64
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int
+
+    /// `DEVICE:INODE:SIZE:SECONDS.NANOSECONDS`, the nanoseconds in nine digits
+    /// (``RegisteredAnimator/fileVersion``).
+    var text: String {
+      let nanoseconds = String(modifiedNanoseconds)
+      let padded = String(repeating: "0", count: max(0, 9 - nanoseconds.count)) + nanoseconds
+      return "\(device):\(inode):\(size):\(modifiedSeconds).\(padded)"
+    }
   }
 
   /// The version of the file `path` names (symlinks followed), or `nil` if it cannot be examined.

@@ -24,6 +24,12 @@ public struct RegisteredAnimator: Equatable, Hashable, Sendable {
   /// last good version keeps serving, or, when the file never validated, the animator serves
   /// nothing (its `operations` are empty).
   public let error: String?
+  /// For a data animator, the version of its file as the plugin host last read it,
+  /// `DEVICE:INODE:SIZE:SECONDS.NANOSECONDS` from stat(2) (the nanoseconds in nine digits):
+  /// a client that finds the file it stats now described by the same text knows that the
+  /// daemon serves the file as it is now (`transitionctl play --watch` waits for it). Nil for
+  /// libraries and for a file refused before it was read.
+  public let fileVersion: String?
 
   public enum Kind: String, Hashable, Sendable {
     case library, data
@@ -32,7 +38,7 @@ public struct RegisteredAnimator: Equatable, Hashable, Sendable {
   public init(
     name: String, operations: Set<TransitionOperation>, defaultDuration: Double,
     pluginName: String, pluginVersion: String, libraryPath: String, kind: Kind = .library,
-    parameters: [AnimatorParameter] = [], error: String? = nil
+    parameters: [AnimatorParameter] = [], error: String? = nil, fileVersion: String? = nil
   ) {
     self.name = name
     self.operations = operations
@@ -43,6 +49,7 @@ public struct RegisteredAnimator: Equatable, Hashable, Sendable {
     self.kind = kind
     self.parameters = parameters
     self.error = error
+    self.fileVersion = fileVersion
   }
 
   /// The operations in the protocol's order (`push`, `pop`, `present`, `dismiss`), for listings.

@@ -17,6 +17,9 @@ public struct AnimatorInfo: Equatable, Sendable {
   /// Why a data animator's file does not validate (`file:line:column: /pointer: message`), or
   /// nil.
   public var error: String? = nil
+  /// For a data animator, its file as the daemon last read it,
+  /// `DEVICE:INODE:SIZE:SECONDS.NANOSECONDS` from stat(2) (``FileVersion``), or nil.
+  public var fileVersion: String? = nil
 }
 
 /// The reply to `animators`: every loaded animator and the route table.
@@ -44,7 +47,7 @@ public struct AnimatorList: Sendable {
           duration: entry["duration"]?.numberValue,
           path: entry["path"]?.stringValue,
           quarantined: entry["quarantined"]?.boolValue ?? false,
-          error: entry["error"]?.stringValue))
+          error: entry["error"]?.stringValue, fileVersion: entry["fileVersion"]?.stringValue))
     }
     self.animators = animators
     routes = try RouteTable.decode(object)

@@ -9,6 +9,12 @@ import TransitionWire
 /// reply is awaited are queued in order for ``nextEvent(timeout:)``; replies to other ids are
 /// kept for their own callers. A `DaemonClient` is not thread-safe: use it from one thread.
 ///
+/// When the daemon goes away (it stops, restarts, or the connection breaks) reads and writes
+/// throw ``ClientError/Code/closed``, or ``nextEvent(timeout:)`` hands out ``Event/stopping``
+/// first. ``reconnect(backoff:orReadable:)`` then connects again to the same path, trying at
+/// the growing intervals of a ``ReconnectBackoff``: the new connection starts afresh, so the
+/// caller subscribes again (sessions do not survive a restart of the daemon).
+///
 /// ```swift
 /// let client = try DaemonClient(path: DaemonClient.defaultPath())
 /// let started = try client.begin(context: scene)
@@ -21,7 +27,7 @@ public final class DaemonClient {
   /// How long ``request(_:timeout:)`` and the typed operations wait for a reply by default.
   public var defaultTimeout: Duration = .seconds(10)
 
-  private let connection: SocketConnection
+  private var connection: SocketConnection
   private var nextID = 1
   private var queuedEvents: [Event] = []
   /// Rebuilds the frames of delta subscriptions, so that every ``FrameEvent`` is a full frame.
@@ -39,6 +45,43 @@ public final class DaemonClient {
 
   /// Closes the connection; the daemon drops this client's subscriptions.
   public func close() { connection.close() }
+
+  /// Drops the connection and connects again to ``path``, waiting between attempts as
+  /// `backoff` says (the first attempt is made at once).
+  ///
+  /// Nothing of the old connection survives: its subscriptions (subscribe again), its queued
+  /// events and replies, and the state of its delta frames; request ids go on from where they
+  /// were.
+  /// - Parameter others: descriptors (a signal's pipe) whose becoming readable stops the
+  ///   waiting between attempts.
+  /// - Returns: true once connected, false when one of `others` became readable first.
+  /// - Throws: ``ClientError/Code/connectFailed`` (the last attempt's) when `backoff` gives up.
+  @discardableResult
+  public func reconnect(
+    backoff: ReconnectBackoff = ReconnectBackoff(), orReadable others: [Int32] = []
+  )
+    throws(ClientError) -> Bool
+  {
+    connection.close()
+    queuedEvents = []
+    queuedReplies = []
+    deltaApplier = FrameDeltaApplier()
+    let start = ContinuousClock.now
+    var attempt = 0
+    while true {
+      do {
+        connection = try SocketConnection(path: path)
+        return true
+      } catch {
+        guard
+          let delay = backoff.delay(
+            afterFailedAttempt: attempt, elapsed: ContinuousClock.now - start)
+        else { throw error }
+        attempt += 1
+        if SocketConnection.waitForAny(of: others, timeout: delay) { return false }
+      }
+    }
+  }
 
   // MARK: Requests and replies
 
@@ -154,10 +197,26 @@ public final class DaemonClient {
   /// - Throws: ``ClientError/Code/timeout``, ``ClientError/Code/closed`` (the daemon went
   ///   away) or ``ClientError/Code/malformed``.
   public func nextEvent(timeout: Duration?) throws(ClientError) -> Event {
+    // With nothing else to watch, only an event ends the wait.
+    try nextEvent(timeout: timeout, orReadable: [])!
+  }
+
+  /// Returns the next event as ``nextEvent(timeout:)`` does, or nil as soon as one of
+  /// `others` (an inotify descriptor, a signal's pipe) is readable while the socket is waited
+  /// for; when both are readable, `others` win, so that a stream of frames cannot starve them.
+  /// The caller reads `others` itself; an event half-read stays buffered for the next call.
+  ///
+  /// - Throws: as ``nextEvent(timeout:)``.
+  public func nextEvent(timeout: Duration?, orReadable others: [Int32]) throws(ClientError)
+    -> Event?
+  {
     if !queuedEvents.isEmpty { return queuedEvents.removeFirst() }
     let deadline = timeout.map { ContinuousClock.now + $0 }
     while true {
-      switch try readMessage(deadline: deadline) {
+      guard let message = try readMessage(deadline: deadline, orReadable: others) else {
+        return nil
+      }
+      switch message {
       case .event(let event): return event
       case .reply(let reply): queuedReplies.append(reply)
       }
@@ -182,7 +241,16 @@ public final class DaemonClient {
   }
 
   private func readMessage(deadline: ContinuousClock.Instant?) throws(ClientError) -> Message {
-    let bytes = try connection.readLine(deadline: deadline)
+    // With nothing else to watch, only a line ends the wait.
+    try readMessage(deadline: deadline, orReadable: [])!
+  }
+
+  private func readMessage(deadline: ContinuousClock.Instant?, orReadable others: [Int32])
+    throws(ClientError) -> Message?
+  {
+    guard let bytes = try connection.readLine(deadline: deadline, orReadable: others) else {
+      return nil
+    }
     let line = String(decoding: bytes, as: UTF8.self)
     let decoded: JSONValue
     do {

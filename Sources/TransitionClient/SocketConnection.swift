@@ -51,12 +51,24 @@ final class SocketConnection {
   /// - Throws: ``ClientError/Code/timeout`` past the deadline, ``ClientError/Code/closed`` at
   ///   end of file or on a read error.
   func readLine(deadline: ContinuousClock.Instant?) throws(ClientError) -> [UInt8] {
+    // With nothing else to watch, only a line ends the wait.
+    try readLine(deadline: deadline, orReadable: [])!
+  }
+
+  /// Reads the next complete line, or returns nil as soon as one of `others` is readable
+  /// when the socket must be waited for (a line already buffered is returned without looking
+  /// at them; when both are readable, the others win).
+  ///
+  /// - Throws: as ``readLine(deadline:)``.
+  func readLine(deadline: ContinuousClock.Instant?, orReadable others: [Int32])
+    throws(ClientError) -> [UInt8]?
+  {
     guard socket.descriptor >= 0 else {
       throw ClientError(.closed, "the daemon closed the connection")
     }
-    let line: [UInt8]?
+    let read: BlockingLineSocket.LineOrOther
     do {
-      line = try socket.readLine(deadline: deadline)
+      read = try socket.readLine(deadline: deadline, orReadable: others)
     } catch {
       if error.errno == ETIMEDOUT, error.function == "poll" {
         throw ClientError(.timeout, "no answer from the daemon in time")
@@ -67,7 +79,18 @@ final class SocketConnection {
       throw ClientError(
         .closed, "reading from \(path) failed: \(error.reason)", errno: error.errno)
     }
-    guard let line else { throw ClientError(.closed, "the daemon closed the connection") }
-    return line
+    switch read {
+    case .line(let line): return line
+    case .otherReadable: return nil
+    case .end: throw ClientError(.closed, "the daemon closed the connection")
+    }
+  }
+
+  /// Waits up to `timeout` for one of `descriptors` to become readable.
+  ///
+  /// - Returns: whether one did (false after the whole timeout, also for no descriptors).
+  static func waitForAny(of descriptors: [Int32], timeout: Duration) -> Bool {
+    let ready = try? pollReadable(descriptors, deadline: ContinuousClock.now + timeout)
+    return ready?.contains(true) ?? false
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import TransitionJSON
 
@@ -5,19 +6,30 @@ import TransitionJSON
 /// browser's descriptor 3 and replies and events come from its descriptor 4, each message one
 /// JSON object ended by a NUL byte (no websocket).
 ///
-/// Calls are synchronous, one at a time: ``call(_:_:session:)`` writes a command and reads until
-/// the reply with its id; events read meanwhile are kept, in order, for ``waitForEvent(_:session:)``.
-/// Not thread-safe.
-public final class DevToolsPipe {
+/// Calls are synchronous: ``call(_:_:session:)`` writes a command and waits for the reply with
+/// its id; events read meanwhile are kept, in order, for ``waitForEvent(_:session:)``. Several
+/// threads may call at once (one per tab, each with its own `session`): the calling thread
+/// that finds nobody reading reads the pipe for all of them and files each reply under its id,
+/// so the tabs' commands overlap in the browser.
+public final class DevToolsPipe: @unchecked Sendable {
   /// What went wrong on the pipe or in the browser's reply.
   public struct Failure: Error, CustomStringConvertible, Sendable {
     public let description: String
   }
 
   private let commands: Int32
-  private let replies: Int32
+  private let replyPipe: Int32
   private let timeoutMilliseconds: Int32
+  /// Guards everything below; its condition is broadcast whenever a message was filed.
+  private let state = NSCondition()
   private var nextID = 1
+  /// Whether a thread is reading the pipe (the others wait on `state`).
+  private var reading = false
+  /// Replies read for calls that have not collected them yet, by id.
+  private var replies: [Int: JSONValue] = [:]
+  /// Why the pipe broke, once it did: every waiting call fails with it.
+  private var broken: Failure?
+  /// Read by the reading thread only (outside the lock).
   private var buffer: [UInt8] = []
   private var events: [JSONValue] = []
   /// Events kept unclaimed at most; older ones are dropped.
@@ -30,13 +42,13 @@ public final class DevToolsPipe {
   ///   minute).
   public init(commands: Int32, replies: Int32, timeoutSeconds: Double = 300) {
     self.commands = commands
-    self.replies = replies
+    self.replyPipe = replies
     self.timeoutMilliseconds = Int32(timeoutSeconds * 1000)
   }
 
   deinit {
     close(commands)
-    close(replies)
+    close(replyPipe)
   }
 
   /// Sends `method` with `params` (to the target attached as `session`, if given) and returns
@@ -48,6 +60,8 @@ public final class DevToolsPipe {
   public func call(
     _ method: String, _ params: [String: JSONValue] = [:], session: String? = nil
   ) throws(Failure) -> JSONValue {
+    state.lock()
+    defer { state.unlock() }
     let id = nextID
     nextID += 1
     var message: [String: JSONValue] = [
@@ -56,20 +70,54 @@ public final class DevToolsPipe {
     if let session { message["sessionId"] = .string(session) }
     var bytes = Array(JSONValue.object(message).serialized.utf8)
     bytes.append(0)
+    // One message at a time on the command pipe, whole.
     try write(bytes)
+    let reply = try awaitReply(id)
+    if let error = reply["error"] {
+      let text = error["message"]?.stringValue ?? error.serialized
+      throw Failure(description: "\(method): \(text)")
+    }
+    return reply["result"] ?? .object([:])
+  }
+
+  /// Waits (holding `state`, which it releases while waiting or reading) for the reply `id`,
+  /// reading the pipe when no other thread does.
+  private func awaitReply(_ id: Int) throws(Failure) -> JSONValue {
     while true {
-      let reply = try readMessage()
-      guard let replyID = reply["id"]?.numberValue else {
-        events.append(reply)
-        if events.count > Self.eventLimit { events.removeFirst(events.count - Self.eventLimit) }
-        continue
-      }
-      guard Int(replyID) == id else { continue }
-      if let error = reply["error"] {
-        let text = error["message"]?.stringValue ?? error.serialized
-        throw Failure(description: "\(method): \(text)")
-      }
-      return reply["result"] ?? .object([:])
+      if let reply = replies.removeValue(forKey: id) { return reply }
+      if let broken { throw broken }
+      readOrWait()
+    }
+  }
+
+  /// With `state` held: when no other thread reads the pipe, reads one message (releasing
+  /// `state` meanwhile), files it (or the failure) and wakes the waiting threads; otherwise
+  /// waits until the reading thread has filed one.
+  private func readOrWait() {
+    if reading {
+      state.wait()
+      return
+    }
+    reading = true
+    state.unlock()
+    let read: Result<JSONValue, Failure>
+    do { read = .success(try readMessage()) } catch { read = .failure(error) }
+    state.lock()
+    reading = false
+    switch read {
+    case .success(let message): file(message)
+    case .failure(let failure): broken = failure
+    }
+    state.broadcast()
+  }
+
+  /// Keeps a message read from the pipe: a reply under its id, an event in `events`.
+  private func file(_ message: JSONValue) {
+    if let replyID = message["id"]?.numberValue {
+      replies[Int(replyID)] = message
+    } else {
+      events.append(message)
+      if events.count > Self.eventLimit { events.removeFirst(events.count - Self.eventLimit) }
     }
   }
 
@@ -83,14 +131,12 @@ public final class DevToolsPipe {
       event["method"]?.stringValue == method
         && (session == nil || event["sessionId"]?.stringValue == session)
     }
-    if let index = events.firstIndex(where: matches) { return events.remove(at: index) }
+    state.lock()
+    defer { state.unlock() }
     while true {
-      let event = try readMessage()
-      if matches(event) { return event }
-      if event["id"] == nil {
-        events.append(event)
-        if events.count > Self.eventLimit { events.removeFirst(events.count - Self.eventLimit) }
-      }
+      if let index = events.firstIndex(where: matches) { return events.remove(at: index) }
+      if let broken { throw broken }
+      readOrWait()
     }
   }
 
@@ -121,7 +167,7 @@ public final class DevToolsPipe {
           throw Failure(description: "the browser sent a message that is not JSON: \(error)")
         }
       }
-      var poller = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
+      var poller = pollfd(fd: replyPipe, events: Int16(POLLIN), revents: 0)
       let ready = poll(&poller, 1, timeoutMilliseconds)
       if ready < 0 {
         if errno == EINTR { continue }
@@ -132,7 +178,7 @@ public final class DevToolsPipe {
           description: "the browser did not answer within \(timeoutMilliseconds / 1000) s")
       }
       var chunk = [UInt8](repeating: 0, count: 1 << 16)
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(replies, $0.baseAddress, $0.count) }
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(replyPipe, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
         throw Failure(description: "the browser's reply pipe: \(String(cString: strerror(errno)))")

@@ -8,7 +8,11 @@ import TransitionJSON
 /// `document.fonts.ready`, the pictures and two `requestAnimationFrame`s (so that the frame has
 /// been painted), then takes `Page.captureScreenshot` of the stage until two in a row agree.
 /// Never a screencast.
-public final class ViewerCapture {
+///
+/// Each capture opens its own window (a tab of its own that stays visible, so that its
+/// animation frames keep coming while another tab works): several of them share one browser,
+/// each used by one thread at a time (``CapturePool``).
+public final class ViewerCapture: @unchecked Sendable {
   private let devTools: DevToolsPipe
   private let session: String
   /// The captured size in pixels: the container times the scale, rounded.
@@ -75,7 +79,13 @@ public final class ViewerCapture {
       Int((page.container.width * page.scale).rounded()),
       Int((page.container.height * page.scale).rounded())
     )
-    let target = try devTools.call("Target.createTarget", ["url": "about:blank"])
+    let target = try devTools.call(
+      "Target.createTarget",
+      [
+        "url": "about:blank", "newWindow": true,
+        "width": .number(max(Self.smallestWindow, page.container.width.rounded(.up))),
+        "height": .number(max(Self.smallestWindow, page.container.height.rounded(.up))),
+      ])
     guard let targetID = target["targetId"]?.stringValue else {
       throw DevToolsPipe.Failure(description: "Target.createTarget gave no targetId")
     }
@@ -89,8 +99,8 @@ public final class ViewerCapture {
     try devTools.call(
       "Emulation.setDeviceMetricsOverride",
       [
-        "width": .number(page.container.width.rounded(.up)),
-        "height": .number(page.container.height.rounded(.up)),
+        "width": .number(max(Self.smallestWindow, page.container.width.rounded(.up))),
+        "height": .number(max(Self.smallestWindow, page.container.height.rounded(.up))),
         "deviceScaleFactor": .number(page.scale), "mobile": false,
       ], session: session)
     try devTools.call("Page.navigate", ["url": .string(page.url.absoluteString)], session: session)
@@ -132,6 +142,12 @@ public final class ViewerCapture {
     }
     return previous
   }
+
+  /// The least width and height of a capture's window, in points: headless Chromium 156 never
+  /// answered a screenshot of a new window 40 × 30 points in size (one of 500 × 500 showing
+  /// the same 40 × 30 viewport did). The viewport, and so the picture, is the container's size
+  /// whatever the window's.
+  static let smallestWindow = 500.0
 
   /// How many more screenshots a frame may take while waiting for two in a row to agree.
   static let settleAttempts = 8

@@ -42,6 +42,7 @@ extension ServerCore {
             }))
       }
       if let error = animator.error { fields["error"] = .string(error) }
+      if let fileVersion = animator.fileVersion { fields["fileVersion"] = .string(fileVersion) }
       return .object(fields)
     }
     var members = animators.listingMembers

@@ -81,9 +81,40 @@ public final class BlockingLineSocket: @unchecked Sendable {
   /// - Returns: The line, or nil at end of stream.
   /// - Throws: `ETIMEDOUT` (function `poll`) past the deadline; the failing `poll` or `read`.
   public func readLine(deadline: ContinuousClock.Instant? = nil) throws(SystemError) -> [UInt8]? {
+    switch try readLine(deadline: deadline, orReadable: []) {
+    case .line(let line): line
+    case .end, .otherReadable: nil
+    }
+  }
+
+  /// What ``readLine(deadline:orReadable:)`` found first.
+  public enum LineOrOther: Equatable, Sendable {
+    /// A complete line, without its `\n`.
+    case line([UInt8])
+    /// The end of the stream.
+    case end
+    /// One of the other descriptors became readable while the socket had to be waited for.
+    case otherReadable
+  }
+
+  /// The next complete line, or ``LineOrOther/otherReadable`` as soon as one of `others` is
+  /// readable while the socket must be waited for. A line already buffered is returned
+  /// without looking at `others`; when both are readable, the others win, so that a socket
+  /// that is always readable (a virtual clock's frames) cannot starve them.
+  ///
+  /// - Throws: `ETIMEDOUT` (function `poll`) past the deadline; the failing `poll` or `read`.
+  public func readLine(deadline: ContinuousClock.Instant?, orReadable others: [Int32])
+    throws(SystemError) -> LineOrOther
+  {
     while true {
-      if case .line(let line) = framer.nextEvent() { return line }
-      guard try fill(deadline: deadline) else { return nil }
+      if case .line(let line) = framer.nextEvent() { return .line(line) }
+      guard !reachedEnd else { return .end }
+      let ready = try pollReadable([descriptor] + others, deadline: deadline)
+      if ready.dropFirst().contains(true) { return .otherReadable }
+      guard ready[0] else { throw SystemError(errno: ETIMEDOUT, function: "poll") }
+      let count = try readOnce()
+      guard count > 0 else { return .end }
+      framer.append(UnsafeRawBufferPointer(rebasing: chunk[..<count]))
     }
   }
 
@@ -141,17 +172,6 @@ public final class BlockingLineSocket: @unchecked Sendable {
     framer.takeBuffered() + (try receive(flags: Int32(MSG_DONTWAIT)))
   }
 
-  /// Waits until `deadline` for bytes and appends them to the framer.
-  /// - Returns: False at end of stream.
-  private func fill(deadline: ContinuousClock.Instant?) throws(SystemError) -> Bool {
-    guard !reachedEnd else { return false }
-    try waitReadable(deadline: deadline)
-    let count = try readOnce()
-    guard count > 0 else { return false }
-    framer.append(UnsafeRawBufferPointer(rebasing: chunk[..<count]))
-    return true
-  }
-
   /// One `read` into the chunk buffer; 0 at end of stream (or a reset connection).
   private func readOnce() throws(SystemError) -> Int {
     guard !reachedEnd else { return 0 }
@@ -180,28 +200,6 @@ public final class BlockingLineSocket: @unchecked Sendable {
       }
       if code == EAGAIN || code == EWOULDBLOCK { return [] }
       if code != EINTR { throw SystemError(errno: code, function: "recv") }
-    }
-  }
-
-  private func waitReadable(deadline: ContinuousClock.Instant?) throws(SystemError) {
-    while true {
-      var timeoutMilliseconds: Int32 = -1
-      if let deadline {
-        let remaining = deadline - ContinuousClock.now
-        if remaining <= .zero { throw SystemError(errno: ETIMEDOUT, function: "poll") }
-        let (seconds, attoseconds) = remaining.components
-        let milliseconds =
-          seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        timeoutMilliseconds = Int32(clamping: max(1, milliseconds))
-      }
-      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&entry, 1, timeoutMilliseconds)
-      if ready > 0 { return }
-      if ready < 0 {
-        let code = errno
-        if code != EINTR { throw SystemError(errno: code, function: "poll") }
-      }
-      // Nothing yet: check the deadline again.
     }
   }
 }

@@ -9,6 +9,9 @@ enum ExitCode {
   /// `play`: the animator the scene or `--animator` named did not serve the session (it
   /// declined, failed or faulted) and the daemon's fallback played it to the end instead.
   static let playedByFallback: Int32 = 4
+  /// `play` or `watch SESSION`: the daemon stopped (or restarted) before the session
+  /// completed, and took the session with it.
+  static let sessionLost: Int32 = 5
   /// EX_USAGE: the command line is wrong.
   static let usage: Int32 = 64
   /// EX_DATAERR: the input (a scene file) is not valid.

@@ -9,7 +9,7 @@ enum PlayCommand: Command {
   static let usage = """
     play SCENE.json [--animator NAME | --route] [--duration S] [--fps N]
                          [--virtual] [--interactive [--touch X,Y]] [--session ID] [--out FILE]
-                         [--delta [--key-every N]]
+                         [--delta [--key-every N]] [--loop] [--watch]
     """
   static let details = """
     Reads SCENE.json (a transition context: operation, container, from and to screens with
@@ -42,18 +42,30 @@ enum PlayCommand: Command {
                         "Delta frames"); smaller files, read by the viewer page
       --key-every N     with --delta: a key frame at least every N frames (default 30), so
                         that a player can seek from the key frame before any frame
+      --loop            play the scene again whenever its session completes, reading the
+                        scene file again each time, until Ctrl-C (which ends the running
+                        session); the recordings follow one another, and --out FILE holds
+                        the latest; a line on standard error names each round's session;
+                        a restart of the daemon is waited out
+      --watch           --loop, and also play again at once, ending the running session,
+                        when the scene file or the data animator file that serves it changes
+                        (after the daemon has reloaded the animator): edit either file in
+                        an editor and the live viewer shows the change (docs/viewer.md,
+                        "The authoring loop")
 
     exit status:
-      0 the session finished, 3 it was cancelled, 4 it finished but the animator the scene
-      or --animator named did not serve it (it declined, failed, crashed or is quarantined:
-      the daemon's fallback played it, and the reason is printed on standard error),
-      1 the daemon refused it, 65 the scene file is invalid, 66 it cannot be read,
-      69 the daemon is unreachable, 73 FILE cannot be created
+      0 the session finished (with --loop: ended by Ctrl-C), 3 it was cancelled, 4 it
+      finished but the animator the scene or --animator named did not serve it (it declined,
+      failed, crashed or is quarantined: the daemon's fallback played it, and the reason is
+      printed on standard error), 5 the daemon stopped or restarted during the session and
+      the session is lost, 1 the daemon refused it, 65 the scene file is invalid, 66 it
+      cannot be read, 69 the daemon is unreachable, 73 FILE cannot be created
 
-    example:
+    examples:
       transitionctl play config/scenes/album-flip-push.json --virtual --fps 30 --out flip.ndjson
+      transitionctl play config/scenes/album-flip-push.json --watch > /dev/null
     """
-  static let flags: Set<String> = ["virtual", "interactive", "route", "delta"]
+  static let flags: Set<String> = ["virtual", "interactive", "route", "delta", "loop", "watch"]
   static let options: Set<String> = [
     "animator", "duration", "fps", "session", "out", "touch", "key-every",
   ]
@@ -86,6 +98,18 @@ enum PlayCommand: Command {
     if touch != nil, interactive != true {
       throw .usage("--touch goes with --interactive", verb: name)
     }
+    let clock: SubscriptionClock? = arguments.has("virtual") ? .virtual : nil
+    if arguments.has("loop") || arguments.has("watch") {
+      var loop = PlayLoop(
+        scene: scene,
+        round: PlayLoop.Round(
+          animator: arguments.value("animator"), route: arguments.has("route"),
+          duration: duration, interactive: arguments.has("interactive"),
+          session: arguments.value("session"), touch: touch, fps: fps, clock: clock,
+          keyEvery: keyFrames, out: arguments.value("out")),
+        watch: arguments.has("watch"), context: context)
+      return try loop.run()
+    }
     // The recording replaces FILE only once the daemon has begun the session: a refusal
     // leaves what was there.
     let file = try arguments.value("out").map { path throws(CommandFailure) in
@@ -107,7 +131,7 @@ enum PlayCommand: Command {
     }
     let status = try stream(
       session: started.session, client: client, fps: fps,
-      clock: arguments.has("virtual") ? .virtual : nil, keyEvery: keyFrames, to: output)
+      clock: clock, keyEvery: keyFrames, to: output)
     // A named animator that did not serve is worth a status of its own; a routed one falling
     // back is the daemon working as designed.
     if status == ExitCode.success, started.fallback, animator != nil {
@@ -149,49 +173,18 @@ enum PlayCommand: Command {
     return started
   }
 
-  /// Subscribes to `session` and writes its recording (its `begin` event with the session's
-  /// timeline, every frame, its `complete` event, exactly as received) until it completes.
+  /// Subscribes to `session` and writes its recording (``SessionRecording``) until it
+  /// completes.
   ///
-  /// - Parameter keyEvery: For a delta recording, the most frames from one key frame to the
-  ///   next: a delta frame that would pass it is written as the key frame of its full frame
-  ///   (``FrameEvent/fields`` with `"key": true`). Nil records full frames.
   /// - Returns: ``ExitCode/success`` when it finished, ``ExitCode/cancelled`` when cancelled.
-  /// - Throws: ``ExitCode/unavailable`` when the daemon stops or goes away first.
+  /// - Throws: ``ExitCode/sessionLost`` when the daemon stops or goes away first.
   static func stream(
     session: String, client: DaemonClient, fps: Double?, clock: SubscriptionClock?,
     keyEvery: Int? = nil, to output: OutputWriter
   ) throws(CommandFailure) -> Int32 {
-    do {
-      _ = try client.subscribe(
-        session: session, fps: fps, clock: clock, timeline: true,
-        encoding: keyEvery == nil ? nil : .delta)
-      var sinceKey = 0
-      while true {
-        switch try client.nextEvent(timeout: nil) {
-        case .begin(let begin) where begin.session == session:
-          try output.line(begin.line)
-        case .frame(let frame) where frame.session == session:
-          sinceKey += 1
-          if frame.key == true { sinceKey = 0 }
-          if let keyEvery, frame.key == false, sinceKey >= keyEvery {
-            var key = frame.fields
-            key["key"] = .bool(true)
-            try output.line(JSONValue.object(key).serialized)
-            sinceKey = 0
-          } else {
-            try output.line(frame.line)
-          }
-        case .complete(let complete) where complete.session == session:
-          try output.line(complete.line)
-          return complete.finished ? ExitCode.success : ExitCode.cancelled
-        case .stopping:
-          throw CommandFailure(ExitCode.unavailable, "transitiond is stopping")
-        default:
-          continue
-        }
-      }
-    } catch {
-      throw CommandFailure(any: error)
-    }
+    var recording = try SessionRecording(
+      session: session, client: client, fps: fps, clock: clock, keyEvery: keyEvery)
+    // With nothing else to watch, only the session's end stops the recording.
+    return try recording.record(from: client, to: output)!
   }
 }

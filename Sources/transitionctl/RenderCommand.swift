@@ -60,6 +60,9 @@ enum RenderCommand: Command {
       transitionctl render config/scenes/album-flip-push.json --out flip.gif --scale 0.5
     """
   static let flags: Set<String> = ["loop", "once", "quiet"]
+  /// How many tabs capture frames at once (``CapturePool``): 3 rendered the 1 s album flip
+  /// in 5.7-9.8 s where 1 took 11-17 s (docs/performance.md, "Rendering").
+  static let tabs = 3
   static let options: Set<String> = [
     "out", "fps", "scale", "start", "end", "hold", "background", "images", "session",
     "animator", "duration",
@@ -183,7 +186,7 @@ enum RenderCommand: Command {
     defer { progress.clear() }
     let browserLog = open(work.file("chromium.log"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
     defer { if browserLog >= 0 { close(browserLog) } }
-    let capture: ViewerCapture
+    let tabs: [ViewerCapture]
     let browser: HeadlessBrowser
     do {
       let page = ViewerCapture.Page(
@@ -195,7 +198,9 @@ enum RenderCommand: Command {
         executable: chromium, width: Int((session.container.width * scale).rounded(.up)),
         height: Int((session.container.height * scale).rounded(.up)),
         log: browserLog >= 0 ? browserLog : nil)
-      capture = try ViewerCapture(browser: browser, page: page)
+      tabs = try (0..<Self.tabs).map { _ throws(DevToolsPipe.Failure) in
+        try ViewerCapture(browser: browser, page: page)
+      }
     } catch {
       throw CommandFailure(ExitCode.software, "chromium: \(error.description)")
     }
@@ -210,17 +215,17 @@ enum RenderCommand: Command {
       throw CommandFailure(ExitCode.software, error.description)
     }
     progress.startPhase()
-    for (done, frame) in schedule.frames.enumerated() {
-      let png: [UInt8]
-      do {
-        png = try capture.capture(frame: frame)
-      } catch {
-        throw CommandFailure(ExitCode.software, "chromium: \(error.description)")
+    do {
+      try CapturePool(tabs: tabs, frames: schedule.frames).run { position, png in
+        try encoder.add(png)
+        progress.update(position + 1, "captured")
       }
-      do { try encoder.add(png) } catch {
-        throw CommandFailure(ExitCode.software, error.description)
-      }
-      progress.update(done + 1, "captured")
+    } catch let error as DevToolsPipe.Failure {
+      throw CommandFailure(ExitCode.software, "chromium: \(error.description)")
+    } catch let error as PictureEncoder.Failure {
+      throw CommandFailure(ExitCode.software, error.description)
+    } catch {
+      throw CommandFailure(ExitCode.software, "\(error)")
     }
     browser.close()
     progress.startPhase()
@@ -236,7 +241,7 @@ enum RenderCommand: Command {
       let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
       StandardStreams.note(
         "wrote \(output): \(schedule.frames.count) frames, "
-          + "\(capture.pixelSize.width)×\(capture.pixelSize.height), \(rate) fps, "
+          + "\(tabs[0].pixelSize.width)×\(tabs[0].pixelSize.height), \(rate) fps, "
           + "\(size / 1024) KB")
     }
     return ExitCode.success

@@ -12,8 +12,11 @@ enum WatchCommand: Command {
   static let details = """
     Subscribes to SESSION, or to every session with '*' (the default, quote it for the shell),
     and prints each event the daemon sends (frame, begin, complete) as one JSON line exactly as
-    received. Watching one session ends when it completes; watching '*' runs until interrupted,
-    until the daemon stops, or until --count sessions have completed. With --out FILE the
+    received. Watching one session ends when it completes; watching '*' runs until interrupted
+    or until --count sessions have completed. When the daemon stops or restarts, watching '*'
+    says so once on standard error, connects again as soon as a daemon answers on the socket
+    (trying at growing intervals up to 2 s) and goes on with the sessions begun after the
+    restart; watching one SESSION ends, since the session is lost with the daemon. With --out FILE the
     events go to FILE (a recording that replays with no daemon: each session's begin event,
     its frames and its complete event, exactly as received), and standard output keeps the
     live view on a terminal.
@@ -36,7 +39,8 @@ enum WatchCommand: Command {
 
     exit status:
       0 done (for one SESSION: it finished), 3 the watched SESSION was cancelled,
-      1 the daemon refused (unknown session), 69 the daemon is unreachable or stopped
+      5 the daemon stopped or restarted before the watched SESSION completed (it is lost),
+      1 the daemon refused (unknown session), 69 the daemon is unreachable
 
     example:
       transitionctl watch '*' --fps 30
@@ -66,60 +70,72 @@ enum WatchCommand: Command {
     defer { client.close() }
     var view = WatchView()
     var completed = 0
-    do {
-      if pretty {
-        for session in try client.sessions() where target == "*" || session.session == target {
-          view.describe(
-            session: session.session, animator: session.animator, operation: session.operation,
-            duration: session.duration)
-        }
-      }
-      _ = try client.subscribe(
-        session: target, fps: fps, clock: arguments.has("virtual") ? .virtual : nil,
-        encoding: arguments.has("delta") ? .delta : nil)
-      var lastDraw: ContinuousClock.Instant?
-      while true {
-        let event = try client.nextEvent(timeout: nil)
-        var outcome: Int32?
-        var forceDraw = false
-        switch event {
-        case .frame(let frame):
-          view.record(frame)
-          try events?.line(frame.line)
-        case .begin(let begin):
-          view.describe(
-            session: begin.session, animator: begin.animator, operation: begin.operation,
-            duration: begin.duration)
-          forceDraw = true
-          try events?.line(begin.line)
-        case .complete(let complete):
-          view.complete(session: complete.session, finished: complete.finished)
-          forceDraw = true
-          try events?.line(complete.line)
-          completed += 1
-          if complete.session == target {
-            outcome = complete.finished ? ExitCode.success : ExitCode.cancelled
-          } else if let count, completed >= count {
-            outcome = ExitCode.success
-          }
-        case .stopping:
-          if pretty { try context.output.write(view.redraw()) }
-          throw CommandFailure(ExitCode.unavailable, "transitiond is stopping")
-        case .other(_, _, let line):
-          try events?.line(line)
-        }
+    let clock: SubscriptionClock? = arguments.has("virtual") ? .virtual : nil
+    let encoding: FrameEncoding? = arguments.has("delta") ? .delta : nil
+    var lastDraw: ContinuousClock.Instant?
+    while true {
+      do {
         if pretty {
-          let now = ContinuousClock.now
-          if forceDraw || outcome != nil || lastDraw.map({ now - $0 >= .milliseconds(33) }) ?? true
-          {
-            try context.output.write(view.redraw())
-            lastDraw = now
+          for session in try client.sessions() where target == "*" || session.session == target {
+            view.describe(
+              session: session.session, animator: session.animator,
+              operation: session.operation, duration: session.duration)
           }
         }
-        if let outcome { return outcome }
+        _ = try client.subscribe(session: target, fps: fps, clock: clock, encoding: encoding)
+        while true {
+          let event = try client.nextEvent(timeout: nil)
+          var outcome: Int32?
+          var forceDraw = false
+          switch event {
+          case .frame(let frame):
+            view.record(frame)
+            try events?.line(frame.line)
+          case .begin(let begin):
+            view.describe(
+              session: begin.session, animator: begin.animator, operation: begin.operation,
+              duration: begin.duration)
+            forceDraw = true
+            try events?.line(begin.line)
+          case .complete(let complete):
+            view.complete(session: complete.session, finished: complete.finished)
+            forceDraw = true
+            try events?.line(complete.line)
+            completed += 1
+            if complete.session == target {
+              outcome = complete.finished ? ExitCode.success : ExitCode.cancelled
+            } else if let count, completed >= count {
+              outcome = ExitCode.success
+            }
+          case .stopping:
+            throw ClientError(.closed, "transitiond is stopping")
+          case .other(_, _, let line):
+            try events?.line(line)
+          }
+          if pretty {
+            let now = ContinuousClock.now
+            if forceDraw || outcome != nil
+              || lastDraw.map({ now - $0 >= .milliseconds(33) }) ?? true
+            {
+              try context.output.write(view.redraw())
+              lastDraw = now
+            }
+          }
+          if let outcome { return outcome }
+        }
+      } catch let error as ClientError where error.code == .closed {
+        if pretty { try? context.output.write(view.redraw()) }
+        guard target == "*" else {
+          throw CommandFailure(
+            ExitCode.sessionLost,
+            "transitiond stopped while session \(target) ran: the session is lost")
+        }
+        StandardStreams.note(
+          "transitiond stopped; watching again once it answers on \(context.socketPath)")
+        do { try client.reconnect() } catch { throw CommandFailure(error) }
+      } catch {
+        throw CommandFailure(any: error)
       }
-    } catch {
-      throw CommandFailure(any: error)
     }
   }
 }

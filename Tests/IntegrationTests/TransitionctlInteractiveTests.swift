@@ -261,20 +261,24 @@ struct TransitionctlInteractiveTests {
     #expect(result.stderr.hasPrefix("transitionctl: unknown_session: "))
   }
 
-  @Test("watch exits 69 with one line when the daemon stops")
+  @Test("watch SESSION exits 5 with one line when the daemon stops: the session is lost")
   func watchDaemonStops() throws {
     let daemon = try TransitionctlDaemon()
     let client = try daemon.client()
     let context = try TransitionctlScene(named: "default-slide-push").context
     _ = try client.begin(context: context, interactive: true, session: "held")
-    let watch = try TransitionctlRun(["watch", "*", "--no-pretty"], socket: daemon.socketPath)
+    // Watching '*' rides out a restart instead (TransitionctlRestartTests).
+    let watch = try TransitionctlRun(["watch", "held", "--no-pretty"], socket: daemon.socketPath)
     try daemon.waitForSessions("the watcher's subscription") { sessions in
       sessions.contains { $0.session == "held" && $0.subscribers >= 1 }
     }
-    client.close()
+    // The client stays: closing it would cancel its waiting interactive session at once.
     daemon.stop()
+    client.close()
     let result = try watch.wait()
-    #expect(result.status == 69)
-    #expect(result.stderr == "transitionctl: transitiond is stopping\n")
+    #expect(result.status == 5)
+    #expect(
+      result.stderr
+        == "transitionctl: transitiond stopped while session held ran: the session is lost\n")
   }
 }

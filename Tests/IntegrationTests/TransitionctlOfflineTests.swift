@@ -15,7 +15,7 @@ struct TransitionctlOfflineTests {
     let result = try TransitionctlRun.run([verb, "--help"], socket: nil)
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("usage: transitionctl \(verb)"))
-    #expect(result.stdout.contains("example:"))
+    #expect(result.stdout.contains("example:") || result.stdout.contains("examples:"))
     // Ends its last line, so the shell's prompt starts on a line of its own.
     #expect(result.stdout.hasSuffix("\n") && !result.stdout.hasSuffix("\n\n"))
     #expect(result.stderr.isEmpty)
