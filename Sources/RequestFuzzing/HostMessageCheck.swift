@@ -13,7 +13,11 @@ import TransitionServer
 /// that it gives whole; the messages read are the input's first bytes exactly (re-encoded);
 /// none is of a kind the daemon does not take from a host or over its kind's limit; a report
 /// that decodes holds valid, unique names and at most its limits, and survives its own
-/// encoding; a timeline that decodes evaluates to finite numbers and encodes to JSON.
+/// encoding; a timeline that decodes evaluates to finite numbers and encodes to JSON. The same
+/// bytes, read by the supervisor's state machine at each ``PluginHost/HostSupervisor/Stage``
+/// (``PluginHost/HostSupervisor/effects(ofHostBytes:at:)``), answer no call that was not asked
+/// and the asked one at most once, kill the host whenever the stream cannot be read, and log
+/// one line at a time.
 public struct HostMessageCheck: Sendable {
   /// The daemon's limits, with the default `limits.maxTimelineBytes`.
   static let limits = HostMessageReader.fromHost(maxTimelineBytes: ServerLimits().maxTimelineBytes)
@@ -45,6 +49,36 @@ public struct HostMessageCheck: Sendable {
           "a \(message.kind) message of \(message.payload.count) bytes passed the limit \(limit)"
       }
       if let problem = Self.payloadProblem(message) { return problem }
+    }
+    for stage in HostSupervisor.Stage.allCases {
+      if let problem = Self.supervisorProblem(bytes, at: stage, unreadable: whole.failure != nil) {
+        return problem
+      }
+    }
+    return nil
+  }
+
+  /// A broken promise of the supervisor's state machine fed `bytes` at `stage`.
+  static func supervisorProblem(_ bytes: [UInt8], at stage: HostSupervisor.Stage, unreadable: Bool)
+    -> String?
+  {
+    let effects = HostSupervisor.effects(ofHostBytes: bytes, at: stage)
+    var answers = 0
+    var killed = false
+    for effect in effects {
+      switch effect {
+      case .answer: answers += 1
+      case .killHost: killed = true
+      case .log(_, let line) where line.contains("\n"):
+        return "at \(stage), the supervisor logged more than one line: \(line.prefix(200))"
+      default: break
+      }
+    }
+    if answers > (stage == .callAtHost ? 1 : 0) {
+      return "at \(stage), the supervisor answered \(answers) calls"
+    }
+    if unreadable && !killed {
+      return "at \(stage), a stream that cannot be read left the host running"
     }
     return nil
   }
@@ -86,7 +120,7 @@ public struct HostMessageCheck: Sendable {
       guard let timeline = try? PluginTimelineResult.timeline(message.payload).decodedTimeline()
       else { return nil }
       return RequestCheck.framesProblem(timeline, animator: "the host's answer")
-    case .answer, .loading, .scan, .timeline:
+    case .answer, .loading, .scan, .timeline, .file:
       break
     }
     return nil
