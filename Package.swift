@@ -255,7 +255,7 @@ let package = Package(
       // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
         "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "TransitionViewer",
-        "UnixIO", "transitiond", "transitionctl",
+        "UnixIO", "DaemonSupport", "transitiond", "transitionctl",
       ]
     ),
   ]

@@ -55,9 +55,9 @@ public struct PluginHostSettings {
   /// slower, and a data animator that answers in time in the plain build would miss the
   /// deadline there for no fault of its own. 1 in every other build.
   #if SANITIZED
-    static let sanitizerSlowdown = 8.0
+    public static let sanitizerSlowdown = 8.0
   #else
-    static let sanitizerSlowdown = 1.0
+    public static let sanitizerSlowdown = 1.0
   #endif
 
   /// The host's sandbox for a daemon of pid `parent`.
