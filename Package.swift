@@ -120,7 +120,7 @@ let package = Package(
     .target(name: "UnixIO", dependencies: ["LineTransport"]),
     // Rendering recordings to pictures: the DevTools protocol over a pipe to headless
     // Chromium, the viewer page's capture, the frame schedule and the ffmpeg encoder.
-    .target(name: "TransitionRender", dependencies: ["TransitionJSON"]),
+    .target(name: "TransitionRender", dependencies: ["TransitionJSON", "UnixIO"]),
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 

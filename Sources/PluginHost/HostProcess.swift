@@ -1,5 +1,6 @@
 import CProcessControl
 import Glibc
+import UnixIO
 
 /// Starting a plugin host: a socketpair, then `posix_spawn` of the daemon's own executable
 /// with the host's end as descriptor 3, every signal at its default and none blocked.
@@ -43,30 +44,14 @@ public struct HostProcess: Sendable {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, hostEnd, HostSandbox.channelDescriptor)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp =
-      environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for argument in argv { free(argument) }
-      for variable in envp { free(variable) }
-    }
-    var pid: pid_t = 0
-    let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    guard status == 0 else {
+    let pid: pid_t
+    do {
+      pid = try spawnProcess(
+        executable: executable, arguments: arguments, environment: environment,
+        fileActions: &actions)
+    } catch {
       close(daemonEnd)
-      throw Failure(
-        description: "cannot start \(executable): \(String(cString: strerror(status)))")
+      throw Failure(description: "cannot start \(executable): \(error.reason)")
     }
     let flags = fcntl(daemonEnd, F_GETFL)
     _ = fcntl(daemonEnd, F_SETFL, flags | O_NONBLOCK)

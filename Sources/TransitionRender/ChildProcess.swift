@@ -1,4 +1,5 @@
 import Glibc
+import UnixIO
 
 /// A program started with `posix_spawn`, with chosen descriptors in place of its own.
 ///
@@ -43,29 +44,13 @@ public final class ChildProcess {
     for target: Int32 in 0...2 where descriptors[target] == nil {
       posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
     }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp =
-      environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for argument in argv { free(argument) }
-      for variable in envp { free(variable) }
+    do {
+      pid = try spawnProcess(
+        executable: executable, arguments: arguments, environment: environment,
+        fileActions: &actions)
+    } catch {
+      throw Failure(description: "cannot start \(executable): \(error.reason)")
     }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    guard result == 0 else {
-      throw Failure(description: "cannot start \(executable): \(Self.reason(result))")
-    }
-    self.pid = pid
   }
 
   deinit {
