@@ -73,6 +73,89 @@ struct ViewerLiveTests {
     }
   }
 
+  @Test("following delta frames, the page draws the same last frame as following full frames")
+  func deltaStreamDrawsTheSameLastFrameAsFullFrames() throws {
+    // The scenes' pictures are served, so that both pages draw them (not their names).
+    let images = TransitionctlProducts.scenes.appendingPathComponent("images").path
+    let viewer = try DaemonViewerHTTPTests.Viewer(
+      config: #"{"http": {"listen": "127.0.0.1:0", "images": "\#(images)"}}"#)
+    let daemon = viewer.daemon
+    let client = try daemon.client()
+    defer { client.close() }
+    // Two pages follow the daemon: one asks for full frames, the other for deltas (its default).
+    let full = try LivePage(viewer.url + "&fps=60&encoding=full")
+    let delta = try LivePage(viewer.url + "&fps=60")
+    let subscribed = try DaemonHarness.waitUntil(seconds: 60) {
+      try client.stats()["subscriptions"] >= 2
+    }
+    #expect(subscribed, "the pages never opened /events: \(daemon.log)")
+
+    let scene = try TransitionctlScene(named: "album-flip-push").url.path
+    let played = try TransitionctlRun.run(
+      ["play", scene, "--session", "flip", "--fps", "60", "--out", "/dev/null"],
+      socket: daemon.socketPath)
+    #expect(played.status == 0, "\(played.stderr)")
+    daemon.stop()
+    let fullHTML = try full.html()
+    let deltaHTML = try delta.html()
+    for html in [fullHTML, deltaHTML] {
+      #expect(html.contains("data-status=\"ready\""), "\(Self.readout(html))")
+      #expect(html.contains("data-dropped=\"0\""), "\(Self.live(html))")
+    }
+    #expect(fullHTML.contains("data-encoding=\"full\""), "\(Self.live(fullHTML))")
+    #expect(deltaHTML.contains("data-encoding=\"delta\""), "\(Self.live(deltaHTML))")
+    // Both at the session's final frame (always sent): the same t and progress...
+    let fullReadout = Self.readout(fullHTML)
+    let deltaReadout = Self.readout(deltaHTML)
+    #expect(fullReadout.contains("finished"), "\(fullReadout)")
+    #expect(
+      fullReadout.split(separator: "·").dropFirst()
+        == deltaReadout.split(separator: "·").dropFirst(),
+      "\(fullReadout) vs \(deltaReadout)")
+    // ...and every layer drawn alike: its element, frame, transform, opacity and content.
+    let fullStage = Self.stage(fullHTML)
+    #expect(
+      fullStage.components(separatedBy: "class=\"layer").count > 20, "\(fullStage.prefix(400))")
+    #expect(Self.stage(deltaHTML) == fullStage)
+  }
+
+  /// Headless Chromium on a page, on another thread; ``html()`` waits for its DOM, which it
+  /// dumps once the page's loading ends (for a live page, when the daemon ends its stream).
+  final class LivePage: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var dom: Result<String, Error> = .success("")
+
+    init(_ address: String) throws {
+      let page = try #require(URL(string: address))
+      group.enter()
+      DispatchQueue.global().async {
+        self.dom = Result { try HeadlessChromium.dumpDOM(page) }
+        self.group.leave()
+      }
+    }
+
+    func html() throws -> String {
+      group.wait()
+      return try dom.get()
+    }
+  }
+
+  /// The stage's elements as the page left them.
+  static func stage(_ dom: String) -> String {
+    guard let start = dom.range(of: "<div id=\"stage\""),
+      let end = dom.range(of: "<aside id=\"inspector\"", range: start.upperBound..<dom.endIndex)
+    else { return "none" }
+    return String(dom[start.lowerBound..<end.lowerBound])
+  }
+
+  /// The live state element, its attributes and its text.
+  static func live(_ dom: String) -> String {
+    guard let start = dom.range(of: "<span id=\"live\""),
+      let end = dom.range(of: "</span>", range: start.upperBound..<dom.endIndex)
+    else { return "none" }
+    return String(dom[start.lowerBound..<end.lowerBound])
+  }
+
   @Test("with the listener off, the daemon listens on no TCP port")
   func listenerOffMeansNoTCP() throws {
     let daemon = try DaemonProcess()

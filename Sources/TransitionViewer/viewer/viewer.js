@@ -302,6 +302,7 @@ class Player {
     this.liveURL = url;
     this.droppedDeltas = 0;
     this.liveNote = "";
+    this.liveEncoding = null;
     $("sessions").textContent = "";
     $("title").textContent = "live";
     this.openStream("connecting to the daemon…");
@@ -322,10 +323,12 @@ class Player {
     source.onmessage = (message) => this.received(message.data);
   }
 
-  /// Shows the live state, and the note about dropped deltas when there is one.
+  /// Shows the live state, and the note about dropped deltas when there is one; `data-encoding`
+  /// is the stream's encoding as its `begin` events say, `data-dropped` the deltas dropped.
   setLive(text) {
     $("live").textContent = text + (this.liveNote ? " · " + this.liveNote : "");
     $("live").dataset.dropped = String(this.droppedDeltas);
+    if (this.liveEncoding) $("live").dataset.encoding = this.liveEncoding;
   }
 
   /// One event of the live stream.
@@ -335,6 +338,10 @@ class Player {
     const isNew = event && typeof event.session === "string" && !this.recording.sessions.has(event.session);
     const { record, dropped } = this.recording.receive(event);
     if (!record) return;
+    if (event.event === "begin" && typeof event.encoding === "string") {
+      this.liveEncoding = event.encoding;
+      $("live").dataset.encoding = event.encoding;
+    }
     if (isNew) {
       this.addSessionOption(record);
       this.select(record.id);
