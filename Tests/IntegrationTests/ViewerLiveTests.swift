@@ -119,6 +119,48 @@ struct ViewerLiveTests {
     #expect(Self.stage(deltaHTML) == fullStage)
   }
 
+  @Test("a delta with no key frame before it is dropped with a note, and the page reconnects")
+  func aDeltaWithoutItsKeyFrameIsDroppedAndThePageReconnects() throws {
+    let begin =
+      #"{"event":"begin","session":"s1","container":[100,200],"animator":"crossfade","#
+      + #""operation":"present","duration":0.5,"clock":"wall","fps":60,"encoding":"delta","#
+      + #""interactive":false,"start":1}"#
+    func frame(_ seq: Int, key: Bool, _ layers: String) -> String {
+      #"{"event":"frame","session":"s1","seq":\#(seq),"t":\#(Double(seq) / 100),"#
+        + #""progress":\#(Double(seq) / 10),"layers":\#(layers),"key":\#(key)}"#
+    }
+    let server = try ScriptedEventServer(scripts: [
+      // A stream that lost its place: a delta whose key frame the page never had.
+      [begin, frame(5, key: false, #"[{"id":"card","alpha":0.75}]"#)],
+      // Opened again: a key frame, then a delta on it.
+      [
+        begin,
+        frame(6, key: true, #"[{"id":"card","frame":[10,20,30,40],"alpha":0.5,"z":0}]"#),
+        frame(7, key: false, #"[{"id":"card","alpha":0.25}]"#),
+        #"{"event":"complete","session":"s1","finished":true}"#,
+      ],
+    ])
+    let html = try HeadlessChromium.dumpDOM(
+      try #require(URL(string: "http://127.0.0.1:\(server.port)/?fps=30")))
+    let targets = server.eventTargets
+    #expect(targets.count == 2, "\(targets)")
+    #expect(targets.allSatisfy { $0.contains("encoding=delta") && $0.contains("fps=30") })
+    #expect(html.contains("data-status=\"ready\""), "\(Self.readout(html))")
+    let live = Self.live(html)
+    #expect(live.contains("data-dropped=\"1\""), "\(live)")
+    #expect(
+      live.contains("dropped 1 delta frame that had no key frame before it (last: s1 seq 5)"),
+      "\(live)")
+    // The key frame and the delta on it, nothing of the dropped one.
+    let readout = Self.readout(html)
+    #expect(readout.hasPrefix("frame 1/1 · t 0.070 s · progress 0.700"), "\(readout)")
+    let stage = Self.stage(html)
+    #expect(stage.components(separatedBy: "class=\"layer").count == 2, "\(stage)")
+    #expect(stage.contains("data-id=\"card\""))
+    #expect(stage.contains("opacity: 0.25"), "\(stage)")
+    #expect(stage.contains("left: 10px"), "\(stage)")
+  }
+
   /// Headless Chromium on a page, on another thread; ``html()`` waits for its DOM, which it
   /// dumps once the page's loading ends (for a live page, when the daemon ends its stream).
   final class LivePage: @unchecked Sendable {
