@@ -154,7 +154,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "transition-bench",
-      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO"]),
+      dependencies: [
+        "DaemonSupport", "TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO",
+      ]),
     // The soak (`make soak`): the judgement of a metric's growth and of frame lateness, pure;
     // and the driver, the daemon under a churn from several processes of itself.
     .target(name: "SoakAnalysis"),

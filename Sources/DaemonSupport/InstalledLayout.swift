@@ -23,11 +23,11 @@ public struct InstalledLayout {
   var pluginDirectory: String { prefix + "/lib/transitiond/plugins" }
 
   /// `<prefix>/share/transitiond/animators`, the installed data animators.
-  var animatorDirectory: String { prefix + "/share/transitiond/animators" }
+  public var animatorDirectory: String { prefix + "/share/transitiond/animators" }
 
   /// The checkout's `config/animators` when the executable is a `swift build` of it
   /// (`<checkout>/.build/<triple>/<configuration>/transitiond`), else nil.
-  var checkoutAnimatorDirectory: String? {
+  public var checkoutAnimatorDirectory: String? {
     var directory = executableDirectory
     for _ in 0..<4 {
       directory = (directory as NSString).deletingLastPathComponent

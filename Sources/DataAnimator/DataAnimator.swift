@@ -105,7 +105,7 @@ private struct TimelineBuilder {
     for (reference, layer) in [("selected", selectedLayer), ("match", matchLayer)] {
       guard let layer else { continue }
       for field in LayerFrameField.allCases {
-        globals["\(reference).\(field.rawValue)"] = field.value(of: layer.frame)
+        globals[field.name(of: reference)] = field.value(of: layer.frame)
       }
     }
     for side in [ScreenSide.from, .to] where !screen(side).namesRoles {
@@ -115,7 +115,9 @@ private struct TimelineBuilder {
     // A context the file declines is not evaluated: its variables may read what it lacks.
     guard accepts else { return }
     for binding in document.variables {
-      globals[binding.name] = try evaluate(binding.expression, "/let/\(binding.name)", globals)
+      let value = try evaluate(
+        binding.expression, "/let/\(binding.name)", ExpressionNames(globals))
+      globals[binding.name] = value
     }
   }
 
@@ -182,9 +184,11 @@ private struct TimelineBuilder {
     }
   }
 
-  func evaluate(_ expression: Expression, _ pointer: String, _ names: [String: Double])
-    throws(EngineError) -> Double
-  {
+  /// The value of `expression` with `names`; `pointer` (worked out only for an error) says
+  /// where in the file it is.
+  func evaluate(
+    _ expression: Expression, _ pointer: @autoclosure () -> String, _ names: ExpressionNames
+  ) throws(EngineError) -> Double {
     do {
       return try expression.evaluate { name throws(ExpressionError) in
         guard let value = names[name] else {
@@ -193,7 +197,7 @@ private struct TimelineBuilder {
         return value
       }
     } catch {
-      throw EngineError(.invalidValue, "\(document.name).json \(pointer): \(error.message)")
+      throw EngineError(.invalidValue, "\(document.name).json \(pointer()): \(error.message)")
     }
   }
 
@@ -244,7 +248,7 @@ private struct TimelineBuilder {
   /// order; nil without one.
   private func gesture() throws(EngineError) -> TimelineGesture? {
     guard let plan = self.plan.gestures.first(where: { holds($0.when) }) else { return nil }
-    let range = try evaluate(plan.range, "\(plan.pointer)/range", globals)
+    let range = try evaluate(plan.range, "\(plan.pointer)/range", ExpressionNames(globals))
     guard range > 0, range <= TimelineGesture.maximumRange else {
       throw EngineError(
         .outOfRange,
@@ -296,23 +300,24 @@ private struct TimelineBuilder {
           side: nil, contextLayer: nil, isBackground: false))
     }
     let staggerValues = try stagger(rule, items)
+    var names = ExpressionNames(globals)
     for (position, item) in items.enumerated() {
-      var names = globals
+      names.removeLocal()
       let frame = item.layer.initial.frame
       for field in LayerFrameField.allCases {
-        names["layer.\(field.rawValue)"] = field.value(of: frame)
+        names.set(field.name(of: "layer"), field.value(of: frame))
       }
       if let other = counterpart(of: item) {
         for field in LayerFrameField.allCases {
-          names["other.\(field.rawValue)"] = field.value(of: other.frame)
+          names.set(field.name(of: "other"), field.value(of: other.frame))
         }
       }
-      names["index"] = Double(position)
-      names["count"] = Double(items.count)
+      names.set("index", Double(position))
+      names.set("count", Double(items.count))
       if let values = staggerValues[position] {
-        names["stagger"] = values.stagger
-        names["distance"] = values.distance
-        names["farthest"] = values.farthest
+        names.set("stagger", values.stagger)
+        names.set("distance", values.distance)
+        names.set("farthest", values.farthest)
       }
       // A rule's variables in dependency order; one that cannot be evaluated for this layer
       // (it reads the stagger of a layer outside it) fails only if a value reads it.
@@ -323,8 +328,9 @@ private struct TimelineBuilder {
           continue
         }
         do {
-          names[binding.name] = try evaluate(
-            binding.expression, "\(rule.pointer)/let/\(binding.name)", names)
+          names.set(
+            binding.name,
+            try evaluate(binding.expression, "\(rule.pointer)/let/\(binding.name)", names))
         } catch {
           unavailable[binding.name] = error
         }
@@ -364,7 +370,8 @@ private struct TimelineBuilder {
     case .rect(let expressions):
       var numbers: [Double] = []
       for (index, expression) in expressions.enumerated() {
-        numbers.append(try evaluate(expression, "\(rule.pointer)/frame/\(index)", globals))
+        numbers.append(
+          try evaluate(expression, "\(rule.pointer)/frame/\(index)", ExpressionNames(globals)))
       }
       return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
@@ -462,8 +469,8 @@ private struct TimelineBuilder {
         origin = layer.frame.center
       case .point(let x, let y):
         origin = Point(
-          x: try evaluate(x, "\(rule.pointer)/stagger/from/0", globals),
-          y: try evaluate(y, "\(rule.pointer)/stagger/from/1", globals))
+          x: try evaluate(x, "\(rule.pointer)/stagger/from/0", ExpressionNames(globals)),
+          y: try evaluate(y, "\(rule.pointer)/stagger/from/1", ExpressionNames(globals)))
       }
       for index in among {
         let center = items[index].layer.initial.frame.center
@@ -484,8 +491,8 @@ private struct TimelineBuilder {
   // MARK: Tracks
 
   private func value(
-    _ value: ValueExpression, property: LayerProperty, item: Item, _ names: [String: Double],
-    _ pointer: String
+    _ value: ValueExpression, property: LayerProperty, item: Item, _ names: ExpressionNames,
+    _ pointer: @autoclosure () -> String
   ) throws(EngineError) -> PropertyValue {
     switch value {
     case .bool(let flag): return .bool(flag)
@@ -494,7 +501,8 @@ private struct TimelineBuilder {
       var numbers: [Double] = []
       for (index, expression) in expressions.enumerated() {
         numbers.append(
-          try evaluate(expression, expressions.count == 1 ? pointer : "\(pointer)/\(index)", names))
+          try evaluate(
+            expression, expressions.count == 1 ? pointer() : "\(pointer())/\(index)", names))
       }
       switch kind {
       case .point: return .point(Point(x: numbers[0], y: numbers[1]))
@@ -508,7 +516,7 @@ private struct TimelineBuilder {
   }
 
   private func play(
-    _ track: TrackRule, on layer: inout TimelineLayer, item: Item, _ names: [String: Double]
+    _ track: TrackRule, on layer: inout TimelineLayer, item: Item, _ names: ExpressionNames
   ) throws(EngineError) {
     let initial =
       try track.initial.map { value throws(EngineError) in
@@ -523,7 +531,7 @@ private struct TimelineBuilder {
     }
     var spans: [Span] = []
     for (index, keyframe) in track.keyframes.enumerated() {
-      let pointer = "\(track.pointer)/keyframes/\(index)"
+      var pointer: String { "\(track.pointer)/keyframes/\(index)" }
       let start = try evaluate(keyframe.start, "\(pointer)/start", names)
       let end: Double
       let duration: Double

@@ -172,23 +172,28 @@ struct JSONParser {
       index = integerStart + 1
       throw failure("leading zero in number")
     }
+    var fractionDigits = 0
     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
       index += 1
-      guard digits() > 0 else { throw failure("malformed number") }
+      fractionDigits = digits()
+      guard fractionDigits > 0 else { throw failure("malformed number") }
     }
+    let mantissaEnd = index
+    var exponentStart: Int?
     if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
       index += 1
       if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
       {
         index += 1
       }
+      exponentStart = index
       guard digits() > 0 else { throw failure("malformed number") }
     }
-    // Whole numbers of up to 15 digits are exact in a Double: no text round trip needed.
-    if index - integerStart == integerDigits, integerDigits <= 15 {
-      var magnitude = 0
-      for offset in integerStart..<index { magnitude = magnitude * 10 + Int(bytes[offset] &- 48) }
-      return start == integerStart ? Double(magnitude) : -Double(magnitude)
+    if let value = exactValue(
+      negative: start != integerStart, integer: integerStart, fractionDigits: fractionDigits,
+      mantissaEnd: mantissaEnd, exponentStart: exponentStart)
+    {
+      return value
     }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
@@ -196,6 +201,50 @@ struct JSONParser {
     }
     return value
   }
+
+  /// The number whose digits were just read, without a text round trip, when it can be
+  /// computed exactly: its digits (at most 15, so below 2^53) as an integer, then one
+  /// multiplication or division by a power of ten of at most 10^22 (exact as a Double), which
+  /// IEEE arithmetic rounds correctly (Clinger's fast path). Nil otherwise.
+  @inline(__always)
+  private func exactValue(
+    negative: Bool, integer: Int, fractionDigits: Int, mantissaEnd: Int, exponentStart: Int?
+  ) -> Double? {
+    let digitCount = mantissaEnd - integer - (fractionDigits > 0 ? 1 : 0)
+    guard digitCount <= 15 else { return nil }
+    var exponent = -fractionDigits
+    if let exponentStart {
+      var given = 0
+      var offset = exponentStart
+      while offset < index {
+        given = given * 10 + Int(bytes[offset] &- 48)
+        // Past the range of the fast path either way.
+        if given > 400 { return nil }
+        offset += 1
+      }
+      exponent += bytes[exponentStart - 1] == UInt8(ascii: "-") ? -given : given
+    }
+    guard exponent >= -22, exponent <= 22 else { return nil }
+    var mantissa = 0
+    for offset in integer..<mantissaEnd where bytes[offset] != UInt8(ascii: ".") {
+      mantissa = mantissa * 10 + Int(bytes[offset] &- 48)
+    }
+    var value = Double(mantissa)
+    if exponent < 0 {
+      value /= Self.powersOfTen[-exponent]
+    } else if exponent > 0 {
+      value *= Self.powersOfTen[exponent]
+    }
+    // A product past the largest Double is not finite: the text round trip reports it.
+    guard value.isFinite else { return nil }
+    return negative ? -value : value
+  }
+
+  /// 10^0 … 10^22, every one exact as a Double.
+  private static let powersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  ]
 
   /// Skips ASCII digits; returns how many.
   private mutating func digits() -> Int {

@@ -132,6 +132,8 @@ public struct JSONPathField<Failure: JSONFieldFailure>: Sendable {
     guard case .object(let members) = value else {
       throw Failure(problem: .invalidValue, message: "\(subject) must be an object")
     }
+    // Sorted only when a member is unknown, so that the message names the same one each time.
+    guard !members.keys.allSatisfy(keys.contains) else { return }
     if let unknown = members.keys.sorted().first(where: { !keys.contains($0) }) {
       throw Failure(
         problem: .invalidValue,

@@ -22,18 +22,30 @@ public enum ContextBounds {
   public static var size: ClosedRange<Double> { 0...maximumSize }
 
   /// Throws `outOfRange` naming `path[index]` unless each of `rect`'s numbers is in range:
-  /// x and y in `coordinate`, width and height in `size`.
-  public static func check(_ rect: Rect, _ path: String) throws(EngineError) {
-    try require(rect.x, in: coordinate, "\(path)[0]")
-    try require(rect.y, in: coordinate, "\(path)[1]")
-    try require(rect.width, in: size, "\(path)[2]")
-    try require(rect.height, in: size, "\(path)[3]")
+  /// x and y in `coordinate`, width and height in `size`. `path` is worked out only for an
+  /// error (a context is checked on every `begin`).
+  public static func check(_ rect: Rect, _ path: @autoclosure () -> String) throws(EngineError) {
+    guard
+      coordinate.contains(rect.x), coordinate.contains(rect.y), size.contains(rect.width),
+      size.contains(rect.height)
+    else {
+      let path = path()
+      try require(rect.x, in: coordinate, "\(path)[0]")
+      try require(rect.y, in: coordinate, "\(path)[1]")
+      try require(rect.width, in: size, "\(path)[2]")
+      try require(rect.height, in: size, "\(path)[3]")
+      return
+    }
   }
 
   /// Throws `outOfRange` naming `path[index]` unless both of `size`'s numbers are in `size`.
-  public static func check(_ size: Size, _ path: String) throws(EngineError) {
-    try require(size.width, in: Self.size, "\(path)[0]")
-    try require(size.height, in: Self.size, "\(path)[1]")
+  public static func check(_ size: Size, _ path: @autoclosure () -> String) throws(EngineError) {
+    guard Self.size.contains(size.width), Self.size.contains(size.height) else {
+      let path = path()
+      try require(size.width, in: Self.size, "\(path)[0]")
+      try require(size.height, in: Self.size, "\(path)[1]")
+      return
+    }
   }
 
   private static func require(_ value: Double, in range: ClosedRange<Double>, _ path: String)

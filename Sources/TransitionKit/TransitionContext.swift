@@ -157,11 +157,16 @@ extension TransitionContext {
       match: match, hints: hints)
   }
 
+  /// The members a screen and a layer of a context may have (made once: a context is read on
+  /// every `begin`).
+  private static let screenMembers: Set<String> = ["background", "layers"]
+  private static let layerMembers: Set<String> = ["id", "frame", "background", "content", "role"]
+
   private static func screen(_ field: JSONField) throws(EngineError) -> Screen {
-    try field.allowOnly(["background", "layers"])
+    try field.allowOnly(screenMembers)
     var layers: [ContextLayer] = []
     for element in try field.optional("layers")?.elements() ?? [] {
-      try element.allowOnly(["id", "frame", "background", "content", "role"])
+      try element.allowOnly(layerMembers)
       let id = try element.required("id").string()
       guard !id.isEmpty else { throw EngineError(.empty, "\(element.path).id must not be empty") }
       let frameField = try element.required("frame")

@@ -121,22 +121,7 @@ public struct FrameDeltaEncoder {
     from old: UnsafeMutablePointer<LayerState>, to new: UnsafePointer<LayerState>,
     compared: LayerFields, comparesContent: Bool, separator: Bool
   ) -> Bool {
-    var changed: LayerFields = []
-    if compared.contains(.frame), old.pointee.frame != new.pointee.frame { changed.insert(.frame) }
-    if compared.contains(.anchor), old.pointee.anchor != new.pointee.anchor {
-      changed.insert(.anchor)
-    }
-    if compared.contains(.transform), old.pointee.transform != new.pointee.transform {
-      changed.insert(.transform)
-    }
-    if compared.contains(.alpha), old.pointee.alpha != new.pointee.alpha { changed.insert(.alpha) }
-    if compared.contains(.hidden), old.pointee.hidden != new.pointee.hidden {
-      changed.insert(.hidden)
-    }
-    if compared.contains(.z), old.pointee.z != new.pointee.z { changed.insert(.z) }
-    if compared.contains(.background), old.pointee.background != new.pointee.background {
-      changed.insert(.background)
-    }
+    let changed = LayerState.changedFields(compared, from: old, to: new)
     let contentChanged = comparesContent && old.pointee.content != new.pointee.content
     guard !changed.isEmpty || contentChanged else { return false }
     if separator { sink.append(UInt8(ascii: ",")) }
@@ -151,13 +136,7 @@ public struct FrameDeltaEncoder {
       old.pointee.content = new.pointee.content
     }
     sink.append(UInt8(ascii: "}"))
-    if changed.contains(.frame) { old.pointee.frame = new.pointee.frame }
-    if changed.contains(.anchor) { old.pointee.anchor = new.pointee.anchor }
-    if changed.contains(.transform) { old.pointee.transform = new.pointee.transform }
-    if changed.contains(.alpha) { old.pointee.alpha = new.pointee.alpha }
-    if changed.contains(.hidden) { old.pointee.hidden = new.pointee.hidden }
-    if changed.contains(.z) { old.pointee.z = new.pointee.z }
-    if changed.contains(.background) { old.pointee.background = new.pointee.background }
+    LayerState.copyFields(changed, from: new, to: old)
     return true
   }
 

@@ -181,12 +181,19 @@ struct DaemonBenchmarks {
     defer { for daemon in daemons { daemon.stop() } }
     for (name, context) in scenes {
       var samples = [[Double]](repeating: [], count: daemons.count)
+      // CPU seconds of the daemon and of its plugin host over the taps: what a tap costs
+      // whatever the machine's load.
+      var daemonCPU = [Double](repeating: 0, count: daemons.count)
+      var hostCPU = [Double](repeating: 0, count: daemons.count)
       for _ in 0..<options.runs {
         for (index, daemon) in daemons.enumerated() {
+          let (daemonBefore, hostBefore) = (daemon.cpuSeconds, daemon.hostCPUSeconds)
           samples[index] += try TapBench(daemon: daemon).run(
             count: count / options.runs + 1, context: context
           )
           .samples
+          daemonCPU[index] += daemon.cpuSeconds - daemonBefore
+          hostCPU[index] += daemon.hostCPUSeconds - hostBefore
         }
       }
       for (index, build) in options.daemonBuilds.enumerated() {
@@ -197,6 +204,12 @@ struct DaemonBenchmarks {
         report.add(
           "tap", build.labelled("\(name): begin+subscribe → first frame p99"),
           latency.value(0.99) * 1e3, "ms")
+        let taps = Double(max(samples[index].count, 1))
+        report.add(
+          "tap", build.labelled("\(name): CPU a tap, daemon + plugin host"),
+          (daemonCPU[index] + hostCPU[index]) / taps * 1e3, "ms",
+          "daemon \(BenchReport.format(daemonCPU[index] / taps * 1e3)) ms, plugin host \(BenchReport.format(hostCPU[index] / taps * 1e3)) ms; /proc/<pid>/stat"
+        )
       }
     }
   }

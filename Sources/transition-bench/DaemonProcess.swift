@@ -1,7 +1,8 @@
+import DaemonSupport
 import Foundation
 
 /// A `transitiond` started by the benchmark on a temporary socket, with the plugins built
-/// beside it, and what /proc says about it: CPU time (`/proc/<pid>/stat`) and peak resident
+/// beside it and the data animators of ``animatorDirectory``, and what /proc says about it: CPU time (`/proc/<pid>/stat`) and peak resident
 /// memory (`VmHWM` in `/proc/<pid>/status`).
 final class DaemonProcess {
   let socketPath: String
@@ -9,6 +10,13 @@ final class DaemonProcess {
   let directory: String
   /// Seconds from starting the process to the first reply on its socket.
   private(set) var startupSeconds = 0.0
+
+  /// The data animators every measured build serves, whichever directory it runs from: the
+  /// checkout's `config/animators` when this tool is a `swift build` of it, else the installed
+  /// ones beside it. (A baseline copied elsewhere would otherwise find none, and a plugin
+  /// library of the same name left in a build directory would shadow them.)
+  static let animatorDirectory =
+    InstalledLayout.running.checkoutAnimatorDirectory ?? InstalledLayout.running.animatorDirectory
 
   /// Starts `transitiond` from `binDirectory` and waits until it answers `hello`.
   ///
@@ -20,7 +28,8 @@ final class DaemonProcess {
     process = Process()
     process.executableURL = binDirectory.appendingPathComponent("transitiond")
     var arguments = [
-      "--socket", socketPath, "--plugin-path", binDirectory.path, "--log-level", "error",
+      "--socket", socketPath, "--plugin-path", binDirectory.path,
+      "--animator-path", Self.animatorDirectory, "--log-level", "error",
     ]
     if let config {
       let path = directory + "/transitiond.json"
@@ -43,7 +52,21 @@ final class DaemonProcess {
   static let running = RunningProcesses()
 
   /// User plus system CPU seconds the daemon has used so far.
-  var cpuSeconds: Double {
+  var cpuSeconds: Double { Self.cpuSeconds(of: pid) }
+
+  /// User plus system CPU seconds the daemon's plugin host (its child process) has used so
+  /// far; 0 when it has none.
+  var hostCPUSeconds: Double {
+    guard
+      let children = try? String(
+        contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8),
+      let host = children.split(separator: " ").first.flatMap({ Int32($0) })
+    else { return 0 }
+    return Self.cpuSeconds(of: host)
+  }
+
+  /// User plus system CPU seconds process `pid` has used so far (`/proc/<pid>/stat`).
+  static func cpuSeconds(of pid: Int32) -> Double {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let close = text.lastIndex(of: ")")
     else { return 0 }

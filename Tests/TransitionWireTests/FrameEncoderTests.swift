@@ -128,6 +128,37 @@ import TransitionWire
     #expect(json["layers"]?.arrayValue?.first?["background"] == .string("#ffffffff"))
   }
 
+  /// Layer `index` of frame `seq`: each animated field changes on its own period, to and from
+  /// its default (so that keys come and go), and one frame of 100 has a number past the bound.
+  private func changingLayer(_ index: Int, seq: Int) -> LayerState {
+    func step(_ period: Int) -> Int { (seq + index) / period }
+    let x = seq % 100 == 50 && index == 2 ? 3e15 : Double(step(3)) * 1.5
+    return LayerState(
+      id: "layer\(index)", frame: Rect(x: x, y: Double(index), width: 40, height: 30),
+      transform: step(7) % 3 == 0
+        ? .identity : .rotation(angle: Double(step(7)) / 10, x: 0, y: 1, z: 0),
+      alpha: step(5) % 2 == 0 ? 1 : Double(step(5)) / 64, hidden: step(11) % 2 == 1,
+      z: Double(index), content: index == 0 ? .string("cover") : nil)
+  }
+
+  @Test func fieldsThatKeepTheirValueAreCopiedAsTheyWereWritten() {
+    let fields: [LayerFields] = Array(repeating: [.frame, .transform, .alpha, .hidden], count: 4)
+    var templated = FrameEncoder(animatedFields: fields)
+    for seq in 0..<260 {
+      // The session's head changes length mid-stream, as do the seq's digits.
+      let session = seq < 130 ? "s" : "a-longer-session"
+      let frame = Frame(
+        t: Double(seq) / 60, progress: Double(seq % 60) / 60,
+        layers: (0..<4).map { changingLayer($0, seq: seq) })
+      var plain = FrameEncoder()
+      let written = templated.encode(session: session, seq: seq, frame: frame)
+      let expected = plain.encode(session: session, seq: seq, frame: frame)
+      #expect(
+        String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
+        "seq \(seq)")
+    }
+  }
+
   @Test func aFrameWithANumberPastTheReservedBoundIsWrittenValueByValue() {
     var templated = FrameEncoder(animatedFields: [[], [.frame, .alpha]])
     var plain = FrameEncoder()
