@@ -49,7 +49,7 @@ public struct ViewerRequestCheck: Sendable {
     case .image(let name):
       guard ViewerRequest.isServableImageName(name), !name.contains("/"), !name.hasPrefix(".")
       else { return "\(path) serves the picture \(name.debugDescription)" }
-    case .events(let session, let fps, _):
+    case .events(let session, let fps, _, _):
       guard ServerConfig.fpsRange.contains(fps) else { return "\(path) streams at \(fps) fps" }
       if let session, let reason = SessionID.problem(with: session) {
         return "\(path) streams session \(session.debugDescription): \(reason)"

@@ -157,6 +157,8 @@ public struct BeginEvent: Sendable {
   public let clock: String?
   /// This subscription's frame rate, when the daemon says.
   public let fps: Double?
+  /// This subscription's encoding (`full` or `delta`), when the daemon says.
+  public let encoding: String?
   /// Whether the session began waiting for interaction, when the daemon says.
   public let interactive: Bool?
   /// When the session began, in seconds on the daemon's monotonic clock (`CLOCK_MONOTONIC`):
@@ -174,6 +176,7 @@ public struct BeginEvent: Sendable {
     container = size?.count == 2 ? size : nil
     clock = object["clock"]?.stringValue
     fps = object["fps"]?.numberValue
+    encoding = object["encoding"]?.stringValue
     interactive = object["interactive"]?.boolValue
     start = object["start"]?.numberValue
     self.line = line

@@ -140,6 +140,7 @@ extension ServerCore {
       "animator": .string(session.animatorName),
       "operation": .string(session.operation.rawValue), "duration": .number(session.duration),
       "clock": .string(subscription.clock.rawValue), "fps": .number(subscription.fps),
+      "encoding": .string(subscription.encoding.rawValue),
       "interactive": .bool(session.interactive), "start": .number(session.startTime),
     ]
     if subscription.includesTimeline { fields["timeline"] = session.timeline.json }

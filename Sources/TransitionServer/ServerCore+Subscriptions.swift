@@ -19,14 +19,18 @@ extension ServerCore {
   }
 
   /// Subscribes `peer`, a connected peer that sends no request lines (the daemon's HTTP event
-  /// streams), to `session` (nil for every session) on the wall clock at `fps`: the same as a
-  /// `subscribe` request, limits included, but without its reply, so the peer receives only
-  /// events. It is the only thing such a peer can ask for.
+  /// streams), to `session` (nil for every session) on the wall clock at `fps`, with full or
+  /// delta frames: the same as a `subscribe` request, limits included, but without its reply,
+  /// so the peer receives only events (each `begin` event names the subscription's `clock`,
+  /// `fps` and `encoding`, as the reply would). It is the only thing such a peer can ask for; a
+  /// delta stream cannot ask `resync`, so a reader that lost its place subscribes again, and
+  /// the new subscription starts each session with a key frame.
   ///
   /// - Throws: `bad_request` for an fps out of range, `unknown_session`, `limit_exceeded`, or
   ///   `bad_request` when the peer is not connected.
   public func subscribeEventStream(
-    _ peer: Peer, session: String?, fps: Double, timeline: Bool = false
+    _ peer: Peer, session: String?, fps: Double, timeline: Bool = false,
+    encoding: FrameEncoding = .full
   ) throws(WireError) {
     guard let client = clients[peer.id] else {
       throw WireError(.badRequest, "peer \(peer.id) is not connected")
@@ -34,7 +38,8 @@ extension ServerCore {
     guard ServerConfig.fpsRange.contains(fps) else {
       throw WireError(.badRequest, "fps must be in [1, 240], got \(JSONValue.format(fps))")
     }
-    let request = SubscribeRequest(session: session, fps: fps, clock: .wall, timeline: timeline)
+    let request = SubscribeRequest(
+      session: session, fps: fps, clock: .wall, timeline: timeline, encoding: encoding)
     startFollowing(try makeSubscription(request, for: client), of: client)
   }
 

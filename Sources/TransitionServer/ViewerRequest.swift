@@ -13,13 +13,15 @@ public enum ViewerRequest: Equatable, Sendable {
   case image(fileName: String)
   /// `/events`: Server-Sent Events of one session (`session=ID`) or of every session (nil,
   /// `session=*`), on the wall clock at `fps`; `timeline=1` puts the session's timeline in each
-  /// `begin` event.
-  case events(session: String?, fps: Double, timeline: Bool = false)
+  /// `begin` event; `encoding=delta` asks for delta frames (docs/protocol.md, "Delta frames"),
+  /// `encoding=full` (the default) for full ones.
+  case events(
+    session: String?, fps: Double, timeline: Bool = false, encoding: FrameEncoding = .full)
   /// No or a wrong `token`: 403.
   case forbidden
   /// A path that is not the page's nor `/events`: 404.
   case notFound
-  /// `/events` with a bad `session` or `fps`: 400, with the reason.
+  /// `/events` with a bad `session`, `fps` or `encoding`: 400, with the reason.
   case badRequest(String)
 
   /// Decides a request.
@@ -54,8 +56,14 @@ public enum ViewerRequest: Equatable, Sendable {
         self = .badRequest(problem)
         return
       }
+      let encodingName = fields["encoding"] ?? FrameEncoding.full.rawValue
+      guard let encoding = FrameEncoding(rawValue: encodingName) else {
+        self = .badRequest("encoding must be \"full\" or \"delta\", got \"\(encodingName)\"")
+        return
+      }
       self = .events(
-        session: target == "*" ? nil : target, fps: fps, timeline: fields["timeline"] == "1")
+        session: target == "*" ? nil : target, fps: fps, timeline: fields["timeline"] == "1",
+        encoding: encoding)
     case _ where path.hasPrefix(Self.imagesPrefix):
       let encoded = path.dropFirst(Self.imagesPrefix.count)
       guard let name = String(encoded).removingPercentEncoding, Self.isServableImageName(name)

@@ -6,7 +6,7 @@ import TransitionServer
 /// core's ``Peer`` (docs/architecture.md, "The peer contract"): each line the core queues
 /// goes out as one event, `data: <the line>` and a blank line, so a browser's `EventSource`
 /// receives exactly the JSON lines a socket client reads. The peer sends no request lines:
-/// the daemon subscribes it once (``ServerCore/subscribeEventStream(_:session:fps:)``), and
+/// the daemon subscribes it once (``ServerCore/subscribeEventStream(_:session:fps:timeline:encoding:)``), and
 /// that is all it can do. It has no identity (it is never an admin, nor a session's owner).
 ///
 /// When the events leave is the stream's rule, the one a socket connection follows

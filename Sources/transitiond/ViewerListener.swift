@@ -87,8 +87,9 @@ final class ViewerListener {
       servePage(name, to: request)
     case .image(let name):
       serveImage(name, to: request)
-    case .events(let session, let fps, let timeline):
-      openEventStream(request, session: session, fps: fps, timeline: timeline)
+    case .events(let session, let fps, let timeline, let encoding):
+      openEventStream(
+        request, session: session, fps: fps, timeline: timeline, encoding: encoding)
     }
   }
 
@@ -148,7 +149,8 @@ final class ViewerListener {
   }
 
   private func openEventStream(
-    _ request: HTTPRequest, session: String?, fps: Double, timeline: Bool
+    _ request: HTTPRequest, session: String?, fps: Double, timeline: Bool,
+    encoding: FrameEncoding
   ) {
     let peer = EventStreamPeer(
       id: loop.makeConnectionID(), request: request, core: core, limits: core.config.limits,
@@ -156,7 +158,8 @@ final class ViewerListener {
     // Refused by the core's client limits: the peer has answered 503 already.
     guard core.connect(peer) else { return }
     do throws(WireError) {
-      try core.subscribeEventStream(peer, session: session, fps: fps, timeline: timeline)
+      try core.subscribeEventStream(
+        peer, session: session, fps: fps, timeline: timeline, encoding: encoding)
     } catch {
       let status: (Int32, String) =
         switch error.code {
@@ -172,7 +175,9 @@ final class ViewerListener {
     streams[peer.id] = peer
     peer.onEnded = { [unowned self] peer in self.streams[peer.id] = nil }
     peer.startStreaming()
-    logger.debug("HTTP event stream \(peer.id) for \(session ?? "*") at \(fps) fps")
+    logger.debug(
+      "HTTP event stream \(peer.id) for \(session ?? "*") at \(fps) fps, \(encoding.rawValue) frames"
+    )
   }
 
   private func plain(_ request: HTTPRequest, _ status: Int32, _ reason: String, _ message: String) {

@@ -8,7 +8,7 @@ import UnixIO
 /// order, their frames rebuild exactly the frames a full subscription to the same session gets.
 @Suite struct DaemonDeltaFrameTests {
   /// An album-flip push with 24 photo cells: most layers change in most frames.
-  private static func albumPush(cells: Int = 24) -> [String: JSONValue] {
+  static func albumPush(cells: Int = 24) -> [String: JSONValue] {
     var context = DaemonScenes.albumPush()
     var to = context["to"]?.objectValue ?? [:]
     var photos: [JSONValue] = []

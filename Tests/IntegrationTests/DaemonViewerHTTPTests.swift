@@ -3,6 +3,7 @@ import Testing
 import TransitionClient
 import TransitionJSON
 import TransitionViewer
+import TransitionWire
 
 #if canImport(Glibc)
   import Glibc
@@ -165,6 +166,102 @@ struct DaemonViewerHTTPTests {
     #expect(events.count >= 3)
   }
 
+  @Test(
+    "/events?encoding=delta carries a socket delta subscriber's lines, which rebuild its full frames"
+  )
+  func deltaEventsAreTheSocketsDeltaLines() throws {
+    let viewer = try Viewer()
+    let fullWatcher = try viewer.daemon.client()
+    defer { fullWatcher.close() }
+    _ = try fullWatcher.subscribe(session: "*", fps: 30)
+    let deltaWatcher = try viewer.daemon.client()
+    defer { deltaWatcher.close() }
+    _ = try deltaWatcher.subscribe(session: "*", fps: 30, encoding: .delta)
+    let stream = try ViewerHTTPClient(port: viewer.port)
+    try stream.send("/events?session=*&fps=30&encoding=delta&token=\(viewer.token)")
+    let client = try viewer.daemon.client()
+    defer { client.close() }
+    #expect(try DaemonHarness.waitUntil { try client.stats()["subscriptions"] >= 3 })
+    _ = try client.begin(
+      context: DaemonDeltaFrameTests.albumPush(), animator: "album-flip", duration: 0.5,
+      session: "shown")
+
+    let fullLines = try Self.linesUntilComplete(of: fullWatcher)
+    let deltaLines = try Self.linesUntilComplete(of: deltaWatcher)
+    let events = try stream.readEvents { $0.last?.contains(#""event":"complete""#) == true }
+    // Exactly the lines a socket subscriber with encoding "delta" reads: the deltas of the
+    // session's one stream at this rate, encoded once for both.
+    #expect(events == deltaLines)
+    #expect(events.count == fullLines.count)
+
+    let streamed = try events.map { try JSONValue(parsing: Array($0.utf8)).objectValue ?? [:] }
+    let expected = try fullLines.map { try JSONValue(parsing: Array($0.utf8)).objectValue ?? [:] }
+    // The begin event says which encoding, as a subscribe reply would; the rest is the same.
+    #expect(streamed.first?["encoding"] == .string("delta"))
+    #expect(expected.first?["encoding"] == .string("full"))
+    #expect(
+      streamed.first?.filter { $0.key != "encoding" }
+        == expected.first?.filter {
+          $0.key != "encoding"
+        })
+    let frames = streamed.filter { $0["event"] == .string("frame") }
+    #expect(frames.count >= 10)
+    #expect(frames.first?["key"] == .bool(true))
+    #expect(frames.dropFirst().allSatisfy { $0["key"] == .bool(false) })
+    // Applied in order with the client's applier, they rebuild the full subscriber's frames.
+    var applier = FrameDeltaApplier()
+    for (index, (event, full)) in zip(streamed, expected).enumerated().dropFirst() {
+      let rebuilt = event["event"] == .string("frame") ? try applier.apply(event) : event
+      #expect(
+        JSONValue.object(rebuilt) == JSONValue.object(full), "event \(index): \(events[index])")
+    }
+    // Deltas are smaller on the wire.
+    let deltaBytes = events.dropFirst().reduce(0) { $0 + $1.utf8.count }
+    let fullBytes = fullLines.dropFirst().reduce(0) { $0 + $1.utf8.count }
+    #expect(deltaBytes * 2 < fullBytes, "\(deltaBytes) delta bytes against \(fullBytes) full")
+  }
+
+  @Test("/events?encoding=delta of a running session starts with a key frame, then deltas")
+  func aLateDeltaStreamStartsWithAKeyFrame() throws {
+    let viewer = try Viewer()
+    let client = try viewer.daemon.client()
+    defer { client.close() }
+    let begun = try client.begin(
+      context: DaemonDeltaFrameTests.albumPush(cells: 4), animator: "album-flip",
+      interactive: true, session: "late")
+    // A socket subscriber at the same rate has the session's stream under way.
+    _ = try client.subscribe(session: begun.session, fps: 60)
+    _ = try client.control(session: begun.session, action: .update(progress: 0.2))
+    let stream = try ViewerHTTPClient(port: viewer.port)
+    try stream.send("/events?session=late&fps=60&encoding=delta&token=\(viewer.token)")
+    let opened = try stream.readEvents { $0.count >= 2 }
+    let begin = try JSONValue(parsing: Array(opened[0].utf8))
+    #expect(begin["event"] == .string("begin"))
+    #expect(begin["encoding"] == .string("delta"))
+    let first = try JSONValue(parsing: Array(opened[1].utf8))
+    #expect(first["key"] == .bool(true))
+    #expect((first["seq"]?.numberValue ?? 0) > 0)
+    #expect(first["progress"] == .number(0.2))
+    _ = try client.control(session: begun.session, action: .update(progress: 0.5))
+    let next = try JSONValue(
+      parsing: Array(try #require(stream.readEvents { $0.count >= 3 }.dropFirst(2).first).utf8))
+    #expect(next["key"] == .bool(false))
+    #expect(next["progress"] == .number(0.5))
+  }
+
+  @Test("/events with an encoding other than full or delta gets 400 and one line saying why")
+  func badEncodingRefused() throws {
+    let viewer = try Viewer()
+    for value in ["diff", "", "DELTA", "delta%0AX-Evil:%201"] {
+      let reply = try viewer.get("/events?encoding=\(value)", token: viewer.token)
+      #expect(reply.status == 400, "\(value)")
+      #expect(reply.text.hasPrefix(#"encoding must be "full" or "delta", got ""#), "\(reply.text)")
+      #expect(reply.text.split(separator: "\n").count == 1, "\(reply.text)")
+    }
+    #expect(
+      try viewer.get("/events?session=ghost&encoding=full", token: viewer.token).status == 404)
+  }
+
   @Test("a reader that does not read is coalesced, then dropped, as on the socket")
   func slowEventStreamReader() throws {
     let viewer = try Viewer(
@@ -212,6 +309,16 @@ struct DaemonViewerHTTPTests {
       #expect(try daemon.waitForExit() == 78, "\(address)")
       #expect(daemon.log.contains("http.listen"), "\(daemon.log)")
       #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+  }
+
+  /// The lines `watcher` reads until a `complete` event, as the daemon sent them.
+  static func linesUntilComplete(of watcher: DaemonClient) throws -> [String] {
+    var lines: [String] = []
+    while true {
+      let event = try watcher.nextEvent(timeout: .seconds(20))
+      lines.append(event.line)
+      if case .complete = event { return lines }
     }
   }
 

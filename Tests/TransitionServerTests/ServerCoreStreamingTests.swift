@@ -24,7 +24,7 @@ import TransitionServerTesting
           "event": .string("begin"), "session": .string(id),
           "container": .array([.number(100), .number(200)]), "animator": .string("crossfade"),
           "operation": .string("present"), "duration": .number(0.5), "clock": .string("wall"),
-          "fps": .number(10), "interactive": .bool(false),
+          "fps": .number(10), "encoding": .string("full"), "interactive": .bool(false),
           "start": .number(start),
         ]))
     #expect(subscribed[2]["seq"] == .number(0))

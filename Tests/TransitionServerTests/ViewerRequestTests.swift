@@ -44,6 +44,23 @@ import TransitionKit
     #expect(decide("/events", "session=&" + token).isBadRequest)
   }
 
+  @Test func eventsTakeFullOrDeltaFramesAndRefuseAnyOtherEncoding() {
+    let token = "token=" + String(decoding: Self.token, as: UTF8.self)
+    #expect(decide("/events", "encoding=full&" + token) == .events(session: nil, fps: 60))
+    #expect(
+      decide("/events", "session=s1&encoding=delta&" + token)
+        == .events(session: "s1", fps: 60, encoding: .delta))
+    #expect(
+      decide("/events", "encoding=diff&" + token)
+        == .badRequest(#"encoding must be "full" or "delta", got "diff""#))
+    #expect(decide("/events", "encoding=&" + token).isBadRequest)
+    #expect(decide("/events", "encoding=DELTA&" + token).isBadRequest)
+    let refusal = decide("/events", "encoding=a%0d%0aX-Evil:1&" + token).refusal
+    #expect(refusal?.status == 400)
+    #expect(refusal?.message.contains("\n") == false)
+    #expect(refusal?.message.contains("\r") == false)
+  }
+
   @Test func tokensMatchOnlyWhenEqualAndNotEmpty() {
     #expect(ViewerRequest.tokensMatch(Array("abc".utf8), Array("abc".utf8)))
     #expect(!ViewerRequest.tokensMatch(Array("abd".utf8), Array("abc".utf8)))

@@ -2,7 +2,8 @@
 // event per session), as written by `transitionctl play --out` or received over the socket or
 // as Server-Sent Events. Delta recordings (`play --out FILE --delta`, docs/protocol.md "Delta
 // frames") keep their frames as written; `SessionRecord.frame(index)` rebuilds the full frame
-// from the key frame at or before `index`.
+// from the key frame at or before `index`. A live stream's frames (`Recording.receive`) are
+// rebuilt as they arrive, each delta on its session's previous frame, and kept whole.
 "use strict";
 
 /// The value a full frame leaves out for each layer member; a delta writes it when a member
@@ -69,6 +70,8 @@ class SessionRecord {
     // frame.
     this.rebuiltIndex = -1;
     this.rebuilt = null;
+    // Live: whether the next delta must wait for a key frame (`Recording.receive`).
+    this.awaitingKey = false;
   }
 
   /// The full frame `index`: as recorded, or, in a delta recording, rebuilt from the key frame
@@ -146,6 +149,41 @@ class Recording {
     else if (event.event === "frame") record.frames.push(event);
     else if (event.event === "complete") record.complete = event;
     return record;
+  }
+
+  /// Adds one event of a live stream (the live page's `/events`, full or delta frames) and
+  /// keeps every frame whole: a key frame is kept without its `key`, a delta is applied at once
+  /// (`applyDelta`) to its session's previous frame, and the full frame it makes is kept.
+  /// A delta with nothing to apply it to (no frame of its session yet, or none since
+  /// `awaitKeyFrames`) is dropped, and so is every later delta of that session until its next
+  /// key frame: the stream has lost its place there.
+  ///
+  /// Returns `{ record, dropped }`: the event's session record (null for events without a
+  /// session) and whether the event was a delta dropped for want of a key frame.
+  receive(event) {
+    const isFrame = event && typeof event === "object" && event.event === "frame" &&
+      typeof event.session === "string";
+    if (!isFrame || event.key === undefined) return { record: this.add(event), dropped: false };
+    const record = this.session(event.session);
+    if (event.key === true) {
+      record.awaitingKey = false;
+      this.add(applyDelta({ layers: [] }, Object.assign({}, event, { key: false })));
+      return { record, dropped: false };
+    }
+    const previous = record.frames[record.frames.length - 1];
+    if (record.awaitingKey || !previous) {
+      record.awaitingKey = true;
+      return { record, dropped: true };
+    }
+    this.add(applyDelta(previous, event));
+    return { record, dropped: false };
+  }
+
+  /// Marks every session as having lost its place, so that its next delta is dropped unless a
+  /// key frame comes first: for a live stream that was interrupted (its deltas in between are
+  /// lost) and opened again, whose first frame of each session is a key frame.
+  awaitKeyFrames() {
+    for (const record of this.sessions.values()) record.awaitingKey = true;
   }
 
   /// Parses NDJSON text; throws an Error naming the first bad line.

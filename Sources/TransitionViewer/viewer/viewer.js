@@ -31,6 +31,8 @@
 //   background=#RRGGBB   the stage's colour behind the layers (default black)
 //   token=T              over HTTP: the daemon's token, passed on to /events (live mode)
 //   fps=N                over HTTP: the live stream's frame rate (default 60)
+//   encoding=full        over HTTP: ask the live stream for full frames instead of delta
+//                        frames (the default, rebuilt here as they arrive)
 //
 // When it is done, <body data-status> is "ready" or "error" (and #message says why), and the
 // promise window.viewerReady resolves.
@@ -96,6 +98,9 @@ class Player {
     this.playhead = 0;
     this.lastTick = null;
     this.follow = false;
+    // Live mode: the event stream and its URL.
+    this.source = null;
+    this.liveURL = null;
     this.fallbackContainer = parseContainer(params.get("container"));
     this.bindControls();
   }
@@ -286,36 +291,80 @@ class Player {
     requestAnimationFrame((next) => this.tick(next));
   }
 
-  /// Live mode: follows every session of a daemon's Server-Sent Events stream.
+  /// Live mode: follows every session of a daemon's Server-Sent Events stream, whose frames
+  /// are full or delta frames (`encoding=` of `url`); deltas are rebuilt as they arrive
+  /// (`Recording.receive`). A delta with no key frame before it is dropped with a note, and
+  /// the page opens the stream again: a new subscription starts every session with a key frame
+  /// (an event stream cannot ask `resync`).
   connect(url) {
     this.recording = new Recording();
     this.follow = true;
+    this.liveURL = url;
+    this.droppedDeltas = 0;
+    this.liveNote = "";
+    this.liveEncoding = null;
     $("sessions").textContent = "";
     $("title").textContent = "live";
-    const source = new EventSource(url);
-    $("live").textContent = "connecting to the daemon…";
-    source.onopen = () => { $("live").textContent = "live: waiting for sessions"; };
-    source.onerror = () => { $("live").textContent = "live: disconnected, retrying…"; };
-    source.onmessage = (message) => {
-      let event;
-      try { event = JSON.parse(message.data); } catch (error) { return; }
-      const isNew = event && typeof event.session === "string" && !this.recording.sessions.has(event.session);
-      const record = this.recording.add(event);
-      if (!record) return;
-      if (isNew) {
-        this.addSessionOption(record);
-        this.select(record.id);
-        $("live").textContent = "live: " + record.id;
-      } else if (event.event === "begin" && record === this.record) {
-        this.applyContainer();
-        this.inspector.load(record);
-      }
-      for (const option of $("sessions").options) {
-        if (option.value === record.id) option.textContent = describe(record);
-      }
-      if (record === this.record && event.event === "frame") this.show(record.frames.length - 1);
-      if (record === this.record && event.event === "complete") this.show(record.frames.length - 1);
+    this.openStream("connecting to the daemon…");
+  }
+
+  /// Opens (or opens again) the live event stream.
+  openStream(status) {
+    if (this.source) this.source.close();
+    const source = new EventSource(this.liveURL);
+    this.source = source;
+    this.setLive(status);
+    source.onopen = () => {
+      // Deltas lost while the stream was down: each session waits for its key frame.
+      this.recording.awaitKeyFrames();
+      this.setLive("live: " + (this.record ? this.record.id : "waiting for sessions"));
     };
+    source.onerror = () => { this.setLive("live: disconnected, retrying…"); };
+    source.onmessage = (message) => this.received(message.data);
+  }
+
+  /// Shows the live state, and the note about dropped deltas when there is one; `data-encoding`
+  /// is the stream's encoding as its `begin` events say, `data-dropped` the deltas dropped.
+  setLive(text) {
+    $("live").textContent = text + (this.liveNote ? " · " + this.liveNote : "");
+    $("live").dataset.dropped = String(this.droppedDeltas);
+    if (this.liveEncoding) $("live").dataset.encoding = this.liveEncoding;
+  }
+
+  /// One event of the live stream.
+  received(data) {
+    let event;
+    try { event = JSON.parse(data); } catch (error) { return; }
+    const isNew = event && typeof event.session === "string" && !this.recording.sessions.has(event.session);
+    const { record, dropped } = this.recording.receive(event);
+    if (!record) return;
+    if (event.event === "begin" && typeof event.encoding === "string") {
+      this.liveEncoding = event.encoding;
+      $("live").dataset.encoding = event.encoding;
+    }
+    if (isNew) {
+      this.addSessionOption(record);
+      this.select(record.id);
+      this.setLive("live: " + record.id);
+    } else if (event.event === "begin" && record === this.record) {
+      this.applyContainer();
+      this.inspector.load(record);
+    }
+    for (const option of $("sessions").options) {
+      if (option.value === record.id) option.textContent = describe(record);
+    }
+    if (dropped) {
+      this.droppedDeltas += 1;
+      this.liveNote = "dropped " + this.droppedDeltas + " delta frame" +
+        (this.droppedDeltas === 1 ? "" : "s") + " that had no key frame before it (last: " +
+        record.id + " seq " + event.seq + "), reconnected for key frames";
+      // The old stream's later events are not read; the new one starts with key frames.
+      this.openStream("live: reconnecting for key frames");
+      return;
+    }
+    if (record === this.record && (event.event === "frame" || event.event === "complete")) {
+      this.show(record.frames.length - 1);
+    }
   }
 }
 
@@ -463,7 +512,10 @@ async function main() {
     if (params.has("frame")) player.show(frameIndex(record, params.get("frame")));
     else if (params.has("progress")) player.show(record.frameNearest(Number(params.get("progress"))));
   } else if (location.protocol === "http:" || location.protocol === "https:") {
-    const query = new URLSearchParams({ session: "*", fps: params.get("fps") || "60", timeline: "1" });
+    const query = new URLSearchParams({
+      session: "*", fps: params.get("fps") || "60", timeline: "1",
+      encoding: params.get("encoding") === "full" ? "full" : "delta",
+    });
     if (params.has("token")) query.set("token", params.get("token"));
     player.fallbackContainer = container;
     // The daemon serves its http.images directory at images/NAME, behind the same token.
