@@ -1,4 +1,5 @@
 import Foundation
+import UnixIO
 
 #if canImport(Glibc)
   import Glibc
@@ -34,28 +35,13 @@ final class TransitionctlChildProcess: @unchecked Sendable {
     posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in envp { free(pointer) }
-    }
-    var child: pid_t = 0
-    let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-    guard result == 0 else {
-      throw TransitionctlHarnessError(
-        "cannot start \(executable): \(String(cString: strerror(result)))")
+    let child: pid_t
+    do {
+      child = try spawnProcess(
+        executable: executable, arguments: arguments, environment: environment,
+        fileActions: &actions)
+    } catch {
+      throw TransitionctlHarnessError("cannot start \(executable): \(error.reason)")
     }
     pid = child
 
