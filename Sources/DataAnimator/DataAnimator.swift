@@ -323,7 +323,9 @@ private struct TimelineBuilder {
       // (it reads the stagger of a layer outside it) fails only if a value reads it.
       var unavailable: [String: EngineError] = [:]
       for binding in rule.variables {
-        if let missing = binding.expression.names.first(where: { unavailable[$0] != nil }) {
+        if !unavailable.isEmpty,
+          let missing = binding.expression.names.first(where: { unavailable[$0] != nil })
+        {
           unavailable[binding.name] = unavailable[missing]
           continue
         }
