@@ -40,7 +40,8 @@ enum BenchMode: String, CaseIterable {
     case .tap:
       """
       begin + subscribe written together → the first frame (a tap's first frame):
-      album-flip push of 24 cells and zoom-present present, median and p99
+      album-flip push of 24 cells and zoom-present present, median and p99, and the
+      CPU a tap costs the daemon and its plugin host
       """
     case .fairness:
       """
