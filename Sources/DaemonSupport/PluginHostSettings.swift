@@ -8,46 +8,34 @@ import TransitionServer
 public struct PluginHostSettings {
   /// The daemon's own executable, started as `transitiond plugin-host`.
   public var executable: String
-  /// What the host scans.
-  public var registry: PluginRegistry.Configuration
   /// The account to become when the daemon runs as root, else nil.
   public var user: PluginUser?
   public var memoryBytes: Int
   public var cpuSeconds: Int
-  public var callTimeout: Double
-  public var loadTimeout: Double
-  public var maxTimelineBytes: Int
-  public var initialBackoff: Double
-  public var maximumBackoff: Double
-  public var quarantineStrikes: Int
+  /// What the supervisor's state machine works with: what the host scans, its deadlines,
+  /// restart backoff and quarantine.
+  public var supervision: HostSupervisor.Settings
 
   /// The settings of `config`; `pluginUser` is looked up only when running as root.
   /// - Throws: ``ConfigError`` when `pluginUser` names no user.
   public init(config: DaemonConfig, executable: String, file: String?) throws(ConfigError) {
     self.executable = executable
-    // The daemon's uid is trusted to own plugins, not the host's (docs/security.md).
-    registry = PluginRegistry.Configuration(
-      searchPath: Self.searchPath(config), allowInsecurePlugins: config.allowInsecurePlugins,
-      trustedUID: geteuid(), animatorPaths: Self.animatorPaths(config))
     user = geteuid() == 0 ? try PluginUser.resolve(named: config.pluginUser, file: file) : nil
     let limits = config.limits
     memoryBytes = limits.pluginMemoryBytes
     cpuSeconds = limits.pluginCPUSeconds
-    callTimeout = Double(limits.pluginCallTimeoutMs) / 1000 * Self.sanitizerSlowdown
-    loadTimeout = Double(limits.pluginLoadTimeoutMs) / 1000 * Self.sanitizerSlowdown
-    maxTimelineBytes = limits.maxTimelineBytes
-    initialBackoff = Double(limits.pluginRestartBackoffMs) / 1000
-    maximumBackoff =
-      Double(max(limits.pluginRestartBackoffMaxMs, limits.pluginRestartBackoffMs)) / 1000
-    quarantineStrikes = limits.pluginQuarantineStrikes
-  }
-
-  /// What the supervisor's state machine works with.
-  public var supervision: HostSupervisor.Settings {
-    HostSupervisor.Settings(
-      registry: registry, callTimeout: callTimeout, loadTimeout: loadTimeout,
-      maxTimelineBytes: maxTimelineBytes, initialBackoff: initialBackoff,
-      maximumBackoff: maximumBackoff, quarantineStrikes: quarantineStrikes)
+    supervision = HostSupervisor.Settings(
+      // The daemon's uid is trusted to own plugins, not the host's (docs/security.md).
+      registry: PluginRegistry.Configuration(
+        searchPath: Self.searchPath(config), allowInsecurePlugins: config.allowInsecurePlugins,
+        trustedUID: geteuid(), animatorPaths: Self.animatorPaths(config)),
+      callTimeout: Double(limits.pluginCallTimeoutMs) / 1000 * Self.sanitizerSlowdown,
+      loadTimeout: Double(limits.pluginLoadTimeoutMs) / 1000 * Self.sanitizerSlowdown,
+      maxTimelineBytes: limits.maxTimelineBytes,
+      initialBackoff: Double(limits.pluginRestartBackoffMs) / 1000,
+      maximumBackoff:
+        Double(max(limits.pluginRestartBackoffMaxMs, limits.pluginRestartBackoffMs)) / 1000,
+      quarantineStrikes: limits.pluginQuarantineStrikes)
   }
 
   /// How much longer the plugin host's deadlines are in a sanitizer build (`make sanitize`,

@@ -1019,44 +1019,13 @@ enum LayerFrameField: String, CaseIterable, Sendable {
   case x, y, width, height, midX, midY, maxX, maxY
 
   /// `<reference>.<field>`, the expression name of this field of `reference` (`layer`,
-  /// `other`, `selected` or `match`): a literal, so that naming a field allocates nothing.
-  func name(of reference: String) -> String {
-    switch (reference, self) {
-    case ("layer", .x): "layer.x"
-    case ("layer", .y): "layer.y"
-    case ("layer", .width): "layer.width"
-    case ("layer", .height): "layer.height"
-    case ("layer", .midX): "layer.midX"
-    case ("layer", .midY): "layer.midY"
-    case ("layer", .maxX): "layer.maxX"
-    case ("layer", .maxY): "layer.maxY"
-    case ("other", .x): "other.x"
-    case ("other", .y): "other.y"
-    case ("other", .width): "other.width"
-    case ("other", .height): "other.height"
-    case ("other", .midX): "other.midX"
-    case ("other", .midY): "other.midY"
-    case ("other", .maxX): "other.maxX"
-    case ("other", .maxY): "other.maxY"
-    case ("selected", .x): "selected.x"
-    case ("selected", .y): "selected.y"
-    case ("selected", .width): "selected.width"
-    case ("selected", .height): "selected.height"
-    case ("selected", .midX): "selected.midX"
-    case ("selected", .midY): "selected.midY"
-    case ("selected", .maxX): "selected.maxX"
-    case ("selected", .maxY): "selected.maxY"
-    case ("match", .x): "match.x"
-    case ("match", .y): "match.y"
-    case ("match", .width): "match.width"
-    case ("match", .height): "match.height"
-    case ("match", .midX): "match.midX"
-    case ("match", .midY): "match.midY"
-    case ("match", .maxX): "match.maxX"
-    case ("match", .maxY): "match.maxY"
-    default: "\(reference).\(rawValue)"
-    }
-  }
+  /// `other`, `selected` or `match`).
+  func name(of reference: String) -> String { "\(reference).\(rawValue)" }
+
+  /// The names of every field of the layer a rule draws (`layer.x` …) and of its matched
+  /// counterpart (`other.x` …), in `allCases` order: made once, as every layer drawn names them.
+  static let layerNames = allCases.map { $0.name(of: "layer") }
+  static let otherNames = allCases.map { $0.name(of: "other") }
 
   func value(of rect: Rect) -> Double {
     switch self {

@@ -304,12 +304,12 @@ private struct TimelineBuilder {
     for (position, item) in items.enumerated() {
       names.removeLocal()
       let frame = item.layer.initial.frame
-      for field in LayerFrameField.allCases {
-        names.set(field.name(of: "layer"), field.value(of: frame))
+      for (field, name) in zip(LayerFrameField.allCases, LayerFrameField.layerNames) {
+        names.set(name, field.value(of: frame))
       }
       if let other = counterpart(of: item) {
-        for field in LayerFrameField.allCases {
-          names.set(field.name(of: "other"), field.value(of: other.frame))
+        for (field, name) in zip(LayerFrameField.allCases, LayerFrameField.otherNames) {
+          names.set(name, field.value(of: other.frame))
         }
       }
       names.set("index", Double(position))

@@ -51,23 +51,8 @@ public struct JSONReader {
   /// The name of the object's next member, with its `:` read (its value comes next), or nil
   /// when the object has ended (its `}` read).
   public mutating func nextMember() throws(JSONSyntaxError) -> String? {
-    parser.skipWhitespace()
-    guard parser.index < parser.bytes.count else {
-      throw parser.failure("unexpected end of input")
-    }
-    let first = atContainerStart
-    atContainerStart = false
-    if parser.bytes[parser.index] == UInt8(ascii: "}") {
-      parser.index += 1
-      parser.depth -= 1
+    guard try nextInContainer(closing: UInt8(ascii: "}"), "expected ',' or '}'") else {
       return nil
-    }
-    if !first {
-      guard parser.bytes[parser.index] == UInt8(ascii: ",") else {
-        throw parser.failure("expected ',' or '}'")
-      }
-      parser.index += 1
-      parser.skipWhitespace()
     }
     guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"")
     else { throw parser.failure("expected a member name") }
@@ -90,22 +75,33 @@ public struct JSONReader {
   /// True when the array has another element (read it next); false when it has ended (its
   /// `]` read).
   public mutating func nextElement() throws(JSONSyntaxError) -> Bool {
+    try nextInContainer(closing: UInt8(ascii: "]"), "expected ',' or ']'")
+  }
+
+  /// Steps to the next entry of the object or array being read: false, with `closing` read,
+  /// when it has ended; otherwise true, past the `,` before any entry but the first and the
+  /// whitespace after it. `separatorMessage` is the error for anything else.
+  @inline(__always)
+  private mutating func nextInContainer(closing: UInt8, _ separatorMessage: String)
+    throws(JSONSyntaxError) -> Bool
+  {
     parser.skipWhitespace()
     guard parser.index < parser.bytes.count else {
       throw parser.failure("unexpected end of input")
     }
     let first = atContainerStart
     atContainerStart = false
-    if parser.bytes[parser.index] == UInt8(ascii: "]") {
+    if parser.bytes[parser.index] == closing {
       parser.index += 1
       parser.depth -= 1
       return false
     }
     if !first {
       guard parser.bytes[parser.index] == UInt8(ascii: ",") else {
-        throw parser.failure("expected ',' or ']'")
+        throw parser.failure(separatorMessage)
       }
       parser.index += 1
+      parser.skipWhitespace()
     }
     return true
   }

@@ -6,7 +6,7 @@ import TransitionWire
 /// the wall clock at 30, 60 or 120 fps or on the virtual clock, and then watches to the end,
 /// reverses, cancels, drives an interactive session to a finish or a cancel, pauses and
 /// seeks, or disconnects mid-stream; then connects again, until its deadline.
-struct ChurnWorker {
+struct ChurnWorker: SocketWorker {
   let socketPath: String
   let transitions: [SoakTransition]
   let deadline: Double
@@ -27,18 +27,11 @@ struct ChurnWorker {
   }
 
   mutating func run() -> WorkerReport {
-    while Monotonic.now < deadline {
-      guard let client = try? DaemonClient(path: socketPath) else {
-        report.note("cannot connect to \(socketPath)")
-        Monotonic.sleep(0.1)
-        continue
+    connectUntilDeadline { worker, client in
+      let sessions = Int.random(in: 1...4, using: &worker.random)
+      for _ in 0..<sessions where Monotonic.now < worker.deadline {
+        if !worker.churnOneSession(on: client) { break }
       }
-      report.connections += 1
-      let sessions = Int.random(in: 1...4, using: &random)
-      for _ in 0..<sessions where Monotonic.now < deadline {
-        if !churnOneSession(on: client) { break }
-      }
-      client.close()
     }
     return report
   }

@@ -3,7 +3,7 @@ import TransitionClient
 /// A subscriber that stalls: subscribes to every session (`*`) at 60 fps and then reads
 /// nothing for a few seconds before it hangs up and does it again, so that the daemon's output
 /// for it piles up (coalesced frames, a slow-subscriber disconnect) while everyone else goes on.
-struct StalledSubscriber {
+struct StalledSubscriber: SocketWorker {
   let socketPath: String
   let deadline: Double
   var random: SoakRandom
@@ -17,17 +17,11 @@ struct StalledSubscriber {
   }
 
   mutating func run() -> WorkerReport {
-    while Monotonic.now < deadline {
-      guard let client = try? DaemonClient(path: socketPath) else {
-        report.note("cannot connect to \(socketPath)")
-        Monotonic.sleep(0.1)
-        continue
-      }
-      report.connections += 1
+    connectUntilDeadline { worker, client in
       // The reply is read: a request gets one even from a subscriber that then stalls.
-      _ = client.ask(.subscribe, ["session": "*", "fps": 60], into: &report)
-      Monotonic.sleep(min(Double.random(in: 2...8, using: &random), deadline - Monotonic.now))
-      client.close()
+      _ = client.ask(.subscribe, ["session": "*", "fps": 60], into: &worker.report)
+      Monotonic.sleep(
+        min(Double.random(in: 2...8, using: &worker.random), worker.deadline - Monotonic.now))
     }
     return report
   }

@@ -8,7 +8,7 @@ import TransitionWire
 /// as it comes. Every frame is checked: its `seq` follows the one before (no gap: a reader
 /// that keeps up is never coalesced), and it arrived within ``SoakLimits/lateFrameSeconds``
 /// of when it was due, `start + t` on the shared monotonic clock.
-struct SteadySubscriber {
+struct SteadySubscriber: SocketWorker {
   let socketPath: String
   let transitions: [SoakTransition]
   let deadline: Double
@@ -23,19 +23,12 @@ struct SteadySubscriber {
 
   mutating func run() -> WorkerReport {
     var next = Int(report.seed % UInt64(max(1, transitions.count)))
-    while Monotonic.now < deadline {
-      guard let client = try? DaemonClient(path: socketPath) else {
-        report.note("cannot connect to \(socketPath)")
-        Monotonic.sleep(0.1)
-        continue
-      }
-      report.connections += 1
-      while Monotonic.now < deadline {
-        let transition = transitions[next % transitions.count]
+    connectUntilDeadline { worker, client in
+      while Monotonic.now < worker.deadline {
+        let transition = worker.transitions[next % worker.transitions.count]
         next += 1
-        if !follow(transition, fps: next % 2 == 0 ? 60 : 30, on: client) { break }
+        if !worker.follow(transition, fps: next % 2 == 0 ? 60 : 30, on: client) { break }
       }
-      client.close()
     }
     return report
   }

@@ -227,8 +227,8 @@ final class Daemon {
       animators.missing = nil
       return
     }
-    let searched = supervisor.settings.registry.searchPath.entries
-    let directories = supervisor.settings.registry.animatorPaths
+    let searched = supervisor.settings.supervision.registry.searchPath.entries
+    let directories = supervisor.settings.supervision.registry.animatorPaths
     let plugins = searched.isEmpty ? "nothing" : searched.joined(separator: ", ")
     let data = directories.isEmpty ? "nothing" : directories.joined(separator: ", ")
     var reason =
@@ -298,7 +298,7 @@ final class Daemon {
         self.supervisor.requestScan()
       }
     animatorWatcher = watcher
-    for problem in watcher.watch(supervisor.settings.registry.animatorPaths) {
+    for problem in watcher.watch(supervisor.settings.supervision.registry.animatorPaths) {
       logger.warn("cannot watch the animator directory \(problem)")
     }
   }

@@ -40,6 +40,8 @@ final class PluginHostSupervisor {
   let loop: EventLoop
   let logger: Logger
   private(set) var settings: PluginHostSettings
+  /// Where the host's bytes are read into, made once (a read comes with every answer).
+  private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
   private var machine: HostSupervisor
   /// Runs after every completed scan, with its report.
   var onScanned: ((ScanReport) -> Void)?
@@ -275,9 +277,9 @@ final class PluginHostSupervisor {
   /// the loop. A plain `read`: descriptors the host may try to pass are never taken (the
   /// kernel drops them).
   private func readable(_ host: Host) {
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     for _ in 0..<16 where host.isOpen && host === self.host {
-      let count = read(host.process.descriptor, &buffer, buffer.count)
+      let descriptor = host.process.descriptor
+      let count = readBuffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count == 0 {
         // The host's end closed: it died, or is dying. Name how when it is already gone;
         // otherwise its pidfd reports the exit in a moment (`exited`), and the call's
@@ -300,7 +302,7 @@ final class PluginHostSupervisor {
             "the plugin host's socket failed: \(String(cString: strerror(errno)))"))
         return
       }
-      handle(.received(Array(buffer[..<count])))
+      handle(.received(Array(readBuffer[..<count])))
     }
   }
 

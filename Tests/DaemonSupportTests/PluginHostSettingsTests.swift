@@ -22,17 +22,17 @@ import TransitionServer
     config.allowInsecurePlugins = true
     let settings = try PluginHostSettings(config: config, executable: "/bin/td", file: nil)
     #expect(settings.executable == "/bin/td")
-    #expect(settings.callTimeout == 0.25)
-    #expect(settings.loadTimeout == 4)
-    #expect(settings.initialBackoff == 0.3)
+    #expect(settings.supervision.callTimeout == 0.25)
+    #expect(settings.supervision.loadTimeout == 4)
+    #expect(settings.supervision.initialBackoff == 0.3)
     // A maximum below the initial back-off is the initial back-off.
-    #expect(settings.maximumBackoff == 0.3)
-    #expect(settings.quarantineStrikes == 7)
-    #expect(settings.maxTimelineBytes == 2_048)
-    #expect(settings.registry.searchPath.entries.first == "/opt/plugins")
-    #expect(settings.registry.animatorPaths == ["/opt/animators"])
-    #expect(settings.registry.allowInsecurePlugins)
-    #expect(settings.registry.trustedUID == geteuid())
+    #expect(settings.supervision.maximumBackoff == 0.3)
+    #expect(settings.supervision.quarantineStrikes == 7)
+    #expect(settings.supervision.maxTimelineBytes == 2_048)
+    #expect(settings.supervision.registry.searchPath.entries.first == "/opt/plugins")
+    #expect(settings.supervision.registry.animatorPaths == ["/opt/animators"])
+    #expect(settings.supervision.registry.allowInsecurePlugins)
+    #expect(settings.supervision.registry.trustedUID == geteuid())
     let sandbox = settings.sandbox(parent: 42)
     #expect(sandbox.parentPID == 42)
     #expect(sandbox.memoryBytes == 128 << 20)
@@ -47,7 +47,7 @@ import TransitionServer
     let settings = try PluginHostSettings(config: config, executable: "/bin/td", file: nil)
     let cwd = try #require(getcwd(nil, 0))
     defer { free(cwd) }
-    #expect(settings.registry.animatorPaths == [String(cString: cwd) + "/animators"])
+    #expect(settings.supervision.registry.animatorPaths == [String(cString: cwd) + "/animators"])
   }
 
   @Test func theHostDoesNotInheritWhatOnlyTheDaemonMayUse() {
