@@ -8,15 +8,16 @@ import TransitionWire
 ///
 /// Replies and events (`begin`, `complete`, `stopping`) are always sent; frames of
 /// wall-clock streams go through ``Backpressure`` and may be coalesced (per subscription and
-/// session only the newest frame waits) or get the peer closed. Virtual-clock frames are
-/// produced only as fast as the peer drains, so they never pile up.
+/// session the peer is owed only the stream's newest frame, rendered when it drains) or get
+/// the peer closed. Virtual-clock frames are produced only as fast as the peer drains, so
+/// they never pile up.
 final class Client: CustomStringConvertible {
-  /// A coalesced frame waiting for the peer to drain (the one copy of a frame's bytes, made
-  /// only for a peer that reads too slowly).
-  private struct PendingFrame {
+  /// A coalesced frame: the peer is owed the newest frame of a subscription's stream of a
+  /// session, which the stream renders again when the peer drains. Nothing of the frames in
+  /// between is kept.
+  private struct OwedFrame: Equatable {
     let subscriptionID: Int
     let session: String
-    let bytes: [UInt8]
   }
 
   let peer: Peer
@@ -26,7 +27,7 @@ final class Client: CustomStringConvertible {
   private let clock: ServerClock
   private(set) var subscriptions: [Subscription] = []
   private var backpressure: Backpressure
-  private var pendingFrames: [PendingFrame] = []
+  private var owedFrames: [OwedFrame] = []
   /// Unsent bytes below which virtual subscriptions produce more frames.
   private let virtualBatchBytes: Int
   /// True while a `begin` of this client waits for its animator, or a `reload` for the
@@ -71,7 +72,7 @@ final class Client: CustomStringConvertible {
   /// Removes a subscription that ended (its session completed) or was cancelled.
   func subscriptionEnded(_ subscription: Subscription) {
     subscriptions.removeAll { $0 === subscription }
-    pendingFrames.removeAll { $0.subscriptionID == subscription.id }
+    owedFrames.removeAll { $0.subscriptionID == subscription.id }
   }
 
   // MARK: Sending
@@ -106,44 +107,38 @@ final class Client: CustomStringConvertible {
     send(WireMessage.failure(id: id, error))
   }
 
-  /// Sends a wall-clock frame, or coalesces it when the peer reads too slowly.
-  func sendFrame(_ bytes: UnsafeRawBufferPointer, subscription: Subscription, session: String) {
-    switch admitFrame(subscription: subscription, session: session) {
-    case .write: writeFrame(bytes)
-    case .coalesce: coalesceFrame(bytes, subscription: subscription, session: session)
-    case .closed: break
-    }
-  }
-
   /// What becomes of a wall-clock frame for this peer (``admitFrame(subscription:session:)``).
   enum FrameAdmission {
-    /// Write it now (``writeFrame(_:)``); an older frame of the stream that waited is dropped.
+    /// Write it now (``writeFrame(_:)``); an older frame of the stream that was owed is
+    /// dropped.
     case write
-    /// Keep it as the stream's one waiting frame (``coalesceFrame(_:subscription:session:)``).
+    /// Do not write it: the peer is owed the stream's newest frame instead
+    /// (``oweFrame(subscription:session:)``).
     case coalesce
     /// The peer is closed (or was closed now, for being too slow): send nothing.
     case closed
   }
 
   /// Decides, by the slow-subscriber policy, whether a wall-clock frame of `subscription`'s
-  /// stream of `session` is written or coalesced; a frame of that stream still waiting is
+  /// stream of `session` is written or coalesced; a frame of that stream still owed is
   /// dropped (and counted) either way, as the new one replaces it. A delta subscription,
   /// whose frames build on the one before, picks its bytes by the answer (a key frame after
-  /// anything was dropped).
+  /// anything was dropped). Asked before the frame is rendered: a frame no subscriber takes
+  /// is never rendered.
   func admitFrame(subscription: Subscription, session: String) -> FrameAdmission {
     guard isOpen else { return .closed }
     let pending = peer.pendingOutputBytes
     // Below the soft limit (the steady state) no clock is read and nothing is looked up.
-    if pending <= backpressure.softLimit, pendingFrames.isEmpty {
+    if pending <= backpressure.softLimit, owedFrames.isEmpty {
       backpressure.drained(pending: pending)
       return .write
     }
     switch backpressure.decide(pending: pending, now: clock.now) {
     case .write:
-      dropPendingFrame(subscriptionID: subscription.id, session: session)
+      dropOwedFrame(subscriptionID: subscription.id, session: session)
       return .write
     case .coalesce:
-      dropPendingFrame(subscriptionID: subscription.id, session: session)
+      dropOwedFrame(subscriptionID: subscription.id, session: session)
       return .coalesce
     case .disconnect(let reason):
       closeSlow(reason)
@@ -157,16 +152,10 @@ final class Client: CustomStringConvertible {
     sendCountedFrame(bytes)
   }
 
-  /// Keeps a copy of a frame admitted with ``FrameAdmission/coalesce`` until the peer drains.
-  func coalesceFrame(_ bytes: UnsafeRawBufferPointer, subscription: Subscription, session: String) {
-    pendingFrames.append(
-      PendingFrame(subscriptionID: subscription.id, session: session, bytes: Array(bytes)))
-  }
-
-  /// Whether a coalesced frame of `subscription`'s stream of `session` waits to be written.
-  func hasPendingFrame(subscription: Subscription, session: String) -> Bool {
-    !pendingFrames.isEmpty
-      && pendingFrames.contains { $0.subscriptionID == subscription.id && $0.session == session }
+  /// Records that the peer is owed the newest frame of `subscription`'s stream of `session`
+  /// (a frame admitted with ``FrameAdmission/coalesce``), sent when the peer drains.
+  func oweFrame(subscription: Subscription, session: String) {
+    owedFrames.append(OwedFrame(subscriptionID: subscription.id, session: session))
   }
 
   /// Sends a stream's final frame and its `complete` event; neither is ever coalesced away
@@ -175,7 +164,7 @@ final class Client: CustomStringConvertible {
     frame: UnsafeRawBufferPointer, complete: [UInt8], subscription: Subscription, session: String
   ) {
     guard isOpen else { return }
-    dropPendingFrame(subscriptionID: subscription.id, session: session)
+    dropOwedFrame(subscriptionID: subscription.id, session: session)
     sendCountedFrame(frame)
     send(complete)
   }
@@ -202,11 +191,17 @@ final class Client: CustomStringConvertible {
     if pumped, isOpen, peer.isHoldingOutput { peer.flushNow() }
   }
 
-  /// The peer's queued output fell low: waiting frames go out, virtual streams go on.
+  /// The peer's queued output fell low: the streams render the frames it is owed, in the
+  /// order they were owed, and virtual streams go on. Called from the loop (a transport's
+  /// drain callback), never while a frame is being rendered.
   func drained() {
     backpressure.drained(pending: peer.pendingOutputBytes)
-    while isOpen, !pendingFrames.isEmpty, peer.pendingOutputBytes <= backpressure.softLimit {
-      pendingFrames.removeFirst().bytes.withUnsafeBytes { sendCountedFrame($0) }
+    while isOpen, !owedFrames.isEmpty, peer.pendingOutputBytes <= backpressure.softLimit {
+      let owed = owedFrames.removeFirst()
+      guard let subscription = subscription(id: owed.subscriptionID),
+        let stream = subscription.stream(of: owed.session)
+      else { continue }
+      stream.sendLatestFrame(to: subscription)
     }
     pumpVirtual()
   }
@@ -218,13 +213,11 @@ final class Client: CustomStringConvertible {
     enforceHardLimit()
   }
 
-  private func dropPendingFrame(subscriptionID: Int, session: String) {
+  private func dropOwedFrame(subscriptionID: Int, session: String) {
     guard
-      let index = pendingFrames.firstIndex(where: {
-        $0.subscriptionID == subscriptionID && $0.session == session
-      })
+      let index = owedFrames.firstIndex(of: OwedFrame(subscriptionID: subscriptionID, session: session))
     else { return }
-    pendingFrames.remove(at: index)
+    owedFrames.remove(at: index)
     stats.framesCoalesced += 1
   }
 

@@ -2,7 +2,8 @@
 /// its last stream leaves.
 final class FrameClocks {
   private let clock: ServerClock
-  private let stats: ServerStats
+  /// The server's counters, which the clocks and their streams keep.
+  let stats: ServerStats
   private var clocks: [Double: FrameClock] = [:]
   /// The render time every clock shares out by uid.
   let shares = RenderShares()

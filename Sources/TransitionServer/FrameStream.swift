@@ -12,22 +12,41 @@ import TransitionWire
 /// produced, from 0.
 ///
 /// Delta subscribers share the stream's one ``FrameDeltaEncoder``, which encodes each frame
-/// against the stream's previous one, once per tick while the stream has any (docs/protocol.md,
+/// rendered against the one rendered before, while the stream has any (docs/protocol.md,
 /// "Delta frames"). One that must start afresh (it joined, asked `resync`, or had a frame
-/// coalesced) gets the tick's key frame instead: the full line with `"key":true`, written
-/// once per tick that needs it.
+/// coalesced) gets the tick's key frame instead: the full line with `"key":true`.
+///
+/// A subscriber whose connection is over the slow-subscriber limit is not written to; it is
+/// owed the stream's newest frame, which is rendered again for it when its connection drains
+/// (``Client``). A tick that no subscriber can take renders nothing.
 final class FrameStream {
+  /// One subscriber of the stream, and what the stream remembers of it between frames.
+  private final class Member {
+    let subscription: Subscription
+    /// A delta subscriber's next frame must be a key frame: it has not been sent the frame
+    /// the stream's delta encoder holds (it joined, asked `resync`, or missed a frame).
+    var needsKeyFrame: Bool
+    /// Whether the frame being rendered is written to it, decided before the render.
+    var takesFrame = false
+
+    init(_ subscription: Subscription) {
+      self.subscription = subscription
+      needsKeyFrame = subscription.encoding == .delta
+    }
+  }
+
   /// The session the frames show; it owns its streams, and a stream leaves the frame clock
   /// and its subscribers before its session lets go of it. Unsafe-unowned because it is read
   /// for every frame, which must not cost reference counting.
   unowned(unsafe) let session: Session
   let fps: Double
-  private(set) var subscribers: [Subscription] = []
-  /// Per subscriber (same index), whether a delta subscriber's next frame must be a key frame.
-  private var needsKeyFrame: [Bool] = []
+  /// The subscribers, in the order they joined.
+  private var members: [Member] = []
   /// The number of delta subscribers.
   private var deltaSubscribers = 0
   private var deltaEncoder: FrameDeltaEncoder?
+  /// The `seq` of the frame the delta encoder encoded last; nil before its first.
+  private var deltaEncoderSeq: Int?
   private var keyWriter = KeyFrameWriter()
   private let frameClocks: FrameClocks
   private var seq = 0
@@ -40,6 +59,8 @@ final class FrameStream {
   var tickingClock: FrameClock?
   /// True while the stream ticks on a frame clock.
   var isOnFrameClock: Bool { tickingClock != nil }
+  /// The number of subscribers.
+  var subscriberCount: Int { members.count }
 
   init(session: Session, fps: Double, frameClocks: FrameClocks) {
     self.session = session
@@ -49,13 +70,12 @@ final class FrameStream {
 
   /// Adds a subscriber. One joining a moving session in the instant of the last frame gets
   /// that frame (so every subscriber of a session that has just begun sees its first frame,
-  /// seq 0); otherwise the
-  /// first one, or one joining a session that stands still, gets a frame at once (and so do
-  /// the others), and any other joins at the next tick.
+  /// seq 0); otherwise the first one, or one joining a session that stands still, gets a
+  /// frame at once (and so do the others), and any other joins at the next tick.
   func attach(_ subscription: Subscription, at now: Double) {
-    let isFirst = subscribers.isEmpty
-    subscribers.append(subscription)
-    needsKeyFrame.append(subscription.encoding == .delta)
+    let isFirst = members.isEmpty
+    let member = Member(subscription)
+    members.append(member)
     if subscription.encoding == .delta {
       deltaSubscribers += 1
       if deltaEncoder == nil {
@@ -65,7 +85,7 @@ final class FrameStream {
     if !isFirst, session.isMoving, seq > 0, lastFrameTime == now {
       // The same frame again (same seq, same instant), rendered for this subscriber alone:
       // rarer than keeping a copy of every frame's bytes.
-      resend(to: subscribers.count - 1)
+      resend(to: member)
       return
     }
     if isFirst || !session.isMoving { sessionChanged(at: now) }
@@ -73,81 +93,87 @@ final class FrameStream {
 
   /// Removes a subscriber; the last one leaving stops the stream.
   func detach(_ subscription: Subscription) {
-    guard let index = subscribers.firstIndex(where: { $0 === subscription }) else { return }
-    subscribers.remove(at: index)
-    needsKeyFrame.remove(at: index)
+    guard let index = members.firstIndex(where: { $0.subscription === subscription }) else {
+      return
+    }
+    members.remove(at: index)
     if subscription.encoding == .delta { deltaSubscribers -= 1 }
-    if subscribers.isEmpty { session.streamBecameEmpty(self) }
+    if members.isEmpty { session.streamBecameEmpty(self) }
   }
 
-  /// Sends the stream's latest frame again to `subscription`, as a key frame when it is a
-  /// delta subscriber (`resync`); nothing before the stream's first frame, which is a key frame
-  /// anyway.
-  func sendKeyFrame(to subscription: Subscription) {
-    guard let index = subscribers.firstIndex(where: { $0 === subscription }) else { return }
-    needsKeyFrame[index] = subscription.encoding == .delta
+  /// Sends the stream's latest frame again to `subscription` (same seq, same instant), as a
+  /// key frame when it is a delta subscriber: for `resync`, and for a subscriber owed the
+  /// frame its connection could not take (``Client/drained()``). Nothing before the stream's
+  /// first frame, which is a key frame anyway, or after its session completed.
+  func sendLatestFrame(to subscription: Subscription) {
+    guard let member = members.first(where: { $0.subscription === subscription }) else {
+      return
+    }
+    member.needsKeyFrame = subscription.encoding == .delta
     guard seq > 0, lastFrameTime != nil, !session.isCompleted else { return }
-    resend(to: index)
+    resend(to: member)
   }
 
-  /// Renders the frame last sent (same seq, same instant) again for subscriber `index` alone.
-  private func resend(to index: Int) {
-    guard let time = lastFrameTime else { return }
+  /// Renders the frame last sent (same seq, same instant) again for `member` alone, through
+  /// the slow-subscriber policy (a subscriber that cannot take it now is owed it).
+  private func resend(to member: Member) {
+    guard let time = lastFrameTime, let client = member.subscription.client else { return }
     let session = self.session
-    let subscription = subscribers[index]
-    guard let client = subscription.client else { return }
-    let sessionID = session.id
+    guard admit(member, client: client, session: session.id) else { return }
+    let frameSeq = seq - 1
+    frameClocks.stats.framesRendered += 1
     session.render(
-      seq: seq - 1, progress: session.progress(at: time), t: time - session.startTime
-    ) { bytes in
-      guard subscription.encoding == .delta else {
-        return client.sendFrame(bytes, subscription: subscription, session: sessionID)
-      }
-      // The stream's encoder already holds this frame: the next delta follows on from it.
-      needsKeyFrame[index] = true
-      deliverDelta(to: index, client: client, full: bytes, delta: nil, session: sessionID)
+      seq: frameSeq, progress: session.progress(at: time), t: time - session.startTime
+    ) { bytes, frame in
+      guard member.subscription.encoding == .delta else { return client.writeFrame(bytes) }
+      keyWriter.keyFrame(fromFull: bytes) { client.writeFrame($0) }
+      member.needsKeyFrame = false
+      // The next delta follows on from this frame: the encoder must hold it. When it does
+      // not (the frame was rendered for full subscribers only, or not at all), no delta
+      // subscriber is in step with the encoder, and it can start again from this frame.
+      guard deltaEncoderSeq != frameSeq else { return }
+      deltaEncoder?.encode(session: session.id, seq: frameSeq, frame: frame) { _ in }
+      deltaEncoderSeq = frameSeq
     }
   }
 
-  /// Sends subscriber `index` (a delta subscriber) its frame: the `delta` line, or the key
-  /// frame made from `full` when it must start afresh or the delta is nil; a frame the slow-
-  /// subscriber policy coalesces is kept as a key frame, and the next one is a key frame too.
-  private func deliverDelta(
-    to index: Int, client: Client, full: UnsafeRawBufferPointer, delta: UnsafeRawBufferPointer?,
-    session sessionID: String
-  ) {
-    let subscription = subscribers[index]
-    switch client.admitFrame(subscription: subscription, session: sessionID) {
+  /// Applies the slow-subscriber policy to `member`'s next frame: true when it is to be
+  /// written now; otherwise the client is owed the stream's latest frame (rendered when its
+  /// connection drains, after which a delta subscriber starts again from a key frame), or
+  /// it is closed.
+  private func admit(_ member: Member, client: Client, session sessionID: String) -> Bool {
+    switch client.admitFrame(subscription: member.subscription, session: sessionID) {
     case .write:
-      if !needsKeyFrame[index], let delta { return client.writeFrame(delta) }
-      keyWriter.keyFrame(fromFull: full) { client.writeFrame($0) }
-      needsKeyFrame[index] = false
+      return true
     case .coalesce:
-      keyWriter.keyFrame(fromFull: full) {
-        client.coalesceFrame($0, subscription: subscription, session: sessionID)
-      }
-      needsKeyFrame[index] = true
+      client.oweFrame(subscription: member.subscription, session: sessionID)
+      member.needsKeyFrame = member.subscription.encoding == .delta
+      return false
     case .closed:
-      break
+      return false
     }
   }
 
   /// The session changed, or the stream must show it now: renders a frame of its current
   /// state at once, then ticks on the frame clock while the session moves.
   func sessionChanged(at now: Double) {
-    guard !subscribers.isEmpty, !session.isCompleted else { return }
+    guard !members.isEmpty, !session.isCompleted else { return }
     tick(at: now)
     // The frame answers a request: it leaves now, not behind the rest of the iteration.
-    for subscription in subscribers { subscription.client?.flushNow() }
+    for member in members { member.subscription.client?.flushNow() }
     // Sending can close a subscriber's client (a write fails, the slow-subscriber rule drops
     // it); with the last one the stream has left its session, and must not tick on its own.
-    if session.isMoving, !subscribers.isEmpty, !session.isCompleted { frameClocks.add(self) }
+    if session.isMoving, !members.isEmpty, !session.isCompleted { frameClocks.add(self) }
   }
 
-  /// Renders the frame at `time` for every subscriber: evaluated and encoded once, the same
-  /// bytes appended to each subscriber's connection. A session that stands still takes the
-  /// stream off the frame clock. `time` is before the session's end (``FrameClock`` renders
-  /// nothing at or after it: the session's completion sends the final frame).
+  /// The frame at `time` for every subscriber: evaluated and encoded once, the same bytes
+  /// appended to each subscriber's connection that can take them now. Which ones can is
+  /// decided first, by the slow-subscriber policy: a frame that none can take is not
+  /// rendered at all (each of them is owed the stream's latest frame instead, rendered when
+  /// its connection drains), so readers that do not read cost no rendering. A session that
+  /// stands still takes the stream off the frame clock. `time` is before the session's end
+  /// (``FrameClock`` renders nothing at or after it: the session's completion sends the
+  /// final frame).
   ///
   /// - Parameter held: When the frame clock renders ahead: each subscriber's output is held
   ///   there until the deadline.
@@ -159,32 +185,50 @@ final class FrameStream {
     lastFrameTime = time
     let sessionID = session.id
     let frameSeq = seq
-    session.render(seq: seq, progress: session.progress(at: time), t: time - session.startTime) {
-      bytes, frame in
-      guard deltaSubscribers > 0 else {
-        for subscription in subscribers {
-          guard let client = subscription.client else { continue }
-          held?.hold(client)
-          client.sendFrame(bytes, subscription: subscription, session: sessionID)
+    seq += 1
+    // A snapshot: a subscriber whose client closes while its frame is sent leaves `members`.
+    let members = self.members
+    var takers = 0
+    for member in members {
+      member.takesFrame = false
+      guard let client = member.subscription.client else { continue }
+      member.takesFrame = admit(member, client: client, session: sessionID)
+      if member.takesFrame { takers += 1 }
+    }
+    if takers > 0 {
+      frameClocks.stats.framesRendered += 1
+      session.render(
+        seq: frameSeq, progress: session.progress(at: time), t: time - session.startTime
+      ) { bytes, frame in
+        guard deltaSubscribers > 0 else {
+          for member in members where member.takesFrame {
+            guard let client = member.subscription.client else { continue }
+            held?.hold(client)
+            client.writeFrame(bytes)
+          }
+          return
         }
-        return
-      }
-      // Encoded every tick while there are delta subscribers, so each delta follows on from
-      // the frame before it.
-      deltaEncoder?.encode(session: sessionID, seq: frameSeq, frame: frame) { delta in
-        for index in subscribers.indices {
-          let subscription = subscribers[index]
-          guard let client = subscription.client else { continue }
-          held?.hold(client)
-          if subscription.encoding == .delta {
-            deliverDelta(to: index, client: client, full: bytes, delta: delta, session: sessionID)
-          } else {
-            client.sendFrame(bytes, subscription: subscription, session: sessionID)
+        // Encoded at every frame rendered while there are delta subscribers, so each delta
+        // follows on from the frame before it.
+        deltaEncoder?.encode(session: sessionID, seq: frameSeq, frame: frame) { delta in
+          deltaEncoderSeq = frameSeq
+          for member in members where member.takesFrame {
+            guard let client = member.subscription.client else { continue }
+            held?.hold(client)
+            guard member.subscription.encoding == .delta else {
+              client.writeFrame(bytes)
+              continue
+            }
+            if member.needsKeyFrame {
+              keyWriter.keyFrame(fromFull: bytes) { client.writeFrame($0) }
+              member.needsKeyFrame = false
+            } else {
+              client.writeFrame(delta)
+            }
           }
         }
       }
     }
-    seq += 1
     if !session.isMoving { frameClocks.remove(self) }
   }
 
@@ -192,51 +236,46 @@ final class FrameStream {
   /// any frames a subscriber's connection holds for a deadline, a little early), then ends.
   func finish(progress: Double, t: Double, finished: Bool) {
     frameClocks.remove(self)
-    let finalSubscribers = subscribers
-    let finalNeedsKey = needsKeyFrame
-    subscribers = []
-    needsKeyFrame = []
-    guard !finalSubscribers.isEmpty else { return }
+    let finalMembers = members
+    members = []
+    guard !finalMembers.isEmpty else { return }
     let complete = WireMessage.complete(session: session.id, finished: finished)
     let sessionID = session.id
     let frameSeq = seq
     let hasDelta = deltaSubscribers > 0
     deltaSubscribers = 0
+    frameClocks.stats.framesRendered += 1
     session.render(seq: seq, progress: progress, t: t) { bytes, frame in
       guard hasDelta else {
-        for subscription in finalSubscribers {
-          subscription.client?.sendFinal(
-            frame: bytes, complete: complete, subscription: subscription, session: sessionID)
+        for member in finalMembers {
+          member.subscription.client?.sendFinal(
+            frame: bytes, complete: complete, subscription: member.subscription,
+            session: sessionID)
         }
         return
       }
       deltaEncoder?.encode(session: sessionID, seq: frameSeq, frame: frame) { delta in
-        for (index, subscription) in finalSubscribers.enumerated() {
+        for member in finalMembers {
+          let subscription = member.subscription
           guard let client = subscription.client else { continue }
-          guard subscription.encoding == .delta else {
+          // A final frame is never coalesced: after a missed frame it is a key frame.
+          guard subscription.encoding == .delta, member.needsKeyFrame else {
             client.sendFinal(
-              frame: bytes, complete: complete, subscription: subscription, session: sessionID)
+              frame: subscription.encoding == .delta ? delta : bytes, complete: complete,
+              subscription: subscription, session: sessionID)
             continue
           }
-          // A final frame is never coalesced: after a dropped frame it is a key frame.
-          if finalNeedsKey[index]
-            || client.hasPendingFrame(subscription: subscription, session: sessionID)
-          {
-            keyWriter.keyFrame(fromFull: bytes) {
-              client.sendFinal(
-                frame: $0, complete: complete, subscription: subscription, session: sessionID)
-            }
-          } else {
+          keyWriter.keyFrame(fromFull: bytes) {
             client.sendFinal(
-              frame: delta, complete: complete, subscription: subscription, session: sessionID)
+              frame: $0, complete: complete, subscription: subscription, session: sessionID)
           }
         }
       }
     }
     seq += 1
-    for subscription in finalSubscribers {
-      subscription.client?.flushNow()
-      subscription.streamFinished(self)
+    for member in finalMembers {
+      member.subscription.client?.flushNow()
+      member.subscription.streamFinished(self)
     }
   }
 }

@@ -14,6 +14,9 @@ final class ServerStats {
   var sessionsCancelled = 0
   /// Frame lines written to subscribers (each subscriber counted).
   var framesSent = 0
+  /// Frames of wall-clock streams evaluated and encoded: once a frame however many
+  /// subscribers take it, and none for a tick that no subscriber can take.
+  var framesRendered = 0
   /// Frames a slow subscriber never got because a newer one replaced them.
   var framesCoalesced = 0
   var bytesSent = 0
@@ -52,6 +55,7 @@ final class ServerStats {
       "subscriptions": .number(Double(subscriptions)),
       "frames": .object([
         "sent": .number(Double(framesSent)),
+        "rendered": .number(Double(framesRendered)),
         "coalesced": .number(Double(framesCoalesced)),
       ]),
       "bytes": .object([

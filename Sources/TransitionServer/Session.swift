@@ -107,7 +107,7 @@ final class Session {
 
   /// Subscriptions currently receiving this session's frames.
   var subscriberCount: Int {
-    streams.values.reduce(virtualReaders) { $0 + $1.subscribers.count }
+    streams.values.reduce(virtualReaders) { $0 + $1.subscriberCount }
   }
 
   /// Renders the `frame` line at `progress`, `t` seconds into the session, numbered `seq`,

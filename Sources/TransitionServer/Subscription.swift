@@ -69,11 +69,16 @@ final class Subscription {
     }
   }
 
+  /// The wall stream of the session with id `session` it follows, if any.
+  func stream(of session: String) -> FrameStream? {
+    streams.first { $0.session.id == session }
+  }
+
   /// Has the next frame of every session it follows be a key frame (`resync`): a wall
   /// stream sends its latest frame again at once, as a key frame; a virtual reading makes its
   /// next frame one.
   func resync(at now: Double) {
-    for stream in streams { stream.sendKeyFrame(to: self) }
+    for stream in streams { stream.sendLatestFrame(to: self) }
     for cursor in cursors { cursor.needsKeyFrame = true }
   }
 

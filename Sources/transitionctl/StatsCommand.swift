@@ -7,9 +7,10 @@ enum StatsCommand: Command {
   static let usage = "stats [--json]"
   static let details = """
     Prints every counter of the daemon, one a line, by dotted name: uptime, connections
-    (current, total), sessions (active, completed, cancelled), frames (sent, coalesced for
-    slow readers), frame clock ticks (rendered, late: rendered after their deadline), bytes
-    (sent, received) and sessions begun per animator.
+    (current, total), sessions (active, completed, cancelled), frames (sent; rendered, once
+    a frame however many read it; coalesced for slow readers), frame clock ticks (rendered,
+    late: rendered after their deadline), bytes (sent, received) and sessions begun per
+    animator.
 
     options:
       --json, -j    print the daemon's reply as JSON

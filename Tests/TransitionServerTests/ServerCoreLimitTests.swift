@@ -28,6 +28,37 @@ import TransitionServerTesting
     #expect(slow.readLines().frames.map { $0["seq"] } == [.number(11)])
   }
 
+  @Test func aTickNoSubscriberCanTakeIsNotRenderedAndTheOwedFrameIsRenderedOnDrain() {
+    let harness = CoreHarness(limits: .changed { $0.subscriberSoftLimitBytes = 1_000 })
+    let owner = harness.connect()
+    let id = harness.beginCrossfade(from: owner, duration: 10)
+    let slow = harness.connect()
+    let slower = harness.connect()
+    for reader in [slow, slower] {
+      _ = harness.send(#"{"op":"subscribe","session":"\#(id)","fps":10}"#, from: reader)
+    }
+    harness.clock.advance(by: 1.05)
+    let rendered = harness.core.stats.framesRendered
+    let coalesced = harness.core.stats.framesCoalesced
+    #expect(coalesced > 0)
+    // Both readers are over the limit: five more ticks render nothing, and each drops the
+    // frame each reader was owed for a newer one.
+    harness.clock.advance(by: 0.5)
+    #expect(harness.core.stats.framesRendered == rendered)
+    #expect(harness.core.stats.framesCoalesced == coalesced + 10)
+    // The reader that drains gets the stream's newest frame, rendered for it alone; the other
+    // is still owed it.
+    _ = slow.readLines()
+    harness.core.peerDrained(slow)
+    #expect(slow.readLines().frames.map { $0["seq"] } == [.number(15)])
+    #expect(harness.core.stats.framesRendered == rendered + 1)
+    // From then on the stream renders again, for the reader that keeps up.
+    harness.clock.advance(by: 0.1)
+    #expect(slow.readLines().frames.map { $0["seq"] } == [.number(16)])
+    #expect(harness.core.stats.framesRendered == rendered + 2)
+    #expect(slower.isOpen)
+  }
+
   @Test func overTheSoftLimitForLongerThanTheGraceThePeerIsClosed() {
     let harness = CoreHarness(
       limits: .changed {

@@ -9,7 +9,9 @@ import TransitionKit
     let stats = ServerStats(startTime: 10)
     let json = stats.json(now: 10, activeSessions: 0, subscriptions: 0, scheduledTimers: 0)
     #expect(json.objectValue?["uptime"] == .number(0))
-    #expect(json.objectValue?["frames"] == .object(["sent": .number(0), "coalesced": .number(0)]))
+    #expect(
+      json.objectValue?["frames"]
+        == .object(["sent": .number(0), "rendered": .number(0), "coalesced": .number(0)]))
     #expect(json.objectValue?["animators"] == .object([:]))
   }
 
@@ -20,6 +22,7 @@ import TransitionKit
     stats.sessionsCompleted = 3
     stats.sessionsCancelled = 1
     stats.framesSent = 120
+    stats.framesRendered = 70
     stats.framesCoalesced = 4
     stats.bytesSent = 5_000
     stats.bytesReceived = 300
@@ -38,7 +41,9 @@ import TransitionKit
             "active": .number(5), "completed": .number(3), "cancelled": .number(1),
           ]),
           "subscriptions": .number(6),
-          "frames": .object(["sent": .number(120), "coalesced": .number(4)]),
+          "frames": .object([
+            "sent": .number(120), "rendered": .number(70), "coalesced": .number(4),
+          ]),
           "bytes": .object(["sent": .number(5_000), "received": .number(300)]),
           "ticks": .object(["rendered": .number(600), "late": .number(2), "deferred": .number(9)]),
           "timers": .object(["scheduled": .number(8)]),
