@@ -215,7 +215,8 @@ final class Client: CustomStringConvertible {
 
   private func dropOwedFrame(subscriptionID: Int, session: String) {
     guard
-      let index = owedFrames.firstIndex(of: OwedFrame(subscriptionID: subscriptionID, session: session))
+      let index = owedFrames.firstIndex(
+        of: OwedFrame(subscriptionID: subscriptionID, session: session))
     else { return }
     owedFrames.remove(at: index)
     stats.framesCoalesced += 1

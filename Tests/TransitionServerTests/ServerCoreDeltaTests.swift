@@ -87,4 +87,48 @@ import TransitionWire
     #expect(tail[0] == tail[1] && tail[1] == tail[2])
     #expect(tail[0].allSatisfy { $0["key"] == .bool(false) })
   }
+
+  @Test func aDeltaSubscriberClosedWhileATickIsSentLeavesTheOthersInStep() throws {
+    var limits = ServerLimits()
+    limits.subscriberHardLimitBytes = 2_000
+    let harness = CoreHarness(limits: limits)
+    let owner = harness.connect()
+    let id = harness.beginCrossfade(from: owner, duration: 10)
+    // The first subscriber never reads, and is closed by the write that takes it over the
+    // hard limit, in the middle of a tick; the two after it read every frame.
+    let stalled = harness.connect()
+    let readers = (0..<2).map { _ in harness.connect() }
+    var appliers = [FrameDeltaApplier](repeating: FrameDeltaApplier(), count: 2)
+    var rebuilt: [[Int: JSONValue]] = [[:], [:]]
+    let full = harness.connect()
+    var fullFrames: [Int: JSONValue] = [:]
+    func read() throws {
+      for (index, reader) in readers.enumerated() {
+        rebuilt[index].merge(try applied(reader.readLines(), into: &appliers[index])) { $1 }
+      }
+      for frame in full.readLines().frames {
+        fullFrames[Int(frame["seq"]?.numberValue ?? -1)] = frame
+      }
+    }
+    let subscribe = #"{"op":"subscribe","session":"\#(id)","fps":10,"encoding":"delta"}"#
+    _ = harness.send(subscribe, from: stalled)
+    for (index, reader) in readers.enumerated() {
+      let reply = harness.send(subscribe, from: reader)
+      rebuilt[index] = try applied(reply, into: &appliers[index])
+    }
+    for frame in harness.send(#"{"op":"subscribe","session":"\#(id)","fps":10}"#, from: full).frames
+    {
+      fullFrames[Int(frame["seq"]?.numberValue ?? -1)] = frame
+    }
+    for _ in 0..<20 {
+      harness.clock.advance(by: 0.1)
+      try read()
+    }
+    #expect(!stalled.isOpen)
+    #expect(harness.core.stats.slowSubscribersDisconnected == 1)
+    for frames in rebuilt {
+      #expect(frames.count == fullFrames.count)
+      for (seq, frame) in frames { #expect(frame == fullFrames[seq], "seq \(seq)") }
+    }
+  }
 }
