@@ -37,6 +37,15 @@ final class FrameClocks {
     }
   }
 
+  /// Runs `render`, a frame rendered outside the clocks' ticks (one a subscriber joining,
+  /// asking `resync` or owed after coalescing is sent), and charges the time it took to
+  /// `owner`'s share (``RenderShares``), as a tick's renders are.
+  func charging(_ owner: RenderShares.Owner, _ render: () -> Void) {
+    let start = clock.now
+    render()
+    shares.charge(owner, seconds: clock.now - start)
+  }
+
   /// The clock of `fps`, while it has streams.
   subscript(fps: Double) -> FrameClock? { clocks[fps] }
 

@@ -122,18 +122,20 @@ final class FrameStream {
     guard admit(member, client: client, session: session.id) else { return }
     let frameSeq = seq - 1
     frameClocks.stats.framesRendered += 1
-    session.render(
-      seq: frameSeq, progress: session.progress(at: time), t: time - session.startTime
-    ) { bytes, frame in
-      guard member.subscription.encoding == .delta else { return client.writeFrame(bytes) }
-      keyWriter.keyFrame(fromFull: bytes) { client.writeFrame($0) }
-      member.needsKeyFrame = false
-      // The next delta follows on from this frame: the encoder must hold it. When it does
-      // not (the frame was rendered for full subscribers only, or not at all), no delta
-      // subscriber is in step with the encoder, and it can start again from this frame.
-      guard deltaEncoderSeq != frameSeq else { return }
-      deltaEncoder?.encode(session: session.id, seq: frameSeq, frame: frame) { _ in }
-      deltaEncoderSeq = frameSeq
+    frameClocks.charging(session.ownerUID) {
+      session.render(
+        seq: frameSeq, progress: session.progress(at: time), t: time - session.startTime
+      ) { bytes, frame in
+        guard member.subscription.encoding == .delta else { return client.writeFrame(bytes) }
+        keyWriter.keyFrame(fromFull: bytes) { client.writeFrame($0) }
+        member.needsKeyFrame = false
+        // The next delta follows on from this frame: the encoder must hold it. When it does
+        // not (the frame was rendered for full subscribers only, or not at all), no delta
+        // subscriber is in step with the encoder, and it can start again from this frame.
+        guard deltaEncoderSeq != frameSeq else { return }
+        deltaEncoder?.encode(session: session.id, seq: frameSeq, frame: frame) { _ in }
+        deltaEncoderSeq = frameSeq
+      }
     }
   }
 

@@ -67,4 +67,29 @@ import TransitionServerTesting
     let lightFrames = try #require(shared.lightFrames)
     #expect(lightFrames >= 59, "\(shared)")
   }
+
+  @Test func aFrameRenderedOutsideATickIsChargedToItsUID() throws {
+    let harness = CoreHarness()
+    let first = harness.connect(uid: 1_000)
+    let second = harness.connect(uid: 2_000)
+    var subscriptions: [Int] = []
+    for peer in [first, second] {
+      let id = harness.beginCrossfade(from: peer, duration: 100)
+      let reply = harness.reply(
+        #"{"op":"subscribe","session":"\#(id)","fps":60,"encoding":"delta"}"#, from: peer)
+      subscriptions.append(Int(try #require(reply["subscription"]?.numberValue)))
+    }
+    let shares = harness.core.frameClocks.shares
+    #expect(shares.isSharing)
+    let before = try #require(shares.balance(of: 1_000))
+    let other = try #require(shares.balance(of: 2_000))
+    // Rendering takes time from here on; `resync` renders the latest frame again at once.
+    harness.clock.secondsPerRead = Self.secondsPerRead
+    let lines = harness.send(
+      #"{"op":"resync","subscription":\#(subscriptions[0])}"#, from: first)
+    #expect(lines.frames.map { $0["key"] } == [.bool(true)])
+    let after = try #require(shares.balance(of: 1_000))
+    #expect(after < before)
+    #expect(shares.balance(of: 2_000) == other)
+  }
 }
