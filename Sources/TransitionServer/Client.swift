@@ -112,8 +112,8 @@ final class Client: CustomStringConvertible {
     /// Write it now (``writeFrame(_:)``); an older frame of the stream that was owed is
     /// dropped.
     case write
-    /// Do not write it: the peer is owed the stream's newest frame instead
-    /// (``oweFrame(subscription:session:)``).
+    /// Do not write it: the peer is owed the stream's newest frame instead, which the stream
+    /// renders for it when it drains.
     case coalesce
     /// The peer is closed (or was closed now, for being too slow): send nothing.
     case closed
@@ -121,7 +121,9 @@ final class Client: CustomStringConvertible {
 
   /// Decides, by the slow-subscriber policy, whether a wall-clock frame of `subscription`'s
   /// stream of `session` is written or coalesced; a frame of that stream still owed is
-  /// dropped (and counted) either way, as the new one replaces it. A delta subscription,
+  /// dropped (and counted) either way, as the new one replaces it. Coalesced, the peer is
+  /// owed the stream's newest frame: one entry, kept in place, stands for every frame it
+  /// replaces. A delta subscription,
   /// whose frames build on the one before, picks its bytes by the answer (a key frame after
   /// anything was dropped). Asked before the frame is rendered: a frame no subscriber takes
   /// is never rendered.
@@ -138,7 +140,12 @@ final class Client: CustomStringConvertible {
       dropOwedFrame(subscriptionID: subscription.id, session: session)
       return .write
     case .coalesce:
-      dropOwedFrame(subscriptionID: subscription.id, session: session)
+      let owed = OwedFrame(subscriptionID: subscription.id, session: session)
+      if owedFrames.contains(owed) {
+        stats.framesCoalesced += 1
+      } else {
+        owedFrames.append(owed)
+      }
       return .coalesce
     case .disconnect(let reason):
       closeSlow(reason)
@@ -150,12 +157,6 @@ final class Client: CustomStringConvertible {
   func writeFrame(_ bytes: UnsafeRawBufferPointer) {
     guard isOpen else { return }
     sendCountedFrame(bytes)
-  }
-
-  /// Records that the peer is owed the newest frame of `subscription`'s stream of `session`
-  /// (a frame admitted with ``FrameAdmission/coalesce``), sent when the peer drains.
-  func oweFrame(subscription: Subscription, session: String) {
-    owedFrames.append(OwedFrame(subscriptionID: subscription.id, session: session))
   }
 
   /// Sends a stream's final frame and its `complete` event; neither is ever coalesced away

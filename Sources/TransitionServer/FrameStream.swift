@@ -148,7 +148,6 @@ final class FrameStream {
     case .write:
       return true
     case .coalesce:
-      client.oweFrame(subscription: member.subscription, session: sessionID)
       member.needsKeyFrame = member.subscription.encoding == .delta
       return false
     case .closed:
