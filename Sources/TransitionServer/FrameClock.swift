@@ -174,9 +174,7 @@ final class FrameClock {
       stats.framesDeferred += 1
       return
     }
-    let start = clock.now
-    stream.tick(at: time, holding: held)
-    shares.charge(owner, seconds: clock.now - start)
+    shares.charging(owner, on: clock) { stream.tick(at: time, holding: held) }
   }
 
   /// Ends the render under way: its output is released at its deadline (at once when that

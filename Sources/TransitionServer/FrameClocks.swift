@@ -41,9 +41,7 @@ final class FrameClocks {
   /// asking `resync` or owed after coalescing is sent), and charges the time it took to
   /// `owner`'s share (``RenderShares``), as a tick's renders are.
   func charging(_ owner: RenderShares.Owner, _ render: () -> Void) {
-    let start = clock.now
-    render()
-    shares.charge(owner, seconds: clock.now - start)
+    shares.charging(owner, on: clock, render)
   }
 
   /// The clock of `fps`, while it has streams.

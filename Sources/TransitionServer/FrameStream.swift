@@ -1,3 +1,4 @@
+import TransitionKit
 import TransitionWire
 
 /// The wall-clock frames of one session at one frame rate, shared by every subscriber at that
@@ -121,11 +122,8 @@ final class FrameStream {
     let session = self.session
     guard admit(member, client: client, session: session.id) else { return }
     let frameSeq = seq - 1
-    frameClocks.stats.framesRendered += 1
     frameClocks.charging(session.ownerUID) {
-      session.render(
-        seq: frameSeq, progress: session.progress(at: time), t: time - session.startTime
-      ) { bytes, frame in
+      render(seq: frameSeq, at: time) { bytes, frame in
         guard member.subscription.encoding == .delta else { return client.writeFrame(bytes) }
         keyWriter.keyFrame(fromFull: bytes) { client.writeFrame($0) }
         member.needsKeyFrame = false
@@ -137,6 +135,27 @@ final class FrameStream {
         deltaEncoderSeq = frameSeq
       }
     }
+  }
+
+  /// Renders the frame `seq` showing the session at monotonic `time`, and counts it.
+  private func render(seq: Int, at time: Double, _ body: (UnsafeRawBufferPointer, Frame) -> Void) {
+    let session = self.session
+    frameClocks.stats.framesRendered += 1
+    session.render(
+      seq: seq, progress: session.progress(at: time), t: time - session.startTime, body)
+  }
+
+  /// Lends `body` the line `member` gets of a frame: the full line to a full subscriber, the
+  /// delta to a delta subscriber in step with the encoder, and otherwise the key frame made of
+  /// the full line (after which it is in step).
+  private func line(
+    for member: Member, full: UnsafeRawBufferPointer, delta: UnsafeRawBufferPointer,
+    _ body: (UnsafeRawBufferPointer) -> Void
+  ) {
+    guard member.subscription.encoding == .delta else { return body(full) }
+    guard member.needsKeyFrame else { return body(delta) }
+    keyWriter.keyFrame(fromFull: full, body)
+    member.needsKeyFrame = false
   }
 
   /// Applies the slow-subscriber policy to `member`'s next frame: true when it is to be
@@ -197,10 +216,7 @@ final class FrameStream {
       if member.takesFrame { takers += 1 }
     }
     if takers > 0 {
-      frameClocks.stats.framesRendered += 1
-      session.render(
-        seq: frameSeq, progress: session.progress(at: time), t: time - session.startTime
-      ) { bytes, frame in
+      render(seq: frameSeq, at: time) { bytes, frame in
         guard deltaSubscribers > 0 else {
           for member in members where member.takesFrame {
             guard let client = member.subscription.client else { continue }
@@ -216,16 +232,7 @@ final class FrameStream {
           for member in members where member.takesFrame {
             guard let client = member.subscription.client else { continue }
             held?.hold(client)
-            guard member.subscription.encoding == .delta else {
-              client.writeFrame(bytes)
-              continue
-            }
-            if member.needsKeyFrame {
-              keyWriter.keyFrame(fromFull: bytes) { client.writeFrame($0) }
-              member.needsKeyFrame = false
-            } else {
-              client.writeFrame(delta)
-            }
+            line(for: member, full: bytes, delta: delta) { client.writeFrame($0) }
           }
         }
       }
@@ -256,19 +263,13 @@ final class FrameStream {
         return
       }
       deltaEncoder?.encode(session: sessionID, seq: frameSeq, frame: frame) { delta in
+        // A final frame is never coalesced: after a missed frame it is a key frame.
         for member in finalMembers {
-          let subscription = member.subscription
-          guard let client = subscription.client else { continue }
-          // A final frame is never coalesced: after a missed frame it is a key frame.
-          guard subscription.encoding == .delta, member.needsKeyFrame else {
+          guard let client = member.subscription.client else { continue }
+          line(for: member, full: bytes, delta: delta) {
             client.sendFinal(
-              frame: subscription.encoding == .delta ? delta : bytes, complete: complete,
-              subscription: subscription, session: sessionID)
-            continue
-          }
-          keyWriter.keyFrame(fromFull: bytes) {
-            client.sendFinal(
-              frame: $0, complete: complete, subscription: subscription, session: sessionID)
+              frame: $0, complete: complete, subscription: member.subscription,
+              session: sessionID)
           }
         }
       }

@@ -80,6 +80,15 @@ final class RenderShares {
     accounts[owner]?.balance -= seconds
   }
 
+  /// Runs `render` and charges `owner` the time it took on `clock`; while render time is not
+  /// shared, only runs it (the clock is not read).
+  func charging(_ owner: Owner, on clock: ServerClock, _ render: () -> Void) {
+    guard isSharing else { return render() }
+    let start = clock.now
+    render()
+    charge(owner, seconds: clock.now - start)
+  }
+
   /// The balance of `owner`, in seconds, as of its last update (for tests and stats).
   func balance(of owner: Owner) -> Double? { accounts[owner]?.balance }
 
