@@ -155,7 +155,8 @@ let package = Package(
     .executableTarget(
       name: "transition-bench",
       dependencies: [
-        "DaemonSupport", "TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO",
+        "DaemonSupport", "DataAnimator", "TransitionJSON", "TransitionKit",
+        "TransitionPluginSDK", "TransitionWire", "UnixIO",
       ]),
     // The soak (`make soak`): the judgement of a metric's growth and of frame lateness, pure;
     // and the driver, the daemon under a churn from several processes of itself.

@@ -30,6 +30,21 @@ public struct LayerAttributes: Equatable, Sendable {
     self.frame = frame
   }
 
+  /// Whether every number the attributes store (the frame's, the transform's, the
+  /// colour's, every scalar) is finite with a magnitude of at most `bound`: what a timeline's
+  /// validation checks property by property, in one pass over the fields.
+  func numbersAreWithin(_ bound: Double) -> Bool {
+    let scalars: InlineArray<17, Double> = [
+      frame.x, frame.y, frame.width, frame.height, anchor.x, anchor.y, alpha, z, rotationX,
+      rotationY, rotationZ, scaleX, scaleY, translationX, translationY, translationZ,
+      perspective,
+    ]
+    for index in scalars.indices where !(scalars[index].magnitude <= bound) { return false }
+    let background = PropertyValue.color(background)
+    return transform.largestMagnitude <= bound && background.isFinite
+      && background.isWithin(bound)
+  }
+
   /// The current value of `property`.
   public func value(of property: LayerProperty) -> PropertyValue {
     switch property {

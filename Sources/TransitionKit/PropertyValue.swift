@@ -31,7 +31,7 @@ public enum PropertyValue: Equatable, Sendable {
     switch self {
     case .number(let value): value.isFinite
     case .bool: true
-    case .transform(let matrix): matrix.elements.allSatisfy(\.isFinite)
+    case .transform(let matrix): matrix.largestMagnitude.isFinite
     case .color(nil): true
     default: vector.x.isFinite && vector.y.isFinite && vector.z.isFinite && vector.w.isFinite
     }
@@ -42,7 +42,7 @@ public enum PropertyValue: Equatable, Sendable {
     switch self {
     case .number(let value): abs(value) <= bound
     case .bool, .color(nil): true
-    case .transform(let matrix): matrix.elements.allSatisfy { abs($0) <= bound }
+    case .transform(let matrix): matrix.largestMagnitude <= bound
     default:
       abs(vector.x) <= bound && abs(vector.y) <= bound && abs(vector.z) <= bound
         && abs(vector.w) <= bound

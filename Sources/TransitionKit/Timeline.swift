@@ -83,16 +83,19 @@ public struct Timeline: Equatable, Sendable {
     try curve.requireBounded("curve.")
     self.layers = layers
     var seen = Set<String>()
-    for (index, layer) in layers.enumerated() {
+    seen.reserveCapacity(layers.count)
+    // By index, so that no layer is copied out of the array (a timeline is checked on every
+    // `begin`, in the plugin host and again in the daemon).
+    for index in layers.indices {
       // Paths are written only into errors: a valid timeline builds none.
-      guard !layer.id.isEmpty else {
+      guard !layers[index].id.isEmpty else {
         throw EngineError(.empty, "layers[\(index)].id must not be empty")
       }
-      guard seen.insert(layer.id).inserted else {
+      guard seen.insert(layers[index].id).inserted else {
         throw EngineError(
-          .duplicate, "layers[\(index)].id \"\(layer.id)\" is used by another layer")
+          .duplicate, "layers[\(index)].id \"\(layers[index].id)\" is used by another layer")
       }
-      try Self.validate(layer, index: index)
+      try Self.validate(layers[index], index: index)
     }
     try gesture?.validate(layerIDs: seen, path: "gesture")
     self.gesture = gesture
@@ -100,27 +103,29 @@ public struct Timeline: Equatable, Sendable {
 
   private static func validate(_ layer: TimelineLayer, index: Int) throws(EngineError) {
     var path: String { "layers[\(index)]" }
-    // Read property by property (no list of them is built): a timeline is checked on every
-    // `begin`.
-    for property in LayerProperty.allCases where !layer.initial.value(of: property).isFinite {
-      throw EngineError(.nonFinite, "\(path).\(property.rawValue) must be finite")
-    }
-    // `position` and `size` are read from `frame`, which is checked itself.
-    for property in LayerProperty.allCases where property != .position && property != .size {
-      let value = layer.initial.value(of: property)
-      guard !value.isWithin(maximumValueMagnitude) else { continue }
-      throw EngineError(
-        .outOfRange,
-        "\(path).\(property.rawValue) must be within ±\(maximumValueMagnitude), got \(value.json.serialized)"
-      )
+    // A timeline is checked on every `begin`: the numbers in one pass, and only when one is
+    // out of bounds property by property, to name it.
+    if !layer.initial.numbersAreWithin(maximumValueMagnitude) {
+      for property in LayerProperty.allCases where !layer.initial.value(of: property).isFinite {
+        throw EngineError(.nonFinite, "\(path).\(property.rawValue) must be finite")
+      }
+      // `position` and `size` are read from `frame`, which is checked itself.
+      for property in LayerProperty.allCases where property != .position && property != .size {
+        let value = layer.initial.value(of: property)
+        guard !value.isWithin(maximumValueMagnitude) else { continue }
+        throw EngineError(
+          .outOfRange,
+          "\(path).\(property.rawValue) must be within ±\(maximumValueMagnitude), got \(value.json.serialized)"
+        )
+      }
     }
     guard layer.initial.frame.width >= 0, layer.initial.frame.height >= 0 else {
       throw EngineError(.outOfRange, "\(path).frame must not have a negative size")
     }
-    var animated = Set<LayerProperty>()
+    var animated = LayerPropertySet()
     for (trackIndex, track) in layer.tracks.enumerated() {
       var trackPath: String { "\(path).tracks[\(trackIndex)]" }
-      guard animated.insert(track.property).inserted else {
+      guard animated.insert(track.property) else {
         throw EngineError(
           .duplicate, "\(trackPath) animates \(track.property.rawValue) a second time")
       }

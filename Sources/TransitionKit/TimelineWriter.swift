@@ -22,9 +22,10 @@ extension Timeline {
       sink.appendJSON(gesture.json)
     }
     sink.append(",\"layers\":[")
-    for (index, layer) in layers.enumerated() {
+    // By index, so that no layer is copied out of the array.
+    for index in layers.indices {
       if index > 0 { sink.append(UInt8(ascii: ",")) }
-      Self.write(layer, into: &sink)
+      Self.write(layers[index], into: &sink)
     }
     sink.append(UInt8(ascii: "]"))
     if !warnings.isEmpty {
@@ -125,11 +126,17 @@ extension Timeline {
 
   /// A value as `PropertyValue.json` spells it.
   private static func write(_ value: PropertyValue, into sink: inout ByteSink) {
-    func numbers(_ values: Double...) {
+    // Two or four numbers as an array (not variadic: no array is made per value).
+    func numbers(_ a: Double, _ b: Double, _ c: Double? = nil, _ d: Double? = nil) {
       sink.append(UInt8(ascii: "["))
-      for (index, number) in values.enumerated() {
-        if index > 0 { sink.append(UInt8(ascii: ",")) }
-        sink.appendNumber(number)
+      sink.appendNumber(a)
+      sink.append(UInt8(ascii: ","))
+      sink.appendNumber(b)
+      if let c, let d {
+        sink.append(UInt8(ascii: ","))
+        sink.appendNumber(c)
+        sink.append(UInt8(ascii: ","))
+        sink.appendNumber(d)
       }
       sink.append(UInt8(ascii: "]"))
     }
@@ -141,7 +148,13 @@ extension Timeline {
     case .color(let color):
       if let color { sink.appendString(color.hex) } else { sink.append("null") }
     case .bool(let flag): sink.append(flag ? "true" : "false")
-    case .transform: sink.appendJSON(value.json)
+    case .transform(let transform):
+      sink.append(UInt8(ascii: "["))
+      for (index, number) in transform.elements.enumerated() {
+        if index > 0 { sink.append(UInt8(ascii: ",")) }
+        sink.appendNumber(number)
+      }
+      sink.append(UInt8(ascii: "]"))
     }
   }
 }

@@ -77,6 +77,20 @@ public struct Transform3D: Equatable, Hashable, Sendable {
     ]
   }
 
+  /// The largest magnitude of the sixteen fields, NaN when one is NaN; read field by field
+  /// (no array), as timelines are checked on every `begin`.
+  public var largestMagnitude: Double {
+    let fields: InlineArray<16, Double> = [
+      m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44,
+    ]
+    var largest = 0.0
+    for index in fields.indices {
+      if fields[index].isNaN { return .nan }
+      largest = max(largest, fields[index].magnitude)
+    }
+    return largest
+  }
+
   /// The transform that leaves every point where it is.
   public static let identity = Transform3D(
     m11: 1, m12: 0, m13: 0, m14: 0,

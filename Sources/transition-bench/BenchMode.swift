@@ -1,7 +1,7 @@
 /// A measurement transition-bench can make: the one list of modes, which the command line,
 /// the usage text and the run loop all read.
 enum BenchMode: String, CaseIterable {
-  case evaluate, encode, decode, stream, scale, update, begin, tap, fairness, idle, delta
+  case evaluate, encode, decode, stages, stream, scale, update, begin, tap, fairness, idle, delta
 
   /// What the mode measures, for the usage text (lines after the first are indented there).
   var summary: String {
@@ -18,6 +18,12 @@ enum BenchMode: String, CaseIterable {
       """
       frame events per second parsed as a client parses them: JSONValue
       (TransitionClient) vs Foundation's JSONSerialization
+      """
+    case .stages:
+      """
+      a tap's CPU in process, stage by stage (album-flip push): the plugin host's
+      context read, timeline built by the data animator and written as JSON; the
+      daemon's timeline read, compiled and first frame rendered; µs a tap
       """
     case .stream:
       """

@@ -47,7 +47,7 @@ struct BenchOptions {
       --connections N   scale: connections the sessions are spread over (default 50)
       --seconds S       scale, fairness: seconds each scenario streams (default 6)
       --updates N       update: samples (default 200)
-      --begins N        begin: begins timed (default 2000)
+      --begins N        begin: begins timed (default 2000; tap and stages: a quarter)
       --daemon DIR      the directory holding transitiond and the plugins (default: this
                         tool's own directory)
       --baseline DIR    another build's directory: every daemon measurement runs for it too,

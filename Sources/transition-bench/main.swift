@@ -39,6 +39,7 @@ do {
     case .evaluate: engine.evaluate()
     case .encode: engine.encode()
     case .decode: engine.decode()
+    case .stages: try TapStages(options: options, report: report).run()
     case .stream: try daemons.stream()
     case .scale: try daemons.scale()
     case .update: try daemons.update()

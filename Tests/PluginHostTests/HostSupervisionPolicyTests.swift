@@ -48,6 +48,13 @@ import Testing
       ProcessCPUSample.parse(line, ticksPerSecond: 100)
         == ProcessCPUSample(state: "R", cpuSeconds: 3))
     #expect(ProcessCPUSample.parse("4242 (short) R 1", ticksPerSecond: 100) == nil)
+    #expect(
+      ProcessCPUSample.parse(
+        "1 (a) S 0 1 1 0 -1 0 0 0 0 0 7 3 0 0\n", ticksPerSecond: 10)
+        == ProcessCPUSample(state: "S", cpuSeconds: 1))
+    #expect(
+      ProcessCPUSample.parse("1 (a) S 0 1 1 0 -1 0 0 0 0 0 7x 3 0 0", ticksPerSecond: 10) == nil)
+    #expect(ProcessCPUSample.parse("1 (a) S 0 1 1 0 -1 0 0 0 0 0 7\n3", ticksPerSecond: 10) == nil)
   }
 
   @Test func onlyARunnableProcessThatGotLittleCPUWasStarved() {

@@ -61,6 +61,49 @@ import TransitionJSON
     }
   }
 
+  /// Each initial number of a layer past the bound, or not finite, is refused naming its
+  /// property; at the bound it is accepted (the one-pass check agrees with the per-property
+  /// one).
+  @Test func eachInitialNumberPastTheBoundIsRefusedNamingIt() throws {
+    let m = Timeline.maximumValueMagnitude
+    let scalars: [(LayerProperty, WritableKeyPath<LayerAttributes, Double>)] = [
+      (.alpha, \.alpha), (.z, \.z), (.rotationX, \.rotationX), (.rotationY, \.rotationY),
+      (.rotationZ, \.rotationZ), (.scaleX, \.scaleX), (.scaleY, \.scaleY),
+      (.translationX, \.translationX), (.translationY, \.translationY),
+      (.translationZ, \.translationZ), (.perspective, \.perspective),
+    ]
+    func refusal(_ change: (inout LayerAttributes) -> Void) -> EngineError? {
+      var initial = LayerAttributes(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+      change(&initial)
+      return caughtEngineError {
+        try Timeline(duration: 1, layers: [TimelineLayer(id: "a", initial: initial)])
+      }
+    }
+    for (property, field) in scalars {
+      let past = refusal { $0[keyPath: field] = -m * 2 }
+      #expect(past?.code == .outOfRange, "\(property)")
+      // `scale` reads `scale.x`, and comes first.
+      let named = property == .scaleX ? "scale" : property.rawValue
+      #expect(past?.message.hasPrefix("layers[0].\(named) must be within") == true, "\(property)")
+      #expect(refusal { $0[keyPath: field] = .nan }?.code == .nonFinite, "\(property)")
+      #expect(refusal { $0[keyPath: field] = -m } == nil, "\(property)")
+    }
+    let elements: [WritableKeyPath<Transform3D, Double>] = [
+      \.m11, \.m12, \.m13, \.m14, \.m21, \.m22, \.m23, \.m24,
+      \.m31, \.m32, \.m33, \.m34, \.m41, \.m42, \.m43, \.m44,
+    ]
+    for (index, element) in elements.enumerated() {
+      let error = refusal { $0.transform[keyPath: element] = .infinity }
+      #expect(error?.message == "layers[0].transform must be finite", "m[\(index)]")
+      #expect(refusal { $0.transform[keyPath: element] = -m } == nil, "m[\(index)]")
+      #expect(refusal { $0.transform[keyPath: element] = m * 2 }?.code == .outOfRange)
+    }
+    #expect(
+      refusal { $0.frame = Rect(x: m * 2, y: 0, width: 1, height: 1) }?.message.hasPrefix(
+        "layers[0].frame must be") == true)
+    #expect(refusal { $0.anchor.y = .nan }?.code == .nonFinite)
+  }
+
   /// Every value at the bound, animated by every curve at its bound: all frames finite.
   @Test func timelineValuesAtTheBoundsEvaluateToFiniteFrames() throws {
     let m = Timeline.maximumValueMagnitude

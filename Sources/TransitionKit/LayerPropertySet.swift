@@ -1,0 +1,20 @@
+/// A set of ``LayerProperty`` values as one word of bits, one per case: checked for every
+/// track of every timeline, with no hashing and no storage on the heap.
+struct LayerPropertySet {
+  private var bits: UInt32 = 0
+
+  /// Inserts `property`; false when it was there already.
+  mutating func insert(_ property: LayerProperty) -> Bool {
+    let mask = Self.mask(property)
+    defer { bits |= mask }
+    return bits & mask == 0
+  }
+
+  func contains(_ property: LayerProperty) -> Bool {
+    bits & Self.mask(property) != 0
+  }
+
+  private static func mask(_ property: LayerProperty) -> UInt32 {
+    1 << UInt32(LayerProperty.allCases.firstIndex(of: property)!)
+  }
+}

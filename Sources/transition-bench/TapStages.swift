@@ -1,0 +1,78 @@
+import DataAnimator
+import Foundation
+import TransitionJSON
+import TransitionKit
+import TransitionPluginSDK
+import TransitionWire
+
+/// A tap's CPU, stage by stage and in process, for the album-flip push of the benchmark's
+/// context: the plugin host's part (read the context, build the timeline with the data
+/// animator, write it as JSON) and the daemon's (read the timeline, compile it, render the
+/// first frame). What `tap` measures end to end, without the sockets and the wake-ups.
+struct TapStages {
+  let options: BenchOptions
+  let report: BenchReport
+
+  func run() throws {
+    let file = DaemonProcess.animatorDirectory + "/album-flip.json"
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+    let animator: DataAnimator
+    switch DataAnimator.read(bytes, name: "album-flip", file: file) {
+    case .success(let read): animator = read
+    case .failure(let error): throw BenchError("\(file): \(error)")
+    }
+    let contextJSON = Array(BenchContexts.albumPush.utf8)
+    guard case .timeline(let timelineJSON) = animator.outcome(forContextJSON: contextJSON) else {
+      throw BenchError("album-flip declined the benchmark's context")
+    }
+    let context = try TransitionContext(json: try JSONValue(parsing: contextJSON))
+    let timeline = try Timeline(jsonBytes: timelineJSON)
+    let taps = max(options.beginCount / 4, 100)
+    var checksum = 0
+    let stages: [(name: String, body: () throws -> Void)] = [
+      (
+        "host: context → timeline JSON",
+        {
+          if case .timeline(let json) = animator.outcome(forContextJSON: contextJSON) {
+            checksum &+= json.count
+          }
+        }
+      ),
+      (
+        "host: context read",
+        {
+          checksum &+= try TransitionContext(json: try JSONValue(parsing: contextJSON)).from.layers
+            .count
+        }
+      ),
+      (
+        "host: timeline built",
+        { checksum &+= try animator.timeline(for: context, duration: 1)?.layers.count ?? 0 }
+      ),
+      ("host: timeline written", { checksum &+= timeline.jsonText.count }),
+      (
+        "daemon: timeline read", { checksum &+= try Timeline(jsonBytes: timelineJSON).layers.count }
+      ),
+      (
+        "daemon: compiled + first frame",
+        {
+          var renderer = FrameRenderer(session: "tap", timeline: timeline)
+          checksum &+= renderer.render(seq: 0, progress: 0) { $0.count }
+        }
+      ),
+    ]
+    for stage in stages {
+      var samples: [Double] = []
+      for _ in 0..<options.runs {
+        let start = Monotonic.now
+        for _ in 0..<taps { try stage.body() }
+        samples.append((Monotonic.now - start) / Double(taps))
+      }
+      report.add(
+        "stages", stage.name, Percentiles(samples).median * 1e6, "µs",
+        "album-flip push, \(timeline.layers.count) layers, \(timelineJSON.count) bytes of timeline; median of \(options.runs) × \(taps)"
+      )
+    }
+    precondition(checksum != 0)
+  }
+}
