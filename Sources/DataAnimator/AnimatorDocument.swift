@@ -14,12 +14,16 @@ struct AnimatorDocument: Sendable {
   var requiresMatch: Bool
   /// What plays for each operation the animator serves.
   var plans: [TransitionOperation: OperationPlan]
+  /// The slots of every name the file's expressions read or its variables set.
+  var nameSlots: NameSlots
 }
 
 /// A named expression: a `let` variable.
 struct Binding: Sendable {
   var name: String
   var expression: Expression
+  /// The name's slot (``NameSlots``).
+  var slot: Int
 }
 
 /// How one operation plays: its default duration, its overall curve and its rules, as written

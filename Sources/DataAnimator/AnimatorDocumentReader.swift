@@ -44,6 +44,8 @@ struct AnimatorDocumentReader {
   private let file: String
   private let map: JSONSourceMap
   private var parameterNames: Set<String> = []
+  /// The slots of the names read so far.
+  private var nameSlots = NameSlots()
   private var globalNames: Set<String> = []
 
   private init(file: String, map: JSONSourceMap) {
@@ -206,7 +208,8 @@ struct AnimatorDocumentReader {
     }
     return AnimatorDocument(
       name: name, parameters: parameters, variables: variables,
-      requiresSelected: requiresSelected, requiresMatch: requiresMatch, plans: plans)
+      requiresSelected: requiresSelected, requiresMatch: requiresMatch, plans: plans,
+      nameSlots: nameSlots)
   }
 
   private mutating func parameters(_ value: JSONValue, _ pointer: String) -> [AnimatorParameter] {
@@ -327,7 +330,7 @@ struct AnimatorDocumentReader {
       }
       open.removeLast()
       done.insert(name)
-      sorted.append(Binding(name: name, expression: expression))
+      sorted.append(Binding(name: name, expression: expression, slot: nameSlots.slot(for: name)))
       return true
     }
     for key in keys where !done.contains(key) {
@@ -359,7 +362,7 @@ struct AnimatorDocumentReader {
       report(pointer, unknownNameMessage(name, scope: scope))
       return nil
     }
-    return expression
+    return expression.withSlots(&nameSlots)
   }
 
   private func unknownNameMessage(_ name: String, scope: Set<String>) -> String {

@@ -59,8 +59,11 @@ private struct TimelineBuilder {
   let plan: OperationPlan
   let context: TransitionContext
   let duration: Double
-  /// Global variables: the context's names, the parameters and the `let` variables.
-  var globals: [String: Double] = [:]
+  /// Global variables by slot (``NameSlots``): the context's names, the parameters and the
+  /// `let` variables.
+  var globals: [Double?]
+  /// The slots of the names each layer drawn sets.
+  let layerSlots: LayerSlots
   var layers: [TimelineLayer] = []
   /// Ids of context layers a rule has drawn: a later rule does not take them again.
   var claimed: Set<String> = []
@@ -93,19 +96,21 @@ private struct TimelineBuilder {
     self.plan = plan
     self.context = context
     self.duration = duration
-    globals["container.width"] = context.container.width
-    globals["container.height"] = context.container.height
-    globals["container.midX"] = context.container.width / 2
-    globals["container.midY"] = context.container.height / 2
-    globals["duration"] = duration
-    globals["pi"] = Double.pi
+    globals = Array(repeating: nil, count: document.nameSlots.count)
+    layerSlots = LayerSlots(document.nameSlots)
+    setGlobal("container.width", context.container.width)
+    setGlobal("container.height", context.container.height)
+    setGlobal("container.midX", context.container.width / 2)
+    setGlobal("container.midY", context.container.height / 2)
+    setGlobal("duration", duration)
+    setGlobal("pi", Double.pi)
     let touch = Self.touch(in: context)
-    globals["touch.x"] = touch.x
-    globals["touch.y"] = touch.y
+    setGlobal("touch.x", touch.x)
+    setGlobal("touch.y", touch.y)
     for (reference, layer) in [("selected", selectedLayer), ("match", matchLayer)] {
       guard let layer else { continue }
       for field in LayerFrameField.allCases {
-        globals[field.name(of: reference)] = field.value(of: layer.frame)
+        setGlobal(field.name(of: reference), field.value(of: layer.frame))
       }
     }
     for side in [ScreenSide.from, .to] where !screen(side).namesRoles {
@@ -117,8 +122,14 @@ private struct TimelineBuilder {
     for binding in document.variables {
       let value = try evaluate(
         binding.expression, "/let/\(binding.name)", ExpressionNames(globals))
-      globals[binding.name] = value
+      globals[binding.slot] = value
     }
+  }
+
+  /// Sets the global `name`, if anything of the document reads it.
+  private mutating func setGlobal(_ name: String, _ value: Double) {
+    guard let slot = document.nameSlots.slot(of: name) else { return }
+    globals[slot] = value
   }
 
   /// Where the finger went down (the context's `touch`, which the daemon adds for an
@@ -171,7 +182,7 @@ private struct TimelineBuilder {
     }
     for parameter in document.parameters {
       guard let value = given[parameter.name] else {
-        globals[parameter.name] = parameter.defaultValue
+        setGlobal(parameter.name, parameter.defaultValue)
         continue
       }
       guard case .number(let number) = value, parameter.range.contains(number) else {
@@ -180,7 +191,7 @@ private struct TimelineBuilder {
           "params.\(parameter.name) must be a number in [\(JSONValue.format(parameter.range.lowerBound)), "
             + "\(JSONValue.format(parameter.range.upperBound))]")
       }
-      globals[parameter.name] = number
+      setGlobal(parameter.name, number)
     }
   }
 
@@ -190,8 +201,8 @@ private struct TimelineBuilder {
     _ expression: Expression, _ pointer: @autoclosure () -> String, _ names: ExpressionNames
   ) throws(EngineError) -> Double {
     do {
-      return try expression.evaluate { name throws(ExpressionError) in
-        guard let value = names[name] else {
+      return try expression.evaluate { name, slot throws(ExpressionError) in
+        guard let value = names[slot] else {
           throw ExpressionError("\"\(name)\" has no value for this context")
         }
         return value
@@ -208,6 +219,27 @@ private struct TimelineBuilder {
   }
 
   // MARK: Rules
+
+  /// The slots of the names a rule gives each layer it draws (nil: nothing reads the name).
+  struct LayerSlots {
+    var layer: [Int?]
+    var other: [Int?]
+    var index: Int?
+    var count: Int?
+    var stagger: Int?
+    var distance: Int?
+    var farthest: Int?
+
+    init(_ slots: NameSlots) {
+      layer = LayerFrameField.layerNames.map { slots.slot(of: $0) }
+      other = LayerFrameField.otherNames.map { slots.slot(of: $0) }
+      index = slots.slot(of: "index")
+      count = slots.slot(of: "count")
+      stagger = slots.slot(of: "stagger")
+      distance = slots.slot(of: "distance")
+      farthest = slots.slot(of: "farthest")
+    }
+  }
 
   /// A layer a rule draws: a context layer, a screen's background, or one the rule adds.
   struct Item {
@@ -304,20 +336,20 @@ private struct TimelineBuilder {
     for (position, item) in items.enumerated() {
       names.removeLocal()
       let frame = item.layer.initial.frame
-      for (field, name) in zip(LayerFrameField.allCases, LayerFrameField.layerNames) {
-        names.set(name, field.value(of: frame))
+      for (field, slot) in zip(LayerFrameField.allCases, layerSlots.layer) {
+        names.set(slot, field.value(of: frame))
       }
       if let other = counterpart(of: item) {
-        for (field, name) in zip(LayerFrameField.allCases, LayerFrameField.otherNames) {
-          names.set(name, field.value(of: other.frame))
+        for (field, slot) in zip(LayerFrameField.allCases, layerSlots.other) {
+          names.set(slot, field.value(of: other.frame))
         }
       }
-      names.set("index", Double(position))
-      names.set("count", Double(items.count))
+      names.set(layerSlots.index, Double(position))
+      names.set(layerSlots.count, Double(items.count))
       if let values = staggerValues[position] {
-        names.set("stagger", values.stagger)
-        names.set("distance", values.distance)
-        names.set("farthest", values.farthest)
+        names.set(layerSlots.stagger, values.stagger)
+        names.set(layerSlots.distance, values.distance)
+        names.set(layerSlots.farthest, values.farthest)
       }
       // A rule's variables in dependency order; one that cannot be evaluated for this layer
       // (it reads the stagger of a layer outside it) fails only if a value reads it.
@@ -331,7 +363,7 @@ private struct TimelineBuilder {
         }
         do {
           names.set(
-            binding.name,
+            binding.slot,
             try evaluate(binding.expression, "\(rule.pointer)/let/\(binding.name)", names))
         } catch {
           unavailable[binding.name] = error

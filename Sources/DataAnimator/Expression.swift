@@ -6,7 +6,9 @@
 /// timeline is built, never per frame.
 indirect enum Expression: Equatable, Sendable {
   case number(Double)
-  case name(String)
+  /// A name, and its slot among the document's names (``NameSlots``): -1 as parsed, given by
+  /// the document's reader (``withSlots(_:)``).
+  case name(String, slot: Int)
   case negate(Expression)
   case binary(BinaryOperator, Expression, Expression)
   case call(ExpressionFunction, [Expression])
@@ -34,7 +36,7 @@ indirect enum Expression: Equatable, Sendable {
   private func collectNames(into found: inout [String]) {
     switch self {
     case .number: break
-    case .name(let name): if !found.contains(name) { found.append(name) }
+    case .name(let name, _): if !found.contains(name) { found.append(name) }
     case .negate(let operand): operand.collectNames(into: &found)
     case .binary(_, let left, let right):
       left.collectNames(into: &found)
@@ -43,16 +45,30 @@ indirect enum Expression: Equatable, Sendable {
     }
   }
 
-  /// The expression's value, with `lookup` giving the value of each name.
+  /// The expression with each name given its slot in `slots` (a new one for a new name).
+  func withSlots(_ slots: inout NameSlots) -> Expression {
+    switch self {
+    case .number: self
+    case .name(let name, _): .name(name, slot: slots.slot(for: name))
+    case .negate(let operand): .negate(operand.withSlots(&slots))
+    case .binary(let operation, let left, let right):
+      .binary(operation, left.withSlots(&slots), right.withSlots(&slots))
+    case .call(let function, let arguments):
+      .call(function, arguments.map { $0.withSlots(&slots) })
+    }
+  }
+
+  /// The expression's value, with `lookup` giving the value of each name (by its text and
+  /// its slot).
   /// - Throws: `ExpressionError` for a name `lookup` does not know, a division by zero, or a
   ///   value that is not finite.
-  func evaluate(_ lookup: (String) throws(ExpressionError) -> Double) throws(ExpressionError)
-    -> Double
+  func evaluate(_ lookup: (_ name: String, _ slot: Int) throws(ExpressionError) -> Double)
+    throws(ExpressionError) -> Double
   {
     let value: Double
     switch self {
     case .number(let number): value = number
-    case .name(let name): value = try lookup(name)
+    case .name(let name, let slot): value = try lookup(name, slot)
     case .negate(let operand): value = -(try operand.evaluate(lookup))
     case .binary(let operation, let left, let right):
       let a = try left.evaluate(lookup)

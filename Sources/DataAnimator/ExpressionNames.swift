@@ -1,29 +1,38 @@
-/// The names an expression may read while a timeline is built: a layer's own names (its
-/// frame, its place among the rule's layers, its stagger, the rule's variables), then the
-/// global ones (the context's, the parameters, the file's `let` variables).
+/// The values of the names an expression may read while a timeline is built, by slot
+/// (``NameSlots``): a layer's own names (its frame, its place among the rule's layers, its
+/// stagger, the rule's variables) over the global ones (the context's, the parameters, the
+/// file's `let` variables).
 ///
-/// A layer's names are a short list searched from the last set, so that a later one hides an
-/// earlier one and every global of the same name; drawing a layer copies no table of globals.
+/// A layer's name set later hides one set earlier and any global of the same name; forgetting
+/// the layer's names brings the globals back. Drawing a layer copies no table of names.
 struct ExpressionNames {
-  let globals: [String: Double]
-  private var local: [(name: String, value: Double)] = []
+  private let globals: [Double?]
+  private var values: [Double?]
+  /// The slots the layer's names were set in.
+  private var local: [Int] = []
 
-  init(_ globals: [String: Double]) {
+  /// - Parameter globals: the global names' values by slot (nil: no value for this context).
+  init(_ globals: [Double?]) {
     self.globals = globals
+    values = globals
   }
 
-  subscript(name: String) -> Double? {
-    for entry in local.reversed() where entry.name == name { return entry.value }
-    return globals[name]
+  /// The value of the name in `slot`; nil when it has none.
+  subscript(slot: Int) -> Double? {
+    values.indices.contains(slot) ? values[slot] : nil
   }
 
-  /// Gives `name` the value `value` for this layer.
-  mutating func set(_ name: String, _ value: Double) {
-    local.append((name, value))
+  /// Gives the name in `slot` the value `value` for this layer; no slot (a name nothing reads)
+  /// sets nothing.
+  mutating func set(_ slot: Int?, _ value: Double) {
+    guard let slot, values.indices.contains(slot) else { return }
+    values[slot] = value
+    local.append(slot)
   }
 
   /// Forgets the layer's names (keeping their storage for the next layer).
   mutating func removeLocal() {
+    for slot in local { values[slot] = globals[slot] }
     local.removeAll(keepingCapacity: true)
   }
 }

@@ -95,7 +95,7 @@ struct ExpressionParser {
     if next.isASCII, next.isNumber || next == "." { return .number(try number()) }
     if next.isASCII, next.isLetter || next == "_" {
       let name = try self.name()
-      guard peek() == "(" else { return .name(name) }
+      guard peek() == "(" else { return .name(name, slot: -1) }
       guard let function = ExpressionFunction(rawValue: name) else {
         throw ExpressionError(
           "unknown function \"\(name)\" (known: "

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ExpressionTests {
   func value(_ text: String, _ names: [String: Double] = [:]) throws -> Double {
-    try ExpressionParser.parse(text).evaluate { name throws(ExpressionError) in
+    try ExpressionParser.parse(text).evaluate { name, _ throws(ExpressionError) in
       guard let value = names[name] else { throw ExpressionError("no \(name)") }
       return value
     }
