@@ -6,10 +6,12 @@ struct JSONParser {
   let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
   var depth = 0
-  /// The top-level member whose text `keptRange` records, if any.
-  var keptMember: String?
-  /// Where the value of the last top-level `keptMember` lies in the bytes.
-  private(set) var keptRange: Range<Int>?
+  /// The top-level members whose text `keptRanges` records.
+  var keptMembers: [String] = [] {
+    didSet { keptRanges = Array(repeating: nil, count: keptMembers.count) }
+  }
+  /// Where the value of the last top-level member of each of `keptMembers` lies in the bytes.
+  private(set) var keptRanges: [Range<Int>?] = []
   /// When set, the byte offset where each value starts is recorded by its JSON pointer
   /// (RFC 6901) in `offsets`, and a member repeated in one object is refused.
   var recordsOffsets = false
@@ -113,7 +115,9 @@ struct JSONParser {
       } else {
         members[key] = try parseValue()
       }
-      if depth == 1, let keptMember, key == keptMember { keptRange = valueStart..<index }
+      if depth == 1, let kept = keptMembers.firstIndex(of: key) {
+        keptRanges[kept] = valueStart..<index
+      }
       skipWhitespace()
       guard index < bytes.count else { throw failure("unexpected end of input") }
       if bytes[index] == UInt8(ascii: ",") {

@@ -24,12 +24,21 @@ public enum JSONValue: Equatable, Hashable, Sendable {
   public static func parsing(
     _ bytes: some Collection<UInt8>, keepingTextOf key: String
   ) throws(JSONSyntaxError) -> (value: JSONValue, memberText: [UInt8]?) {
+    let (value, texts) = try parsing(bytes, keepingTextOf: [key])
+    return (value, texts[0])
+  }
+
+  /// Parses UTF-8 JSON text and returns, beside the value, the exact text of each top-level
+  /// object member of `keys`, in their order, as the one-key form does.
+  public static func parsing(
+    _ bytes: some Collection<UInt8>, keepingTextOf keys: [String]
+  ) throws(JSONSyntaxError) -> (value: JSONValue, memberTexts: [[UInt8]?]) {
     let array = Array(bytes)
     return try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
       var parser = JSONParser(buffer)
-      parser.keptMember = key
+      parser.keptMembers = keys
       let value = try parser.parseDocument()
-      return (value, parser.keptRange.map { Array(buffer[$0]) })
+      return (value, parser.keptRanges.map { $0.map { Array(buffer[$0]) } })
     }
   }
 

@@ -45,6 +45,30 @@ public struct LayerAttributes: Equatable, Sendable {
       && background.isWithin(bound)
   }
 
+  /// Whether `property` has the value it has in `LayerAttributes(frame:)` of the same frame
+  /// (what a timeline's JSON leaves out), read from the field without building a
+  /// ``PropertyValue`` (which is as large as a transform).
+  func hasDefaultValue(of property: LayerProperty) -> Bool {
+    switch property {
+    case .frame, .position, .size: true
+    case .anchor: anchor == .center
+    case .alpha: alpha == 1
+    case .hidden: !hidden
+    case .z: z == 0
+    case .background: background == nil
+    case .transform: transform == .identity
+    case .rotationX: rotationX == 0
+    case .rotationY: rotationY == 0
+    case .rotationZ: rotationZ == 0
+    case .scale, .scaleX: scaleX == 1
+    case .scaleY: scaleY == 1
+    case .translationX: translationX == 0
+    case .translationY: translationY == 0
+    case .translationZ: translationZ == 0
+    case .perspective: perspective == 0
+    }
+  }
+
   /// The current value of `property`.
   public func value(of property: LayerProperty) -> PropertyValue {
     switch property {

@@ -143,8 +143,9 @@ enum TimelineReader {
     var seen = SeenMembers()
     var property: LayerProperty?
     var mode = CalculationMode.linear
-    // Keyframe values need the property's kind, and the member names may come in any order
-    // (sorted, `keyframes` comes first): the keyframes are read once the object is.
+    // Keyframe values need the property's kind: read at once when `property` came first (as
+    // `Timeline.jsonText` writes it), otherwise once the object is read.
+    var read: [Keyframe]?
     var keyframes: JSONReader?
     try reader.beginObject()
     while let key = try reader.nextMember() {
@@ -165,18 +166,31 @@ enum TimelineReader {
         }
       case "keyframes":
         try seen.insert(2)
-        keyframes = try reader.skipValue()
+        if let property {
+          read = try self.keyframes(&reader, kind: property.kind)
+        } else {
+          keyframes = try reader.skipValue()
+        }
       default:
         throw Unreadable()
       }
     }
-    guard let property, var keyframeReader = keyframes else { throw Unreadable() }
-    var read: [Keyframe] = []
-    try keyframeReader.beginArray()
-    while try keyframeReader.nextElement() {
-      read.append(try keyframe(&keyframeReader, kind: property.kind))
+    guard let property else { throw Unreadable() }
+    if read == nil, var keyframes {
+      read = try self.keyframes(&keyframes, kind: property.kind)
     }
+    guard let read else { throw Unreadable() }
     return PropertyTrack(property, mode: mode, keyframes: read)
+  }
+
+  /// A track's array of keyframes, whose values are of `kind`.
+  private static func keyframes(_ reader: inout JSONReader, kind: PropertyValue.Kind) throws
+    -> [Keyframe]
+  {
+    var read: [Keyframe] = []
+    try reader.beginArray()
+    while try reader.nextElement() { read.append(try keyframe(&reader, kind: kind)) }
+    return read
   }
 
   private static func keyframe(_ reader: inout JSONReader, kind: PropertyValue.Kind) throws

@@ -1,12 +1,13 @@
 import TransitionJSON
 
 /// The timeline codec's writer: the JSON text of a timeline written straight into bytes, the
-/// same bytes as `timeline.json.serialized` (members sorted, defaults left out), without
-/// building the `JSONValue` tree and sorting its keys, for the timelines the plugin host
-/// returns on every `begin`.
+/// value `timeline.json` is (defaults left out), without building the `JSONValue` tree, for
+/// the timelines the plugin host returns on every `begin`.
 extension Timeline {
-  /// The timeline as compact JSON text with members sorted, byte for byte
-  /// `Array(json.serialized.utf8)`.
+  /// The timeline as compact JSON text, the value ``json`` is: members sorted as
+  /// `json.serialized` sorts them, but for a track's, whose `property` comes first (and `mode`)
+  /// so that ``TimelineReader`` knows the kind of the keyframes' values when it reaches them
+  /// and reads them once.
   public var jsonText: [UInt8] {
     var sink = ByteSink(capacity: 1024 + layers.count * 256)
     sink.append(UInt8(ascii: "{"))
@@ -59,7 +60,6 @@ extension Timeline {
     } + [.id, .content, .tracks]).sorted { $0.name < $1.name }
 
   private static func write(_ layer: TimelineLayer, into sink: inout ByteSink) {
-    let defaults = LayerAttributes(frame: layer.initial.frame)
     var first = true
     func member(_ name: String) {
       if !first { sink.append(UInt8(ascii: ",")) }
@@ -71,10 +71,9 @@ extension Timeline {
     for entry in layerMembers {
       switch entry {
       case .property(let property):
-        let value = layer.initial.value(of: property)
-        guard property == .frame || value != defaults.value(of: property) else { continue }
+        guard property == .frame || !layer.initial.hasDefaultValue(of: property) else { continue }
         member(property.rawValue)
-        write(value, into: &sink)
+        write(layer.initial.value(of: property), into: &sink)
       case .id:
         member("id")
         sink.appendString(layer.id)
@@ -97,7 +96,13 @@ extension Timeline {
   }
 
   private static func write(_ track: PropertyTrack, into sink: inout ByteSink) {
-    sink.append("{\"keyframes\":[")
+    sink.append("{\"property\":")
+    sink.appendString(track.property.rawValue)
+    if track.mode != .linear {
+      sink.append(",\"mode\":")
+      sink.appendString(track.mode.rawValue)
+    }
+    sink.append(",\"keyframes\":[")
     for (index, keyframe) in track.keyframes.enumerated() {
       if index > 0 { sink.append(UInt8(ascii: ",")) }
       sink.append(UInt8(ascii: "{"))
@@ -114,14 +119,7 @@ extension Timeline {
       write(keyframe.value, into: &sink)
       sink.append(UInt8(ascii: "}"))
     }
-    sink.append(UInt8(ascii: "]"))
-    if track.mode != .linear {
-      sink.append(",\"mode\":")
-      sink.appendString(track.mode.rawValue)
-    }
-    sink.append(",\"property\":")
-    sink.appendString(track.property.rawValue)
-    sink.append(UInt8(ascii: "}"))
+    sink.append("]}")
   }
 
   /// A value as `PropertyValue.json` spells it.

@@ -119,6 +119,8 @@ struct BeginRequest: Equatable {
   /// The animator's parameters to set (`params`), checked against the animator's listing by
   /// the handler; empty for the defaults.
   var params: [String: Double]
+  /// The context's text as the request has it (``Request/contextText``), for ``contextJSON``.
+  var contextText: [UInt8]?
 
   init(_ request: Request) throws(WireError) {
     let contextValue: JSONValue
@@ -148,21 +150,41 @@ struct BeginRequest: Equatable {
     }
     animator = try request.optionalString("animator")
     params = try request.optionalNumbers("params") ?? [:]
+    contextText = request.contextText
   }
 
-  /// The context as the animator receives it: validated, with `duration`, `params` and
-  /// `touch` added when the request has them.
+  /// The context as the animator receives it: the request's text of it (validated), with
+  /// `duration`, `params` and `touch` added when the request has them.
   var contextJSON: [UInt8] {
-    var json = context.json
-    if case .object(var members) = json {
-      if let duration { members["duration"] = .number(duration) }
-      if !params.isEmpty { members["params"] = .object(params.mapValues(JSONValue.number)) }
-      if let touch { members["touch"] = .array([.number(touch.x), .number(touch.y)]) }
-      json = .object(members)
+    var added = ByteSink(capacity: 128)
+    if let duration {
+      added.append(",\"duration\":")
+      added.appendNumber(duration)
     }
-    var sink = ByteSink(capacity: 1024)
-    sink.appendJSON(json)
-    return sink.bytes
+    if !params.isEmpty {
+      added.append(",\"params\":")
+      added.appendJSON(.object(params.mapValues(JSONValue.number)))
+    }
+    if let touch {
+      added.append(",\"touch\":")
+      added.appendJSON(.array([.number(touch.x), .number(touch.y)]))
+    }
+    // The request's own text (not the validated context written again), with the members
+    // added before its closing brace: they win over any of the same name, as the last member
+    // of a JSON object does. A context has members (`operation` at least), so a comma goes
+    // before them.
+    var text =
+      contextText.flatMap { $0.last == UInt8(ascii: "}") ? $0 : nil }
+      ?? {
+        var sink = ByteSink(capacity: 1024)
+        sink.appendJSON(context.json)
+        return sink.bytes
+      }()
+    guard !added.bytes.isEmpty else { return text }
+    text.removeLast()
+    text += added.bytes
+    text.append(UInt8(ascii: "}"))
+    return text
   }
 }
 

@@ -7,6 +7,9 @@ public struct Request: Sendable {
   public let id: RequestID?
   /// The whole request object, for reading the op's fields with path-naming errors.
   public let body: JSONField
+  /// The exact text of the `context` member (the last one, when it is repeated), which a
+  /// `begin` hands to the animator as it came; nil without one.
+  public let contextText: [UInt8]?
 
   /// Parses one line (without its `\n`).
   /// - Throws: `WireError` `invalid_json` for text that is not JSON, `bad_request` for JSON that
@@ -14,9 +17,9 @@ public struct Request: Sendable {
   ///   companion `partialID` so the reply can still echo it.
   public init(line: some Collection<UInt8>) throws(RequestError) {
     let value: JSONValue
-    let idText: [UInt8]?
+    let texts: [[UInt8]?]
     do {
-      (value, idText) = try JSONValue.parsing(line, keepingTextOf: "id")
+      (value, texts) = try JSONValue.parsing(line, keepingTextOf: ["id", "context"])
     } catch {
       throw RequestError(id: nil, WireError(.invalidJSON, error.message))
     }
@@ -26,13 +29,14 @@ public struct Request: Sendable {
     if let idValue = members["id"], idValue.arrayValue != nil || idValue.objectValue != nil {
       throw RequestError(id: nil, WireError(.badRequest, "id must be a number, string or null"))
     }
-    let id = members["id"].map { RequestID(value: $0, text: idText ?? RequestID($0).text) }
+    let id = members["id"].map { RequestID(value: $0, text: texts[0] ?? RequestID($0).text) }
     guard let op = members["op"]?.stringValue else {
       throw RequestError(id: id, WireError(.badRequest, "op is required and must be a string"))
     }
     self.op = op
     self.id = id
     body = JSONField(value, path: "")
+    contextText = texts[1]
   }
 }
 

@@ -1,9 +1,10 @@
 import Testing
+import TransitionJSON
 
 @testable import TransitionKit
 
 /// The timelines the built-in animators make cross the plugin boundary by the codec's fast
-/// paths: written by `Timeline.jsonText` (the bytes `json.serialized` writes) and read back by
+/// paths: written by `Timeline.jsonText` (the value `json` is) and read back by
 /// `TimelineReader` (the timeline `Timeline(json:)` reads), for every layout.
 @Suite struct TimelineCodecTests {
   static let cases: [(String, @Sendable (Layout) -> TransitionContext)] = [
@@ -20,7 +21,7 @@ import Testing
     for layout in Layout.all {
       let timeline = try DataAnimators.timeline(name, context(layout))
       let text = timeline.jsonText
-      #expect(text == Array(timeline.json.serialized.utf8), "\(name), \(layout)")
+      #expect(try JSONValue(parsing: text) == timeline.json, "\(name), \(layout)")
       let read = try #require(text.withUnsafeBufferPointer(TimelineReader.timeline))
       #expect(read == (try Timeline(referenceDecodingOf: text)), "\(name), \(layout)")
     }

@@ -1,6 +1,7 @@
 import Testing
 import TransitionJSON
-import TransitionKit
+
+@testable import TransitionKit
 
 /// The timeline's JSON form: every property, mode and curve survives encode → decode, and
 /// decoding errors name the path of the offending field.
@@ -20,7 +21,33 @@ import TransitionKit
     #expect(decoded.json.serialized == text)
   }
 
-  @Test func jsonTextIsTheSerializedJSON() throws {
+  /// What a timeline's JSON leaves out: the value a layer of the same frame starts with.
+  @Test func aPropertyHasItsDefaultValueWhenAFreshLayerHasTheSame() {
+    let defaults = LayerAttributes(frame: Rect(x: 1, y: 2, width: 3, height: 4))
+    var changed = defaults
+    changed.anchor = Point(x: 0, y: 0.5)
+    changed.alpha = 0.5
+    changed.hidden = true
+    changed.z = 2
+    changed.background = .clear
+    changed.transform.m41 = 10
+    changed.rotationX = 1
+    changed.rotationY = -1
+    changed.rotationZ = 0.5
+    changed.scaleX = 2
+    changed.scaleY = 3
+    changed.translationX = 4
+    changed.translationY = 5
+    changed.translationZ = 6
+    changed.perspective = -0.002
+    for property in LayerProperty.allCases {
+      #expect(defaults.hasDefaultValue(of: property), "\(property)")
+      let same = changed.value(of: property) == defaults.value(of: property)
+      #expect(changed.hasDefaultValue(of: property) == same, "\(property)")
+    }
+  }
+
+  @Test func jsonTextIsTheTimelinesJSON() throws {
     let everything = try Self.everything()
     let withGestureAndWarnings = try Timeline(json: try TimelineReaderTests.document())
     let plain = try Timeline(
@@ -34,7 +61,11 @@ import TransitionKit
           ])
       ])
     for timeline in [everything, withGestureAndWarnings, plain] {
-      #expect(timeline.jsonText == Array(timeline.json.serialized.utf8))
+      #expect(try JSONValue(parsing: timeline.jsonText) == timeline.json)
+      // A track's property comes before its keyframes, so they are read once.
+      let text = String(decoding: timeline.jsonText, as: UTF8.self)
+      #expect(!text.contains(#"{"keyframes":"#))
+      #expect(text.contains(#"{"property":"#))
     }
   }
 
