@@ -40,6 +40,13 @@ final class CompiledTrack: Sendable {
     var from: Double
     var to: Double
     var curve: TimingCurve
+
+    /// The key's value at relative time `time`, as ``Key/value(at:)`` computes it.
+    func value(at time: Double) -> Double {
+      let duration = end - start
+      let local = duration > 0 ? min(max((time - start) / duration, 0), 1) : 1
+      return lerp(from, to, curve.value(at: local))
+    }
   }
 
   init(_ track: PropertyTrack, initial: PropertyValue) {
@@ -94,19 +101,45 @@ final class CompiledTrack: Sendable {
       tangents.append(span > 0 ? (values[after] - values[before]) / span : .zero)
     }
     knotTangents = tangents
-    let plainKeys = keys.compactMap { key -> NumberKey? in
-      guard case .number(let from) = key.from, case .number(let to) = key.to else { return nil }
-      return NumberKey(start: key.start, end: key.end, from: from, to: to, curve: key.curve)
-    }
-    if case .number(let initialValue) = initial, mode == .linear || mode == .discrete,
-      plainKeys.count == keys.count
-    {
+    numberKeys = Self.numberKeys(of: track, initial: initial)
+    if numberKeys != nil, case .number(let initialValue) = initial {
       initialNumber = initialValue
-      numberKeys = plainKeys
     } else {
       initialNumber = 0
-      numberKeys = nil
     }
+  }
+
+  /// The keys of `track` as plain numbers when it is a number track in linear or discrete
+  /// mode (``numberKeys``), computed as ``keys`` are (sorted by start, each from the value
+  /// the one before it has there) without building them: the evaluator keeps nothing else of
+  /// such a track, so it need not compile the rest. Nil for any other track.
+  static func numberKeys(of track: PropertyTrack, initial: PropertyValue) -> [NumberKey]? {
+    guard case .number(let initialNumber) = initial,
+      track.mode == .linear || track.mode == .discrete
+    else { return nil }
+    var order = Array(track.keyframes.indices)
+    if !order.isEmpty,
+      zip(order, order.dropFirst()).contains(where: {
+        track.keyframes[$0.0].relativeStart > track.keyframes[$0.1].relativeStart
+      })
+    {
+      order.sort {
+        (track.keyframes[$0].relativeStart, $0) < (track.keyframes[$1].relativeStart, $1)
+      }
+    }
+    var keys: [NumberKey] = []
+    keys.reserveCapacity(order.count)
+    for index in order {
+      let keyframe = track.keyframes[index]
+      guard case .number(let to) = keyframe.value else { return nil }
+      let from = keys.last?.value(at: keyframe.relativeStart) ?? initialNumber
+      // As for ``keys``: an end past 1 by a rounding error ends at 1.
+      keys.append(
+        NumberKey(
+          start: keyframe.relativeStart, end: min(keyframe.relativeEnd, 1), from: from, to: to,
+          curve: keyframe.curve))
+    }
+    return keys
   }
 
   /// The property's value at relative time `time` (already eased by the timeline's curve).

@@ -86,16 +86,17 @@ public struct TimelineEvaluator: Sendable {
     var curves: [TimingCurve] = []
     var otherTracks: [CompiledTrack] = []
     let layers = timeline.layers.enumerated().map { index, layer in
-      let compiled = layer.tracks.map {
-        CompiledTrack($0, initial: layer.initial.value(of: $0.property))
-      }
       let first = numberTracks.count
       let firstOther = otherTracks.count
       // Number tracks set only scalar fields that no other track sets, so evaluating them
-      // before the others (each group in its own order) gives the same state.
-      for track in compiled {
-        guard let keys = track.numberKeys else {
-          otherTracks.append(track)
+      // before the others (each group in its own order) gives the same state. A number track
+      // is kept as its keys alone: it is not compiled whole.
+      for track in layer.tracks {
+        let initial = layer.initial.value(of: track.property)
+        guard let keys = CompiledTrack.numberKeys(of: track, initial: initial),
+          case .number(let initialNumber) = initial
+        else {
+          otherTracks.append(CompiledTrack(track, initial: initial))
           continue
         }
         let flat = keys.map { key in
@@ -110,7 +111,7 @@ public struct TimelineEvaluator: Sendable {
         numberTracks.append(
           NumberTrack(
             property: track.property, discrete: track.mode == .discrete,
-            initial: track.initialNumber,
+            initial: initialNumber,
             first: flat.first
               ?? NumberKey(
                 start: .infinity, end: .infinity, from: 0, to: 0, curve: NumberKey.linear),
