@@ -353,7 +353,7 @@ struct AnimatorDocumentReader {
     }
     let expression: Expression
     do {
-      expression = try ExpressionParser.parse(text)
+      expression = try ExpressionParser.parse(text, slots: &nameSlots)
     } catch {
       report(pointer, "\(error.message) in \"\(text)\"")
       return nil
@@ -362,7 +362,7 @@ struct AnimatorDocumentReader {
       report(pointer, unknownNameMessage(name, scope: scope))
       return nil
     }
-    return expression.withSlots(&nameSlots)
+    return expression
   }
 
   private func unknownNameMessage(_ name: String, scope: Set<String>) -> String {

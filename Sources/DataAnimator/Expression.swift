@@ -6,8 +6,7 @@
 /// timeline is built, never per frame.
 indirect enum Expression: Equatable, Sendable {
   case number(Double)
-  /// A name, and its slot among the document's names (``NameSlots``): -1 as parsed, given by
-  /// the document's reader (``withSlots(_:)``).
+  /// A name, and its slot among the document's names (``NameSlots``), which the parser gives.
   case name(String, slot: Int)
   case negate(Expression)
   case binary(BinaryOperator, Expression, Expression)
@@ -42,19 +41,6 @@ indirect enum Expression: Equatable, Sendable {
       left.collectNames(into: &found)
       right.collectNames(into: &found)
     case .call(_, let arguments): for argument in arguments { argument.collectNames(into: &found) }
-    }
-  }
-
-  /// The expression with each name given its slot in `slots` (a new one for a new name).
-  func withSlots(_ slots: inout NameSlots) -> Expression {
-    switch self {
-    case .number: self
-    case .name(let name, _): .name(name, slot: slots.slot(for: name))
-    case .negate(let operand): .negate(operand.withSlots(&slots))
-    case .binary(let operation, let left, let right):
-      .binary(operation, left.withSlots(&slots), right.withSlots(&slots))
-    case .call(let function, let arguments):
-      .call(function, arguments.map { $0.withSlots(&slots) })
     }
   }
 

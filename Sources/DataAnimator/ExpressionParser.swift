@@ -13,24 +13,37 @@ struct ExpressionParser {
   private let characters: [Character]
   private var index = 0
   private var depth = 0
+  /// The slots the names read are given.
+  private var slots: NameSlots
 
-  private init(_ text: String) {
+  private init(_ text: String, slots: NameSlots) {
     characters = Array(text)
+    self.slots = slots
   }
 
-  /// Parses `text` as a whole expression.
+  /// Parses `text` as a whole expression, each name it reads given its slot in `slots` (a
+  /// new one for a new name).
   /// - Throws: `ExpressionError` naming the character where reading stopped.
-  static func parse(_ text: String) throws(ExpressionError) -> Expression {
+  static func parse(_ text: String, slots: inout NameSlots) throws(ExpressionError)
+    -> Expression
+  {
     guard text.count <= Expression.maximumLength else {
       throw ExpressionError("longer than \(Expression.maximumLength) characters")
     }
-    var parser = ExpressionParser(text)
+    var parser = ExpressionParser(text, slots: slots)
     let expression = try parser.sum()
     parser.skipSpaces()
     guard parser.index == parser.characters.count else {
       throw parser.failure("unexpected \"\(parser.characters[parser.index])\"")
     }
+    slots = parser.slots
     return expression
+  }
+
+  /// Parses `text` as a whole expression, its names given slots of their own.
+  static func parse(_ text: String) throws(ExpressionError) -> Expression {
+    var slots = NameSlots()
+    return try parse(text, slots: &slots)
   }
 
   private func failure(_ reason: String) -> ExpressionError {
@@ -95,7 +108,7 @@ struct ExpressionParser {
     if next.isASCII, next.isNumber || next == "." { return .number(try number()) }
     if next.isASCII, next.isLetter || next == "_" {
       let name = try self.name()
-      guard peek() == "(" else { return .name(name, slot: -1) }
+      guard peek() == "(" else { return .name(name, slot: slots.slot(for: name)) }
       guard let function = ExpressionFunction(rawValue: name) else {
         throw ExpressionError(
           "unknown function \"\(name)\" (known: "

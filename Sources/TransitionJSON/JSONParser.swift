@@ -16,6 +16,8 @@ struct JSONParser {
   /// (RFC 6901) in `offsets`, and a member repeated in one object is refused.
   var recordsOffsets = false
   private(set) var offsets: [String: Int] = [:]
+  /// The members of the objects being read, innermost last (``parseObject()``).
+  private var pendingMembers: [(String, JSONValue)] = []
   /// The JSON pointer of the value being parsed, while `recordsOffsets`.
   private var pointer = ""
 
@@ -83,53 +85,82 @@ struct JSONParser {
   private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
     try enter()
     index += 1
-    var members: [String: JSONValue] = [:]
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
       depth -= 1
-      return .object(members)
+      return .object([:])
     }
-    while true {
-      skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-        throw failure("expected a member name")
-      }
-      let key = try parseString()
-      skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-        throw failure("expected ':'")
-      }
-      index += 1
-      skipWhitespace()
+    guard !recordsOffsets else { return try parseObjectRecordingOffsets() }
+    // The members are gathered on a stack shared by the objects being read (an inner
+    // object's above its parent's), then made one dictionary of the size they need: no
+    // dictionary grows and rehashes member by member.
+    let base = pendingMembers.count
+    defer { pendingMembers.removeSubrange(base...) }
+    repeat {
+      let key = try parseMemberName()
       let valueStart = index
-      if recordsOffsets {
-        guard members[key] == nil else {
-          index = valueStart
-          throw failure("member \"\(key)\" repeated")
-        }
-        let parent = pointer
-        pointer += "/" + JSONSourceMap.escape(key)
-        members[key] = try parseValue()
-        pointer = parent
-      } else {
-        members[key] = try parseValue()
-      }
-      if depth == 1, let kept = keptMembers.firstIndex(of: key) {
-        keptRanges[kept] = valueStart..<index
-      }
-      skipWhitespace()
-      guard index < bytes.count else { throw failure("unexpected end of input") }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-      } else if bytes[index] == UInt8(ascii: "}") {
-        index += 1
-        depth -= 1
-        return .object(members)
-      } else {
-        throw failure("expected ',' or '}'")
-      }
+      let value = try parseValue()
+      keepText(of: key, from: valueStart)
+      pendingMembers.append((key, value))
+    } while try !parseEndOfMember()
+    var members = [String: JSONValue](minimumCapacity: pendingMembers.count - base)
+    // In order, so that a repeated member's last value is the one kept.
+    for (key, value) in pendingMembers[base...] { members[key] = value }
+    return .object(members)
+  }
+
+  /// ``parseObject()`` while ``recordsOffsets``: each member's offset recorded by its JSON
+  /// pointer, and a repeated member refused. Called past a `{` that a member follows.
+  private mutating func parseObjectRecordingOffsets() throws(JSONSyntaxError) -> JSONValue {
+    var members: [String: JSONValue] = [:]
+    repeat {
+      let key = try parseMemberName()
+      let valueStart = index
+      guard members[key] == nil else { throw failure("member \"\(key)\" repeated") }
+      let parent = pointer
+      pointer += "/" + JSONSourceMap.escape(key)
+      members[key] = try parseValue()
+      pointer = parent
+      keepText(of: key, from: valueStart)
+    } while try !parseEndOfMember()
+    return .object(members)
+  }
+
+  /// Reads a member's name and the `:` after it, and the whitespace before its value.
+  private mutating func parseMemberName() throws(JSONSyntaxError) -> String {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      throw failure("expected a member name")
     }
+    let key = try parseString()
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+      throw failure("expected ':'")
+    }
+    index += 1
+    skipWhitespace()
+    return key
+  }
+
+  /// Reads what follows a member's value: a `,` (false: another member comes) or the `}`
+  /// that ends the object (true).
+  private mutating func parseEndOfMember() throws(JSONSyntaxError) -> Bool {
+    skipWhitespace()
+    guard index < bytes.count else { throw failure("unexpected end of input") }
+    if bytes[index] == UInt8(ascii: ",") {
+      index += 1
+      return false
+    }
+    guard bytes[index] == UInt8(ascii: "}") else { throw failure("expected ',' or '}'") }
+    index += 1
+    depth -= 1
+    return true
+  }
+
+  /// Records where the value of a top-level member of ``keptMembers`` lies, which ends here.
+  private mutating func keepText(of key: String, from start: Int) {
+    if depth == 1, let kept = keptMembers.firstIndex(of: key) { keptRanges[kept] = start..<index }
   }
 
   private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
