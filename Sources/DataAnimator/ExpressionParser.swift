@@ -40,12 +40,6 @@ struct ExpressionParser {
     return expression
   }
 
-  /// Parses `text` as a whole expression, its names given slots of their own.
-  static func parse(_ text: String) throws(ExpressionError) -> Expression {
-    var slots = NameSlots()
-    return try parse(text, slots: &slots)
-  }
-
   private func failure(_ reason: String) -> ExpressionError {
     ExpressionError("\(reason) at character \(index + 1)")
   }

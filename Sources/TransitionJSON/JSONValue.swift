@@ -18,18 +18,9 @@ public enum JSONValue: Equatable, Hashable, Sendable {
     }
   }
 
-  /// Parses UTF-8 JSON text and returns, beside the value, the exact text of the top-level
-  /// object member `key` (the last one when it is repeated, as the value keeps it); nil when the
-  /// document is not an object or has no such member.
-  public static func parsing(
-    _ bytes: some Collection<UInt8>, keepingTextOf key: String
-  ) throws(JSONSyntaxError) -> (value: JSONValue, memberText: [UInt8]?) {
-    let (value, texts) = try parsing(bytes, keepingTextOf: [key])
-    return (value, texts[0])
-  }
-
   /// Parses UTF-8 JSON text and returns, beside the value, the exact text of each top-level
-  /// object member of `keys`, in their order, as the one-key form does.
+  /// object member of `keys`, in their order (of the last one, when it is repeated, as the
+  /// value keeps it); nil for a member the document lacks, or when it is not an object.
   public static func parsing(
     _ bytes: some Collection<UInt8>, keepingTextOf keys: [String]
   ) throws(JSONSyntaxError) -> (value: JSONValue, memberTexts: [[UInt8]?]) {

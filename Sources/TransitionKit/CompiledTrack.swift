@@ -11,9 +11,9 @@ final class CompiledTrack: Sendable {
 
     /// The key's value at relative time `time` (at or after its start).
     func value(at time: Double) -> PropertyValue {
-      let duration = end - start
-      let local = duration > 0 ? min(max((time - start) / duration, 0), 1) : 1
-      return .interpolate(from: from, to: to, by: curve.value(at: local))
+      .interpolate(
+        from: from, to: to,
+        by: curve.value(at: CompiledTrack.progress(at: time, start: start, end: end)))
     }
   }
 
@@ -27,11 +27,6 @@ final class CompiledTrack: Sendable {
   let knotTangents: [SIMD4<Double>]
   /// Paced mode: distance travelled at each knot.
   let knotDistances: [Double]
-  /// A number track in linear or discrete mode: its keys as plain numbers, so that a frame
-  /// evaluates it without building (and copying) a ``PropertyValue``; nil for other tracks.
-  let numberKeys: [NumberKey]?
-  /// The initial value of a number track.
-  let initialNumber: Double
 
   /// A key of a number track: the fields of ``Key`` with numbers for values.
   struct NumberKey: Sendable {
@@ -43,10 +38,16 @@ final class CompiledTrack: Sendable {
 
     /// The key's value at relative time `time`, as ``Key/value(at:)`` computes it.
     func value(at time: Double) -> Double {
-      let duration = end - start
-      let local = duration > 0 ? min(max((time - start) / duration, 0), 1) : 1
-      return lerp(from, to, curve.value(at: local))
+      lerp(from, to, curve.value(at: CompiledTrack.progress(at: time, start: start, end: end)))
     }
+  }
+
+  /// A key's own progress at relative time `time`: 0 at its start, 1 at its end and after
+  /// (and at once for a key of no duration), which its curve then eases.
+  @inline(__always)
+  static func progress(at time: Double, start: Double, end: Double) -> Double {
+    let duration = end - start
+    return duration > 0 ? min(max((time - start) / duration, 0), 1) : 1
   }
 
   init(_ track: PropertyTrack, initial: PropertyValue) {
@@ -101,31 +102,18 @@ final class CompiledTrack: Sendable {
       tangents.append(span > 0 ? (values[after] - values[before]) / span : .zero)
     }
     knotTangents = tangents
-    numberKeys = Self.numberKeys(of: track, initial: initial)
-    if numberKeys != nil, case .number(let initialValue) = initial {
-      initialNumber = initialValue
-    } else {
-      initialNumber = 0
-    }
   }
 
   /// The keys of `track` as plain numbers when it is a number track in linear or discrete
-  /// mode (``numberKeys``), computed as ``keys`` are (sorted by start, each from the value
-  /// the one before it has there) without building them: the evaluator keeps nothing else of
-  /// such a track, so it need not compile the rest. Nil for any other track.
+  /// mode, computed as ``keys`` are (sorted by start, each from the value the one before it
+  /// has there) without building them: the evaluator keeps nothing else of such a track, so
+  /// it compiles no ``CompiledTrack`` for it. Nil for any other track.
   static func numberKeys(of track: PropertyTrack, initial: PropertyValue) -> [NumberKey]? {
     guard case .number(let initialNumber) = initial,
       track.mode == .linear || track.mode == .discrete
     else { return nil }
-    var order = Array(track.keyframes.indices)
-    if !order.isEmpty,
-      zip(order, order.dropFirst()).contains(where: {
-        track.keyframes[$0.0].relativeStart > track.keyframes[$0.1].relativeStart
-      })
-    {
-      order.sort {
-        (track.keyframes[$0].relativeStart, $0) < (track.keyframes[$1].relativeStart, $1)
-      }
+    let order = track.keyframes.indices.sorted {
+      (track.keyframes[$0].relativeStart, $0) < (track.keyframes[$1].relativeStart, $1)
     }
     var keys: [NumberKey] = []
     keys.reserveCapacity(order.count)
@@ -153,22 +141,6 @@ final class CompiledTrack: Sendable {
       return keys.withUnsafeBufferPointer { $0[index].to }
     case .paced: return pacedValue(at: time)
     case .cubic: return cubicValue(at: time)
-    }
-  }
-
-  /// The value of a number track (``numberKeys`` not nil) at relative time `time`: the same
-  /// bits as ``value(at:)`` gives, as a plain number.
-  func numberValue(at time: Double) -> Double {
-    guard let numberKeys else { return initialNumber }
-    return numberKeys.withUnsafeBufferPointer { keys in
-      var index = keys.count - 1
-      while index >= 0, keys[index].start > time { index -= 1 }
-      guard index >= 0 else { return initialNumber }
-      let key = keys.baseAddress! + index
-      if mode == .discrete { return key.pointee.to }
-      let duration = key.pointee.end - key.pointee.start
-      let local = duration > 0 ? min(max((time - key.pointee.start) / duration, 0), 1) : 1
-      return lerp(key.pointee.from, key.pointee.to, key.pointee.curve.value(at: local))
     }
   }
 

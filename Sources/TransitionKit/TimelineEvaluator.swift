@@ -138,8 +138,8 @@ public struct TimelineEvaluator: Sendable {
     self.otherTracks = otherTracks.withUnsafeBufferPointer { Array($0) }
   }
 
-  /// The value of a number track at relative time `time`: ``CompiledTrack/numberValue(at:)``
-  /// over the flat arrays.
+  /// The value of a number track at relative time `time`: what ``CompiledTrack/value(at:)``
+  /// gives for it, as a plain number, over the flat arrays.
   @inline(__always)
   private static func value(
     of track: UnsafePointer<NumberTrack>, keys: UnsafePointer<NumberKey>?,
@@ -167,8 +167,7 @@ public struct TimelineEvaluator: Sendable {
     at time: Double
   ) -> Double {
     if discrete { return key.pointee.to }
-    let duration = key.pointee.end - key.pointee.start
-    let local = duration > 0 ? min(max((time - key.pointee.start) / duration, 0), 1) : 1
+    let local = CompiledTrack.progress(at: time, start: key.pointee.start, end: key.pointee.end)
     // A linear curve's value is its (clamped) progress.
     let eased =
       key.pointee.curve == NumberKey.linear || curves == nil

@@ -119,8 +119,9 @@ struct BeginRequest: Equatable {
   /// The animator's parameters to set (`params`), checked against the animator's listing by
   /// the handler; empty for the defaults.
   var params: [String: Double]
-  /// The context's text as the request has it (``Request/contextText``), for ``contextJSON``.
-  var contextText: [UInt8]?
+  /// The context's text as the request has it (``Request/contextText``), for ``contextJSON``:
+  /// a JSON object, so it ends with `}`.
+  var contextText: [UInt8]
 
   init(_ request: Request) throws(WireError) {
     let contextValue: JSONValue
@@ -150,7 +151,8 @@ struct BeginRequest: Equatable {
     }
     animator = try request.optionalString("animator")
     params = try request.optionalNumbers("params") ?? [:]
-    contextText = request.contextText
+    // The text of the member whose value was just read: there whenever `context` is.
+    contextText = request.contextText ?? []
   }
 
   /// The context as the animator receives it: the request's text of it (validated), with
@@ -173,14 +175,8 @@ struct BeginRequest: Equatable {
     // added before its closing brace: they win over any of the same name, as the last member
     // of a JSON object does. A context has members (`operation` at least), so a comma goes
     // before them.
-    var text =
-      contextText.flatMap { $0.last == UInt8(ascii: "}") ? $0 : nil }
-      ?? {
-        var sink = ByteSink(capacity: 1024)
-        sink.appendJSON(context.json)
-        return sink.bytes
-      }()
-    guard !added.bytes.isEmpty else { return text }
+    var text = contextText
+    guard !added.bytes.isEmpty, text.last == UInt8(ascii: "}") else { return text }
     text.removeLast()
     text += added.bytes
     text.append(UInt8(ascii: "}"))

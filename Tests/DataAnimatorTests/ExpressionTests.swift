@@ -3,8 +3,14 @@ import Testing
 @testable import DataAnimator
 
 @Suite struct ExpressionTests {
+  /// `text` parsed, its names given slots of their own.
+  func parse(_ text: String) throws -> Expression {
+    var slots = NameSlots()
+    return try ExpressionParser.parse(text, slots: &slots)
+  }
+
   func value(_ text: String, _ names: [String: Double] = [:]) throws -> Double {
-    try ExpressionParser.parse(text).evaluate { name, _ throws(ExpressionError) in
+    try parse(text).evaluate { name, _ throws(ExpressionError) in
       guard let value = names[name] else { throw ExpressionError("no \(name)") }
       return value
     }
@@ -30,12 +36,12 @@ import Testing
     #expect(try value("distance(0, 0, 3, 4)") == 5)
     #expect(try value("ratio(1, 0, 7)") == 7)
     #expect(try value("atan2(1, 1)") == Double.pi / 4)
-    #expect(try ExpressionParser.parse("a + b.c * a").names == ["a", "b.c"])
+    #expect(try parse("a + b.c * a").names == ["a", "b.c"])
   }
 
   @Test(arguments: ["", "1 +", "(1", "1 2", "foo(1)", "min(1)", "2..5", "a.", "1e", "@"])
   func malformedTextIsRefused(_ text: String) {
-    #expect(throws: ExpressionError.self) { try ExpressionParser.parse(text) }
+    #expect(throws: ExpressionError.self) { try parse(text) }
   }
 
   @Test func failuresOfArithmeticAreErrors() {

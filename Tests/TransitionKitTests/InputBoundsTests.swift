@@ -191,11 +191,12 @@ import TransitionJSON
 
   @Test func requestIDTextIsKeptExactly() throws {
     let line = Array(#"{"id": 9007199254740993 ,"op":"x","nested":{"id":2}}"#.utf8)
-    let (value, text) = try JSONValue.parsing(line, keepingTextOf: "id")
-    #expect(text.map { String(decoding: $0, as: UTF8.self) } == "9007199254740993")
+    let (value, texts) = try JSONValue.parsing(line, keepingTextOf: ["id"])
+    #expect(texts[0].map { String(decoding: $0, as: UTF8.self) } == "9007199254740993")
     #expect(value["id"] == .number(9_007_199_254_740_992))
-    let repeated = try JSONValue.parsing(Array(#"{"id":1,"id":"two"}"#.utf8), keepingTextOf: "id")
-    #expect(repeated.memberText.map { String(decoding: $0, as: UTF8.self) } == #""two""#)
-    #expect(try JSONValue.parsing(Array("[1]".utf8), keepingTextOf: "id").memberText == nil)
+    let repeated = try JSONValue.parsing(
+      Array(#"{"id":1,"id":"two"}"#.utf8), keepingTextOf: ["id"])
+    #expect(repeated.memberTexts[0].map { String(decoding: $0, as: UTF8.self) } == #""two""#)
+    #expect(try JSONValue.parsing(Array("[1]".utf8), keepingTextOf: ["id"]).memberTexts[0] == nil)
   }
 }

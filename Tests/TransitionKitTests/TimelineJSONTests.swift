@@ -22,24 +22,10 @@ import TransitionJSON
   }
 
   /// What a timeline's JSON leaves out: the value a layer of the same frame starts with.
-  @Test func aPropertyHasItsDefaultValueWhenAFreshLayerHasTheSame() {
-    let defaults = LayerAttributes(frame: Rect(x: 1, y: 2, width: 3, height: 4))
-    var changed = defaults
-    changed.anchor = Point(x: 0, y: 0.5)
-    changed.alpha = 0.5
-    changed.hidden = true
-    changed.z = 2
-    changed.background = .clear
-    changed.transform.m41 = 10
-    changed.rotationX = 1
-    changed.rotationY = -1
-    changed.rotationZ = 0.5
-    changed.scaleX = 2
-    changed.scaleY = 3
-    changed.translationX = 4
-    changed.translationY = 5
-    changed.translationZ = 6
-    changed.perspective = -0.002
+  @Test func aPropertyHasItsDefaultValueWhenAFreshLayerHasTheSame() throws {
+    // The fixture's layer sets every property away from its default.
+    let changed = try Self.everything().layers[0].initial
+    let defaults = LayerAttributes(frame: changed.frame)
     for property in LayerProperty.allCases {
       #expect(defaults.hasDefaultValue(of: property), "\(property)")
       let same = changed.value(of: property) == defaults.value(of: property)
