@@ -8,16 +8,25 @@ import LibeventLoop
 /// A directory that does not exist when the watch starts is not watched until the next
 /// `watch(_:)` (a reload). Only the event names are read: whether a file changed is the plugin
 /// host's scan to decide.
+///
+/// One inotify instance serves the daemon's whole life: `watch(_:)` adds and removes watches on
+/// it. Closing an inotify descriptor waits for the kernel's grace period (5 to 16 ms measured
+/// here), which on the loop would hold every frame due meanwhile; removing a watch does not.
 final class AnimatorDirectoryWatcher {
   /// How long the directories must stay quiet before `onChange` runs, in seconds.
   static let settleSeconds = 0.15
+
+  private static let mask: UInt32 =
+    UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
+    | UInt32(IN_CREATE) | UInt32(IN_ATTRIB) | UInt32(IN_ONLYDIR)
 
   private let loop: EventLoop
   private let onChange: () -> Void
   private var descriptor: Int32 = -1
   private var watcher: DescriptorWatcher?
   private var settleTimer: LoopTimer?
-  private(set) var watched: [String] = []
+  /// The watch descriptor of each directory watched.
+  private var watches: [String: Int32] = [:]
 
   /// - Parameter onChange: runs on the loop after a settled burst of changes.
   init(loop: EventLoop, onChange: @escaping () -> Void) {
@@ -27,29 +36,38 @@ final class AnimatorDirectoryWatcher {
 
   deinit { stop() }
 
-  /// Watches `directories` (replacing what was watched).
+  /// Watches `directories` (replacing what was watched): adds a watch for each on the
+  /// instance, opened the first time, and removes the watches of the others.
   /// - Returns: the directories that could not be watched, each with the reason.
   @discardableResult
   func watch(_ directories: [String]) -> [String] {
-    stop()
-    guard !directories.isEmpty else { return [] }
-    let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-    guard fd >= 0 else { return ["inotify: \(String(cString: strerror(errno)))"] }
     var problems: [String] = []
-    let mask: UInt32 =
-      UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
-      | UInt32(IN_CREATE) | UInt32(IN_ATTRIB)
-    for directory in directories {
-      if inotify_add_watch(fd, directory, mask | UInt32(IN_ONLYDIR)) >= 0 {
-        watched.append(directory)
+    if descriptor < 0 && !directories.isEmpty {
+      if let problem = open() { return [problem] }
+    }
+    var kept: [String: Int32] = [:]
+    for directory in directories where kept[directory] == nil {
+      let watch = inotify_add_watch(descriptor, directory, Self.mask)
+      if watch >= 0 {
+        kept[directory] = watch
       } else if errno != ENOENT {
         problems.append("\(directory): \(String(cString: strerror(errno)))")
       }
     }
-    guard !watched.isEmpty else {
-      close(fd)
-      return problems
+    // Two paths to one directory share its watch: only a watch no path keeps is removed.
+    let keptWatches = Set(kept.values)
+    for watch in Set(watches.values) where !keptWatches.contains(watch) {
+      inotify_rm_watch(descriptor, watch)
     }
+    watches = kept
+    return problems
+  }
+
+  /// Opens the inotify instance and starts reading it.
+  /// - Returns: why it could not, or nil.
+  private func open() -> String? {
+    let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    guard fd >= 0 else { return "inotify: \(String(cString: strerror(errno)))" }
     do {
       let watcher = try DescriptorWatcher(loop: loop, descriptor: fd) { [unowned self] in
         self.drain()
@@ -58,15 +76,16 @@ final class AnimatorDirectoryWatcher {
       self.watcher = watcher
       settleTimer = try LoopTimer(loop: loop) { [unowned self] in self.onChange() }
       descriptor = fd
+      return nil
     } catch {
+      watcher?.cancel()
+      watcher = nil
       close(fd)
-      watched = []
-      problems.append("cannot watch: \(error)")
+      return "cannot watch: \(error)"
     }
-    return problems
   }
 
-  /// Stops watching.
+  /// Stops watching and closes the instance (at shutdown).
   func stop() {
     watcher?.cancel()
     watcher = nil
@@ -74,7 +93,7 @@ final class AnimatorDirectoryWatcher {
     settleTimer = nil
     if descriptor >= 0 { close(descriptor) }
     descriptor = -1
-    watched = []
+    watches = [:]
   }
 
   /// Reads every pending event; one that names a `.json` file (or says events were lost)

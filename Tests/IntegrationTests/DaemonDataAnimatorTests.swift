@@ -150,4 +150,38 @@ import TransitionJSON
     #expect(open["error"]?.stringValue?.contains("writable by group or others") == true)
     #expect(open["operations"]?.arrayValue?.isEmpty == true)
   }
+  /// The watch of the animator directories follows the config through reloads: a directory
+  /// is still watched after several, and one a reload drops is watched no more.
+  @Test func theDirectoriesWatchedFollowTheConfigThroughReloads() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    chmod(directory, 0o755)
+    let (first, second) = (directory + "/first", directory + "/second")
+    for path in [first, second] {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: false,
+        attributes: [.posixPermissions: 0o755])
+    }
+    let config = { (path: String) in #"{"logLevel": "debug", "animatorPaths": ["\#(path)"]}"# }
+    let daemon = try DaemonProcess(config: config(first), directory: directory)
+    let client = try daemon.client()
+    for _ in 0..<3 { _ = try client.reload() }
+    try Self.write(Self.fade(duration: 0.4), to: first + "/kept.json")
+    let listed = DaemonHarness.waitUntil { Self.names(client)?.contains("kept") ?? false }
+    #expect(listed, "a directory watched through three reloads: \(daemon.log)")
+
+    try config(second).write(
+      toFile: try #require(daemon.configPath), atomically: true, encoding: .utf8)
+    _ = try client.reload()
+    try Self.write(Self.fade(duration: 0.4), to: second + "/added.json")
+    let added = DaemonHarness.waitUntil { Self.names(client)?.contains("added") ?? false }
+    #expect(added, "the directory a reload added: \(daemon.log)")
+    #expect(Self.names(client)?.contains("kept") == false)
+
+    let rescans = { daemon.log.components(separatedBy: "a data animator file changed").count }
+    let before = rescans()
+    try Self.write(Self.fade(duration: 0.5), to: first + "/dropped.json")
+    // Three times the settle time: a watched directory would have been rescanned by then.
+    usleep(450_000)
+    #expect(rescans() == before, "the directory a reload dropped is still watched: \(daemon.log)")
+  }
 }
