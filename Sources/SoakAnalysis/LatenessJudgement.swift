@@ -5,20 +5,35 @@
 /// a probe of the same priority relays 60 Hz deadlines from a sleeping thread through a pipe
 /// to a reading one, a frame's path without the daemon's work, and records how late each
 /// arrives (``wakeUps``). While the probe keeps within the limit (its 99.9th percentile),
-/// every late frame is the daemon's and one fails the soak. On a machine so loaded that not
-/// even the probe gets through within the limit, a frame's lateness is mostly the wait for a
-/// CPU, which no daemon can remove; the soak then fails when the frames' 99th percentile
+/// a late frame is the daemon's and fails the soak, unless the probe itself stalled while the
+/// frame waited (``stalls``) and the frame's lateness beyond those stalls is within the limit:
+/// the machine held both, as it does now and then even when it keeps up. On a machine so
+/// loaded that not even the probe gets through within the limit, a frame's lateness is mostly
+/// the wait for a CPU, which no daemon can remove; the soak then fails when the frames' 99th percentile
 /// exceeds the probe's by more than the limit: the lateness the daemon adds on top of the
 /// machine's.
 public struct LatenessJudgement: Equatable, Sendable {
   public let frames: LatenessHistogram
   public let wakeUps: LatenessHistogram
   public let limit: Double
+  /// The frames later than the limit, as spans (a report keeps a bounded number: frames late
+  /// beyond those kept are never explained).
+  public let lateSpans: [LateSpan]
+  /// The probe's wake-ups later than ``stallFloor``, sorted by when they were due.
+  public let stalls: [LateSpan]
 
-  public init(frames: LatenessHistogram, wakeUps: LatenessHistogram, limit: Double) {
+  /// The probe records its wake-ups later than this as stalls, a tenth of the soak's limit.
+  public static let stallFloor = SoakLimits.lateFrameSeconds / 10
+
+  public init(
+    frames: LatenessHistogram, wakeUps: LatenessHistogram, limit: Double,
+    lateSpans: [LateSpan] = [], stalls: [LateSpan] = []
+  ) {
     self.frames = frames
     self.wakeUps = wakeUps
     self.limit = limit
+    self.lateSpans = lateSpans
+    self.stalls = stalls.sorted { $0.due < $1.due }
   }
 
   /// True when the probe woke within the limit (99.9th percentile): every late frame counts.
@@ -26,6 +41,13 @@ public struct LatenessJudgement: Equatable, Sendable {
 
   /// Frames later than the limit.
   public var lateFrames: Int { frames.count(laterThan: limit) }
+
+  /// Late frames still later than the limit once the probe's stalls during their wait are
+  /// taken off: the daemon's.
+  public var unexplainedLateFrames: Int {
+    let explained = lateSpans.filter { $0.lateness - $0.covered(by: stalls) <= limit }.count
+    return max(0, lateFrames - explained)
+  }
 
   /// The frames' 99th percentile beyond the probe's.
   public var addedLateness: Double { frames.percentile(0.99) - wakeUps.percentile(0.99) }
@@ -35,9 +57,10 @@ public struct LatenessJudgement: Equatable, Sendable {
     let milliseconds = { (seconds: Double) in "\(Int((seconds * 1000).rounded())) ms" }
     if frames.total == 0 { return "no healthy subscriber got a frame" }
     if machineKeptUp {
-      guard lateFrames > 0 else { return nil }
-      return
-        "\(lateFrames) frames reached a healthy subscriber more than \(milliseconds(limit)) late"
+      let unexplained = unexplainedLateFrames
+      guard unexplained > 0 else { return nil }
+      return "\(unexplained) frames reached a healthy subscriber more than \(milliseconds(limit)) "
+        + "late, beyond what the machine's own stalls explain"
     }
     guard addedLateness > limit else { return nil }
     return "healthy subscribers' frames were \(milliseconds(frames.percentile(0.99))) late (p99), "

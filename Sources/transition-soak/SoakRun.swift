@@ -189,17 +189,7 @@ final class SoakRun {
     if unanswered > 0 { failures.append("\(unanswered) requests got no reply") }
     let gaps = all.reduce(0) { $0 + $1.gaps }
     if gaps > 0 { failures.append("healthy subscribers saw \(gaps) seq gaps") }
-    var lateness = LatenessHistogram()
-    var wakeUps = LatenessHistogram()
-    for report in all {
-      lateness.merge(report.lateness)
-      wakeUps.merge(report.wakeUps)
-    }
-    if let failure = LatenessJudgement(
-      frames: lateness, wakeUps: wakeUps, limit: SoakLimits.lateFrameSeconds
-    ).failure {
-      failures.append(failure)
-    }
+    if let failure = WorkerReport.latenessJudgement(of: all).failure { failures.append(failure) }
     let incomplete = all.reduce(0) { $0 + $1.incomplete }
     if incomplete > 0 { failures.append("\(incomplete) sessions never completed for their reader") }
     return failures

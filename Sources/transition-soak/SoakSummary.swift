@@ -36,8 +36,8 @@ struct SoakSummary {
       )
     }
     let sum = { (value: (WorkerReport) -> Int) in reports.reduce(0) { $0 + value($1) } }
-    var lateness = LatenessHistogram()
-    for report in reports { lateness.merge(report.lateness) }
+    let judgement = WorkerReport.latenessJudgement(of: reports)
+    let (lateness, wakeUps) = (judgement.frames, judgement.wakeUps)
     let milliseconds = { (seconds: Double) in "\(((seconds * 10_000).rounded() / 10)) ms" }
     lines.append(
       "  requests \(sum(\.requests)) (refused \(sum(\.refused)), unanswered \(sum(\.unanswered))), "
@@ -52,17 +52,16 @@ struct SoakSummary {
     lines.append(
       "  the daemon: \(Int(ticks.rendered)) frame clock ticks rendered, \(Int(ticks.late)) of them "
         + "after their deadline")
-    var wakeUps = LatenessHistogram()
-    for report in reports { wakeUps.merge(report.wakeUps) }
     lines.append(
       "  the machine: a 60 Hz deadline relayed through a pipe arrived p50 \(milliseconds(wakeUps.percentile(0.5))), "
         + "p99 \(milliseconds(wakeUps.percentile(0.99))), max \(milliseconds(wakeUps.maximum)) late "
-        + "(\(wakeUps.total) wake-ups)")
-    let judgement = LatenessJudgement(
-      frames: lateness, wakeUps: wakeUps, limit: SoakLimits.lateFrameSeconds)
+        + "(\(wakeUps.total) wake-ups, \(judgement.stalls.count) later than "
+        + "\(milliseconds(LatenessJudgement.stallFloor)))")
     lines.append(
       judgement.machineKeptUp
-        ? "  lateness judged strictly: the machine kept up (wake-ups p99.9 within the limit)"
+        ? "  lateness judged strictly: the machine kept up (wake-ups p99.9 within the limit); "
+          + "late frames the machine's stalls explain \(judgement.lateFrames - judgement.unexplainedLateFrames), "
+          + "the daemon's \(judgement.unexplainedLateFrames)"
         : "  lateness judged on the daemon's share: the machine did not keep up; frames p99 "
           + "\(milliseconds(judgement.addedLateness)) beyond the wake-ups' p99 (limit "
           + "\(milliseconds(SoakLimits.lateFrameSeconds)))")

@@ -82,7 +82,8 @@ struct SteadySubscriber: SocketWorker {
         expected = frame.seq + 1
         let late = arrived - (start + frame.t)
         report.lateness.record(late)
-        if late > SoakLimits.lateFrameSeconds {
+        if late >= SoakLimits.lateFrameSeconds {
+          WorkerReport.keep(LateSpan(due: start + frame.t, arrived: arrived), in: &report.lateSpans)
           report.note(
             "\(session) (\(transition.animator), \(fps) fps): frame \(frame.seq) arrived "
               + "\(Int((late * 1000).rounded())) ms after it was due")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SoakAnalysis
 
 /// The machine's own lateness, for comparison with the frames': the path of a frame without
 /// the daemon's work. One thread sleeps to the next 60 Hz deadline (`clock_nanosleep`,
@@ -44,7 +45,11 @@ struct WakeUpProbe {
     while withUnsafeMutableBytes(of: &stamp, { read(reader, $0.baseAddress, $0.count) })
       == MemoryLayout<Double>.size
     {
-      report.wakeUps.record(Monotonic.now - stamp)
+      let arrived = Monotonic.now
+      report.wakeUps.record(arrived - stamp)
+      if arrived - stamp > LatenessJudgement.stallFloor {
+        WorkerReport.keep(LateSpan(due: stamp, arrived: arrived), in: &report.stalls)
+      }
     }
     close(reader)
     return report

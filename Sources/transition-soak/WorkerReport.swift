@@ -6,6 +6,8 @@ import SoakAnalysis
 struct WorkerReport: Codable {
   /// The most problems of each kind kept (the counts go on).
   static let keptProblems = 20
+  /// The most late frames and probe stalls kept as spans (the histograms count them all).
+  static let keptSpans = 20_000
 
   var role: String
   var seed: UInt64 = 0
@@ -29,6 +31,10 @@ struct WorkerReport: Codable {
   /// How late a process woke for a deadline (``WakeUpProbe``): the machine's share of the
   /// lateness.
   var wakeUps = LatenessHistogram()
+  /// The checked frames later than ``SoakLimits/lateFrameSeconds``.
+  var lateSpans: [LateSpan] = []
+  /// The probe's wake-ups later than ``LatenessJudgement/stallFloor``.
+  var stalls: [LateSpan] = []
   /// HTTP event streams opened and the events they carried.
   var eventStreams = 0
   var streamEvents = 0
@@ -41,6 +47,24 @@ struct WorkerReport: Codable {
 
   mutating func note(_ problem: String) {
     if problems.count < Self.keptProblems { problems.append(problem) }
+  }
+
+  /// Keeps `span` in `spans` while fewer than ``keptSpans`` are.
+  static func keep(_ span: LateSpan, in spans: inout [LateSpan]) {
+    if spans.count < keptSpans { spans.append(span) }
+  }
+
+  /// How healthy subscribers' frames fared in `reports`, against the machine's wake-ups.
+  static func latenessJudgement(of reports: [WorkerReport]) -> LatenessJudgement {
+    var frames = LatenessHistogram()
+    var wakeUps = LatenessHistogram()
+    for report in reports {
+      frames.merge(report.lateness)
+      wakeUps.merge(report.wakeUps)
+    }
+    return LatenessJudgement(
+      frames: frames, wakeUps: wakeUps, limit: SoakLimits.lateFrameSeconds,
+      lateSpans: reports.flatMap(\.lateSpans), stalls: reports.flatMap(\.stalls))
   }
 
   /// The report as one line.

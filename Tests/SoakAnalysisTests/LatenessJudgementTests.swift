@@ -42,6 +42,53 @@ import Testing
     #expect(judgement.failure != nil)
   }
 
+  /// 999 punctual frames and one 25 ms late, due at 100 s.
+  static let oneLateFrame = histogram(Array(repeating: 0.001, count: 999) + [0.025])
+  static let lateSpan = LateSpan(due: 100, arrived: 100.025)
+
+  @Test func aLateFrameTheProbeStalledThroughToo() {
+    // The probe's deadline came 3 ms after the frame's, and it ran when the frame arrived.
+    let judgement = LatenessJudgement(
+      frames: Self.oneLateFrame, wakeUps: Self.calmMachine, limit: SoakLimits.lateFrameSeconds,
+      lateSpans: [Self.lateSpan], stalls: [LateSpan(due: 100.003, arrived: 100.025)])
+    #expect(judgement.machineKeptUp)
+    #expect(judgement.lateFrames == 1)
+    #expect(judgement.unexplainedLateFrames == 0)
+    #expect(judgement.failure == nil)
+  }
+
+  @Test func aLateFrameWithoutAStallOfTheProbeFails() {
+    // Stalls before the frame was due and after it arrived explain nothing of it.
+    let judgement = LatenessJudgement(
+      frames: Self.oneLateFrame, wakeUps: Self.calmMachine, limit: SoakLimits.lateFrameSeconds,
+      lateSpans: [Self.lateSpan],
+      stalls: [LateSpan(due: 99.97, arrived: 99.999), LateSpan(due: 100.03, arrived: 100.06)])
+    #expect(judgement.unexplainedLateFrames == 1)
+    #expect(judgement.failure?.contains("beyond what the machine's own stalls explain") == true)
+  }
+
+  @Test func aFrameLaterThanTheStallByMoreThanTheLimitFails() {
+    let frames = Self.histogram(Array(repeating: 0.001, count: 999) + [0.03])
+    let judgement = LatenessJudgement(
+      frames: frames, wakeUps: Self.calmMachine, limit: SoakLimits.lateFrameSeconds,
+      lateSpans: [LateSpan(due: 100, arrived: 100.03)],
+      // Two stalls of 4 ms overlapping each other: 5 ms of the frame's wait, counted once.
+      stalls: [LateSpan(due: 100.001, arrived: 100.005), LateSpan(due: 100.002, arrived: 100.006)]
+    )
+    #expect(abs(LateSpan(due: 100, arrived: 100.03).covered(by: judgement.stalls) - 0.005) < 1e-9)
+    #expect(judgement.unexplainedLateFrames == 1)
+    #expect(judgement.failure != nil)
+  }
+
+  @Test func lateFramesNotKeptAsSpansAreNeverExplained() {
+    let frames = Self.histogram(Array(repeating: 0.001, count: 998) + [0.025, 0.025])
+    let judgement = LatenessJudgement(
+      frames: frames, wakeUps: Self.calmMachine, limit: SoakLimits.lateFrameSeconds,
+      lateSpans: [Self.lateSpan], stalls: [LateSpan(due: 100, arrived: 100.025)])
+    #expect(judgement.lateFrames == 2)
+    #expect(judgement.unexplainedLateFrames == 1)
+  }
+
   @Test func noFramesFail() {
     let judgement = LatenessJudgement(
       frames: LatenessHistogram(), wakeUps: Self.calmMachine, limit: SoakLimits.lateFrameSeconds)
