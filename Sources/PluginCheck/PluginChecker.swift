@@ -68,8 +68,9 @@ public enum PluginChecker {
       checked += 1
       let subject = "\(animator.name) on \(scene.name) (\(scene.context.operation.rawValue))"
       check(animator.name, scene, subject, into: &report) { context in
-        switch animator.outcome(forContextJSON: context) {
-        case .timeline(let bytes): .timeline(bytes)
+        // As the plugin host sends the daemon a data animator's timeline: in its binary form.
+        switch animator.outcome(forContextJSON: context, encoding: .binary) {
+        case .timeline(let bytes): .binaryTimeline(bytes)
         case .declined: .declined
         case .failed(let message): .failed(message)
         }
@@ -88,16 +89,18 @@ public enum PluginChecker {
     into report: inout PluginCheckReport, makeTimeline: ([UInt8]) -> PluginTimelineResult
   ) {
     let timeline: Timeline
-    switch makeTimeline(scene.contextJSON) {
+    let result = makeTimeline(scene.contextJSON)
+    switch result {
     case .declined:
       report.add(.timeline, subject, .skipped, "declined the scene")
       return
     case .failed(let message), .faulted(_, let message):
       report.add(.timeline, subject, .failed, "failed: \(message)")
       return
-    case .timeline(let bytes):
+    case .timeline, .binaryTimeline:
       do {
-        timeline = try Timeline(jsonBytes: bytes)
+        guard let decoded = try result.decodedTimeline() else { return }
+        timeline = decoded
       } catch {
         report.add(.timeline, subject, .failed, "invalid timeline: \(error.message)")
         return

@@ -36,6 +36,9 @@ public struct HostMessage: Equatable, Sendable {
     case declined = 1
     /// The animator failed; the payload is its message.
     case failed = 2
+    /// The payload is a timeline the host built itself, in its binary form
+    /// (`Timeline.binaryEncoded`).
+    case binaryTimeline = 3
   }
 
   /// The bytes of the header after the length field: kind, status, call.

@@ -401,11 +401,12 @@ public struct HostSupervisor {
   /// The result an answer message carries; nil for an unknown status.
   public static func result(of message: HostMessage, animator: String) -> PluginTimelineResult? {
     switch HostMessage.Status(rawValue: message.status) {
-    case .timeline?:
+    case .timeline?, .binaryTimeline?:
       guard !message.payload.isEmpty else {
         return .failed("animator \(animator) reported success but returned no timeline")
       }
-      return .timeline(message.payload)
+      return message.status == HostMessage.Status.timeline.rawValue
+        ? .timeline(message.payload) : .binaryTimeline(message.payload)
     case .declined?: return .declined
     case .failed?:
       let message = String(decoding: message.payload.prefix(4096), as: UTF8.self)

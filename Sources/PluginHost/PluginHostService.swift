@@ -134,6 +134,9 @@ public struct PluginHostService {
     case .timeline(let bytes):
       return HostMessage(
         .answer, status: HostMessage.Status.timeline.rawValue, call: call, payload: bytes)
+    case .binaryTimeline(let bytes):
+      return HostMessage(
+        .answer, status: HostMessage.Status.binaryTimeline.rawValue, call: call, payload: bytes)
     case .declined:
       return HostMessage(.answer, status: HostMessage.Status.declined.rawValue, call: call)
     case .failed(let message), .faulted(_, let message):

@@ -1,10 +1,13 @@
 /// What an animator made of a context, still as bytes.
 ///
-/// The bytes of `.timeline` are the plugin's timeline JSON, not yet decoded or validated:
-/// decode them with TransitionKit's codec (see `PluginTimelineResult.decodedTimeline()`).
+/// The bytes of `.timeline` and `.binaryTimeline` are not yet decoded or validated: decode
+/// them with TransitionKit's codecs (see `PluginTimelineResult.decodedTimeline()`).
 public enum PluginTimelineResult: Equatable, Sendable {
   /// The animator returned a timeline: UTF-8 JSON bytes (schema in docs/plugins.md).
   case timeline([UInt8])
+  /// A timeline the plugin host built itself (a data animator's) in its binary form
+  /// (`Timeline.binaryEncoded`, docs/plugins.md "The host protocol").
+  case binaryTimeline([UInt8])
   /// The animator cannot serve this context; the daemon falls back to
   /// `RegisteredAnimator.fallbackName`.
   case declined

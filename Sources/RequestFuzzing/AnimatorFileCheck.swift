@@ -91,6 +91,12 @@ public struct AnimatorFileCheck: Sendable {
         } catch {
           return "a data animator's timeline does not decode: \(error.message)"
         }
+        // The binary form the plugin host sends reads back as the JSON text does.
+        guard
+          case .timeline(let binary) = animator.outcome(
+            forContextJSON: contextBytes, encoding: .binary),
+          (try? Timeline(binary: binary)) == timeline
+        else { return "a data animator's binary timeline differs from its JSON text" }
         let evaluator = TimelineEvaluator(timeline)
         for progress in RequestCheck.progressValues {
           _ = evaluator.frame(progress: progress)

@@ -116,11 +116,16 @@ public struct HostMessageCheck: Sendable {
       guard (try? ScanReport(payload: report.payload)) == report else {
         return "a scan report does not survive its own encoding"
       }
-    case .answer where message.status == HostMessage.Status.timeline.rawValue:
-      guard let timeline = try? PluginTimelineResult.timeline(message.payload).decodedTimeline()
+    case .answer:
+      guard let result = HostSupervisor.result(of: message, animator: "fuzzed"),
+        let timeline = try? result.decodedTimeline()
       else { return nil }
+      // Either form of a timeline the daemon accepts survives the binary form.
+      guard (try? Timeline(binary: timeline.binaryEncoded)) == timeline else {
+        return "a timeline does not survive its binary form"
+      }
       return RequestCheck.framesProblem(timeline, animator: "the host's answer")
-    case .answer, .loading, .scan, .timeline, .file:
+    case .loading, .scan, .timeline, .file:
       break
     }
     return nil

@@ -42,8 +42,8 @@ struct TimelineRequest {
   func start(animator: String, completion: @escaping (Result<Made, WireError>) -> Void) {
     source.makeTimeline(animator: animator, contextJSON: contextJSON) { result in
       switch result {
-      case .timeline(let bytes):
-        switch Self.decode(bytes) {
+      case .timeline, .binaryTimeline:
+        switch Self.decode(result) {
         case .success(let timeline):
           if let overlong = overlong(timeline, animator: animator) {
             fallBack(
@@ -87,8 +87,8 @@ struct TimelineRequest {
     logger.log(level, "\(reason.message); falling back to \(fallback)")
     let finish = { (result: PluginTimelineResult) in
       switch result {
-      case .timeline(let bytes):
-        switch Self.decode(bytes) {
+      case .timeline, .binaryTimeline:
+        switch Self.decode(result) {
         case .success(let timeline):
           if let overlong = overlong(timeline, animator: fallback) {
             let message =
@@ -132,10 +132,13 @@ struct TimelineRequest {
       + "limit of \(maximumSeconds) s (limits.maxSessionSeconds)"
   }
 
-  /// The engine's timeline of a plugin's bytes (validated by TransitionKit's codec).
-  private static func decode(_ bytes: [UInt8]) -> Result<Timeline, EngineError> {
+  /// The engine's timeline of an animator's bytes (validated by TransitionKit's codecs).
+  private static func decode(_ result: PluginTimelineResult) -> Result<Timeline, EngineError> {
     do throws(EngineError) {
-      return .success(try Timeline(jsonBytes: bytes))
+      guard let timeline = try result.decodedTimeline() else {
+        return .failure(EngineError(.empty, "no timeline"))
+      }
+      return .success(timeline)
     } catch {
       return .failure(error)
     }

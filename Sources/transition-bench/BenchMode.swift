@@ -22,8 +22,9 @@ enum BenchMode: String, CaseIterable {
     case .stages:
       """
       a tap's CPU in process, stage by stage (album-flip push): the plugin host's
-      context read, timeline built by the data animator and written as JSON; the
-      daemon's timeline read, compiled and first frame rendered; µs a tap
+      context read, timeline built by the data animator and written in binary (and
+      JSON); the daemon's timeline read (binary, JSON), compiled and first frame
+      rendered; µs a tap
       """
     case .stream:
       """

@@ -7,8 +7,10 @@ import TransitionWire
 
 /// A tap's CPU, stage by stage and in process, for the album-flip push of the benchmark's
 /// context: the plugin host's part (read the context, build the timeline with the data
-/// animator, write it as JSON) and the daemon's (read the timeline, compile it, render the
-/// first frame). What `tap` measures end to end, without the sockets and the wake-ups.
+/// animator, write it in the binary form the host sends) and the daemon's (read the timeline,
+/// compile it, render the first frame). What `tap` measures end to end, without the sockets
+/// and the wake-ups. The JSON form's writing and reading, which a compiled plugin's timeline
+/// takes, are measured beside them.
 struct TapStages {
   let options: BenchOptions
   let report: BenchReport
@@ -22,19 +24,25 @@ struct TapStages {
     case .failure(let error): throw BenchError("\(file): \(error)")
     }
     let contextJSON = Array(BenchContexts.albumPush.utf8)
-    guard case .timeline(let timelineJSON) = animator.outcome(forContextJSON: contextJSON) else {
+    guard
+      case .timeline(let timelineBinary) = animator.outcome(
+        forContextJSON: contextJSON, encoding: .binary)
+    else {
       throw BenchError("album-flip declined the benchmark's context")
     }
     let context = try TransitionContext(json: try JSONValue(parsing: contextJSON))
-    let timeline = try Timeline(jsonBytes: timelineJSON)
+    let timeline = try Timeline(binary: timelineBinary)
+    let timelineJSON = timeline.jsonText
     let taps = max(options.beginCount / 4, 100)
     var checksum = 0
     let stages: [(name: String, body: () throws -> Void)] = [
       (
-        "host: context → timeline JSON",
+        "host: context → timeline",
         {
-          if case .timeline(let json) = animator.outcome(forContextJSON: contextJSON) {
-            checksum &+= json.count
+          if case .timeline(let binary) = animator.outcome(
+            forContextJSON: contextJSON, encoding: .binary)
+          {
+            checksum &+= binary.count
           }
         }
       ),
@@ -49,9 +57,12 @@ struct TapStages {
         "host: timeline built",
         { checksum &+= try animator.timeline(for: context, duration: 1)?.layers.count ?? 0 }
       ),
-      ("host: timeline written", { checksum &+= timeline.jsonText.count }),
+      ("host: timeline written", { checksum &+= timeline.binaryEncoded.count }),
+      ("host: timeline written as JSON", { checksum &+= timeline.jsonText.count }),
+      ("daemon: timeline read", { checksum &+= try Timeline(binary: timelineBinary).layers.count }),
       (
-        "daemon: timeline read", { checksum &+= try Timeline(jsonBytes: timelineJSON).layers.count }
+        "daemon: timeline read from JSON",
+        { checksum &+= try Timeline(jsonBytes: timelineJSON).layers.count }
       ),
       (
         "daemon: compiled + first frame",
@@ -70,7 +81,7 @@ struct TapStages {
       }
       report.add(
         "stages", stage.name, Percentiles(samples).median * 1e6, "µs",
-        "album-flip push, \(timeline.layers.count) layers, \(timelineJSON.count) bytes of timeline; median of \(options.runs) × \(taps)"
+        "album-flip push, \(timeline.layers.count) layers, a timeline of \(timelineBinary.count) bytes (\(timelineJSON.count) as JSON); median of \(options.runs) × \(taps)"
       )
     }
     precondition(checksum != 0)

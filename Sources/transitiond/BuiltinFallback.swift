@@ -21,8 +21,8 @@ final class BuiltinFallback: FallbackAnimator {
   }
 
   func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
-    switch animator.outcome(forContextJSON: contextJSON) {
-    case .timeline(let bytes): return .timeline(bytes)
+    switch animator.outcome(forContextJSON: contextJSON, encoding: .binary) {
+    case .timeline(let bytes): return .binaryTimeline(bytes)
     case .declined: return .declined
     case .failed(let message): return .failed(message)
     }
