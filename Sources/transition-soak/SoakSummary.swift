@@ -59,10 +59,10 @@ struct SoakSummary {
         + "\(milliseconds(LatenessJudgement.stallFloor)))")
     lines.append(
       judgement.machineKeptUp
-        ? "  lateness judged strictly: the machine kept up (wake-ups p99.9 within the limit); "
+        ? "  lateness judged strictly: the machine was quiet (wake-ups p99 within the stall floor, p99.9 within the limit); "
           + "late frames the machine's stalls explain \(judgement.lateFrames - judgement.unexplainedLateFrames), "
           + "the daemon's \(judgement.unexplainedLateFrames)"
-        : "  lateness judged on the daemon's share: the machine did not keep up; frames p99 "
+        : "  lateness judged on the daemon's share: the machine was busy; frames p99 "
           + "\(milliseconds(judgement.addedLateness)) beyond the wake-ups' p99 (limit "
           + "\(milliseconds(SoakLimits.lateFrameSeconds)))")
     lines.append(
