@@ -68,21 +68,41 @@ private enum BinaryField: Int, CaseIterable {
   case anchor, alpha, hidden, z, background, transform, rotationX, rotationY, rotationZ
   case scaleX, scaleY, translationX, translationY, translationZ, perspective
 
-  /// The scalar field's key path, for the fields that are one number.
-  var number: WritableKeyPath<LayerAttributes, Double>? {
+  static let all = allCases
+
+  /// The field's number, for the fields that are one.
+  func number(of attributes: LayerAttributes) -> Double {
     switch self {
-    case .alpha: \.alpha
-    case .z: \.z
-    case .rotationX: \.rotationX
-    case .rotationY: \.rotationY
-    case .rotationZ: \.rotationZ
-    case .scaleX: \.scaleX
-    case .scaleY: \.scaleY
-    case .translationX: \.translationX
-    case .translationY: \.translationY
-    case .translationZ: \.translationZ
-    case .perspective: \.perspective
-    case .anchor, .hidden, .background, .transform: nil
+    case .alpha: attributes.alpha
+    case .z: attributes.z
+    case .rotationX: attributes.rotationX
+    case .rotationY: attributes.rotationY
+    case .rotationZ: attributes.rotationZ
+    case .scaleX: attributes.scaleX
+    case .scaleY: attributes.scaleY
+    case .translationX: attributes.translationX
+    case .translationY: attributes.translationY
+    case .translationZ: attributes.translationZ
+    case .perspective: attributes.perspective
+    case .anchor, .hidden, .background, .transform: 0
+    }
+  }
+
+  /// Sets the field's number, for the fields that are one.
+  func setNumber(_ value: Double, in attributes: inout LayerAttributes) {
+    switch self {
+    case .alpha: attributes.alpha = value
+    case .z: attributes.z = value
+    case .rotationX: attributes.rotationX = value
+    case .rotationY: attributes.rotationY = value
+    case .rotationZ: attributes.rotationZ = value
+    case .scaleX: attributes.scaleX = value
+    case .scaleY: attributes.scaleY = value
+    case .translationX: attributes.translationX = value
+    case .translationY: attributes.translationY = value
+    case .translationZ: attributes.translationZ = value
+    case .perspective: attributes.perspective = value
+    case .anchor, .hidden, .background, .transform: break
     }
   }
 
@@ -93,26 +113,35 @@ private enum BinaryField: Int, CaseIterable {
     case .hidden: attributes.hidden != defaults.hidden
     case .background: attributes.background != defaults.background
     case .transform: attributes.transform != defaults.transform
-    default:
-      // Bit for bit, so that -0 and every NaN are written as they are.
-      number.map { attributes[keyPath: $0].bitPattern != defaults[keyPath: $0].bitPattern }
-        ?? false
+    // Bit for bit, so that -0 is written as it is.
+    default: number(of: attributes).bitPattern != number(of: defaults).bitPattern
     }
   }
+}
+
+/// The properties and modes in the order of their index in the binary form.
+private enum BinaryIndex {
+  static let properties = LayerProperty.allCases
+  static let modes = CalculationMode.allCases
+  static let property: [LayerProperty: UInt8] = Dictionary(
+    uniqueKeysWithValues: properties.enumerated().map { ($1, UInt8($0)) })
+  static let mode: [CalculationMode: UInt8] = Dictionary(
+    uniqueKeysWithValues: modes.enumerated().map { ($1, UInt8($0)) })
 }
 
 private struct BinaryTimelineWriter {
   var bytes: [UInt8] = []
 
-  mutating func number(_ value: Double) {
-    withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-  }
-
-  mutating func count(_ value: Int) {
-    withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) {
-      bytes.append(contentsOf: $0)
+  /// The bytes of a fixed-width integer, little-endian, copied at once.
+  mutating func integer(_ value: some FixedWidthInteger) {
+    withUnsafeBytes(of: value.littleEndian) {
+      bytes.append(contentsOf: $0.bindMemory(to: UInt8.self))
     }
   }
+
+  mutating func number(_ value: Double) { integer(value.bitPattern) }
+
+  mutating func count(_ value: Int) { integer(UInt32(truncatingIfNeeded: value)) }
 
   mutating func string(_ text: String) {
     var text = text
@@ -136,8 +165,19 @@ private struct BinaryTimelineWriter {
     ])
   }
 
-  mutating func transform(_ transform: Transform3D) {
-    for element in transform.elements { number(element) }
+  mutating func transform(_ t: Transform3D) {
+    numbers(t.m11, t.m12, t.m13, t.m14)
+    numbers(t.m21, t.m22, t.m23, t.m24)
+    numbers(t.m31, t.m32, t.m33, t.m34)
+    numbers(t.m41, t.m42, t.m43, t.m44)
+  }
+
+  /// Four numbers, without an array made for them.
+  mutating func numbers(_ a: Double, _ b: Double, _ c: Double, _ d: Double) {
+    number(a)
+    number(b)
+    number(c)
+    number(d)
   }
 
   mutating func curve(_ curve: TimingCurve) {
@@ -146,16 +186,14 @@ private struct BinaryTimelineWriter {
       bytes.append(0)
     case .cubicBezier(let x1, let y1, let x2, let y2):
       bytes.append(1)
-      for value in [x1, y1, x2, y2] { number(value) }
+      numbers(x1, y1, x2, y2)
     case .steps(let count, let position):
       bytes.append(2)
       self.count(count)
       bytes.append(position == .start ? 0 : 1)
     case .spring(let spring):
       bytes.append(3)
-      for value in [spring.mass, spring.stiffness, spring.damping, spring.initialVelocity] {
-        number(value)
-      }
+      numbers(spring.mass, spring.stiffness, spring.damping, spring.initialVelocity)
     }
   }
 
@@ -176,7 +214,7 @@ private struct BinaryTimelineWriter {
   }
 
   mutating func rect(_ rect: Rect) {
-    for value in [rect.x, rect.y, rect.width, rect.height] { number(value) }
+    numbers(rect.x, rect.y, rect.width, rect.height)
   }
 
   mutating func layer(_ layer: TimelineLayer) {
@@ -185,10 +223,12 @@ private struct BinaryTimelineWriter {
     let initial = layer.initial
     rect(initial.frame)
     let defaults = LayerAttributes(frame: initial.frame)
-    let set = BinaryField.allCases.filter { $0.isSet(in: initial, defaults: defaults) }
-    let mask = set.reduce(UInt16(0)) { $0 | 1 << UInt16($1.rawValue) }
-    withUnsafeBytes(of: mask.littleEndian) { bytes.append(contentsOf: $0) }
-    for field in set {
+    var mask: UInt16 = 0
+    for field in BinaryField.all where field.isSet(in: initial, defaults: defaults) {
+      mask |= 1 << UInt16(field.rawValue)
+    }
+    integer(mask)
+    for field in BinaryField.all where mask & 1 << UInt16(field.rawValue) != 0 {
       switch field {
       case .anchor:
         number(initial.anchor.x)
@@ -196,13 +236,13 @@ private struct BinaryTimelineWriter {
       case .hidden: bytes.append(initial.hidden ? 1 : 0)
       case .background: color(initial.background)
       case .transform: transform(initial.transform)
-      default: field.number.map { number(initial[keyPath: $0]) }
+      default: number(field.number(of: initial))
       }
     }
     count(layer.tracks.count)
     for track in layer.tracks {
-      bytes.append(UInt8(LayerProperty.allCases.firstIndex(of: track.property) ?? 0))
-      bytes.append(UInt8(CalculationMode.allCases.firstIndex(of: track.mode) ?? 0))
+      bytes.append(BinaryIndex.property[track.property] ?? 0)
+      bytes.append(BinaryIndex.mode[track.mode] ?? 0)
       count(track.keyframes.count)
       for keyframe in track.keyframes {
         number(keyframe.relativeStart)
@@ -280,11 +320,13 @@ private struct BinaryTimelineReader {
       blue: Double(components[2]) / 255, alpha: Double(components[3]) / 255)
   }
 
+  /// A transform's sixteen numbers, as they are: the timeline's validation checks them.
   mutating func transform() throws(EngineError) -> Transform3D {
-    var elements: [Double] = []
-    elements.reserveCapacity(16)
-    for _ in 0..<16 { elements.append(try number()) }
-    return try Transform3D(elements: elements)
+    Transform3D(
+      m11: try number(), m12: try number(), m13: try number(), m14: try number(),
+      m21: try number(), m22: try number(), m23: try number(), m24: try number(),
+      m31: try number(), m32: try number(), m33: try number(), m34: try number(),
+      m41: try number(), m42: try number(), m43: try number(), m44: try number())
   }
 
   mutating func curve() throws(EngineError) -> TimingCurve {
@@ -325,30 +367,29 @@ private struct BinaryTimelineReader {
     let content = try json()
     var initial = LayerAttributes(frame: try rect())
     let mask = UInt16(littleEndian: try take(2).loadUnaligned(as: UInt16.self))
-    guard mask >> UInt16(BinaryField.allCases.count) == 0 else {
+    guard mask >> UInt16(BinaryField.all.count) == 0 else {
       throw broken("unknown layer fields \(mask)")
     }
-    for field in BinaryField.allCases where mask & 1 << UInt16(field.rawValue) != 0 {
+    for field in BinaryField.all where mask & 1 << UInt16(field.rawValue) != 0 {
       switch field {
       case .anchor: initial.anchor = Point(x: try number(), y: try number())
       case .hidden: initial.hidden = try flag()
       case .background: initial.background = try color()
       case .transform: initial.transform = try transform()
-      default:
-        if let path = field.number { initial[keyPath: path] = try number() }
+      default: field.setNumber(try number(), in: &initial)
       }
     }
     var tracks: [PropertyTrack] = []
     for _ in 0..<(try count(itemBytes: 6)) {
       let propertyIndex = Int(try byte())
       let modeIndex = Int(try byte())
-      guard propertyIndex < LayerProperty.allCases.count else {
+      guard propertyIndex < BinaryIndex.properties.count else {
         throw broken("unknown property \(propertyIndex)")
       }
-      guard modeIndex < CalculationMode.allCases.count else {
+      guard modeIndex < BinaryIndex.modes.count else {
         throw broken("unknown mode \(modeIndex)")
       }
-      let property = LayerProperty.allCases[propertyIndex]
+      let property = BinaryIndex.properties[propertyIndex]
       var keyframes: [Keyframe] = []
       for _ in 0..<(try count(itemBytes: 18)) {
         let start = try number()
@@ -358,7 +399,7 @@ private struct BinaryTimelineReader {
           Keyframe(start: start, duration: duration, value: value, curve: try curve()))
       }
       tracks.append(
-        PropertyTrack(property, mode: CalculationMode.allCases[modeIndex], keyframes: keyframes))
+        PropertyTrack(property, mode: BinaryIndex.modes[modeIndex], keyframes: keyframes))
     }
     return TimelineLayer(id: id, initial: initial, content: content, tracks: tracks)
   }
