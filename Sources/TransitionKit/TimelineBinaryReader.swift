@@ -1,0 +1,176 @@
+import TransitionJSON
+
+/// Reads the binary form of a timeline (``Timeline/init(binary:)``, the format in
+/// TimelineBinary.swift) from a buffer, every read checked against the bytes left.
+struct BinaryTimelineReader {
+  let raw: UnsafeRawBufferPointer
+  var offset = 0
+
+  init(_ raw: UnsafeRawBufferPointer) {
+    self.raw = raw
+  }
+
+  func broken(_ what: String) -> EngineError {
+    EngineError(.invalidValue, "the binary timeline is malformed at byte \(offset): \(what)")
+  }
+
+  mutating func take(_ count: Int) throws(EngineError) -> UnsafeRawBufferPointer {
+    guard count <= raw.count - offset else { throw broken("it ends early") }
+    defer { offset += count }
+    return UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + count)])
+  }
+
+  mutating func byte() throws(EngineError) -> UInt8 { try take(1)[0] }
+
+  mutating func number() throws(EngineError) -> Double {
+    Double(bitPattern: UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self)))
+  }
+
+  /// A count of items that take at least `itemBytes` bytes each.
+  mutating func count(itemBytes: Int = 1) throws(EngineError) -> Int {
+    let count = Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
+    guard count <= (raw.count - offset) / itemBytes else {
+      throw broken("a count of \(count) is more than the bytes left hold")
+    }
+    return count
+  }
+
+  mutating func flag() throws(EngineError) -> Bool {
+    switch try byte() {
+    case 0: return false
+    case 1: return true
+    case let other: throw broken("\(other) is neither 0 nor 1")
+    }
+  }
+
+  mutating func string() throws(EngineError) -> String {
+    let bytes = try take(try count())
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw broken("a string is not UTF-8")
+    }
+    return text
+  }
+
+  mutating func json() throws(EngineError) -> JSONValue? {
+    guard try flag() else { return nil }
+    let text = Array(try take(try count()))
+    do { return try JSONValue(parsing: text) } catch {
+      throw broken("embedded JSON: \(error.message)")
+    }
+  }
+
+  mutating func color() throws(EngineError) -> Color? {
+    guard try flag() else { return nil }
+    let components = try take(4)
+    return Color(
+      red: Double(components[0]) / 255, green: Double(components[1]) / 255,
+      blue: Double(components[2]) / 255, alpha: Double(components[3]) / 255)
+  }
+
+  /// A transform's sixteen numbers, as they are: the timeline's validation checks them.
+  mutating func transform() throws(EngineError) -> Transform3D {
+    Transform3D(
+      m11: try number(), m12: try number(), m13: try number(), m14: try number(),
+      m21: try number(), m22: try number(), m23: try number(), m24: try number(),
+      m31: try number(), m32: try number(), m33: try number(), m34: try number(),
+      m41: try number(), m42: try number(), m43: try number(), m44: try number())
+  }
+
+  mutating func curve() throws(EngineError) -> TimingCurve {
+    switch try byte() {
+    case 0: return .linear
+    case 1:
+      return .cubicBezier(x1: try number(), y1: try number(), x2: try number(), y2: try number())
+    case 2:
+      let count = Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
+      return .steps(count: count, position: try flag() ? .end : .start)
+    case 3:
+      return .spring(
+        try Spring(
+          mass: try number(), stiffness: try number(), damping: try number(),
+          initialVelocity: try number()))
+    case let tag: throw broken("unknown curve \(tag)")
+    }
+  }
+
+  mutating func value(_ kind: PropertyValue.Kind) throws(EngineError) -> PropertyValue {
+    switch kind {
+    case .number: return .number(try number())
+    case .point: return .point(Point(x: try number(), y: try number()))
+    case .size: return .size(Size(width: try number(), height: try number()))
+    case .rect: return .rect(try rect())
+    case .color: return .color(try color())
+    case .bool: return .bool(try flag())
+    case .transform: return .transform(try transform())
+    }
+  }
+
+  mutating func rect() throws(EngineError) -> Rect {
+    Rect(x: try number(), y: try number(), width: try number(), height: try number())
+  }
+
+  mutating func layer() throws(EngineError) -> TimelineLayer {
+    let id = try string()
+    let content = try json()
+    var initial = LayerAttributes(frame: try rect())
+    let mask = UInt16(littleEndian: try take(2).loadUnaligned(as: UInt16.self))
+    guard mask >> UInt16(BinaryField.all.count) == 0 else {
+      throw broken("unknown layer fields \(mask)")
+    }
+    for field in BinaryField.all where mask & 1 << UInt16(field.rawValue) != 0 {
+      switch field {
+      case .anchor: initial.anchor = Point(x: try number(), y: try number())
+      case .hidden: initial.hidden = try flag()
+      case .background: initial.background = try color()
+      case .transform: initial.transform = try transform()
+      default: field.setNumber(try number(), in: &initial)
+      }
+    }
+    var tracks: [PropertyTrack] = []
+    for _ in 0..<(try count(itemBytes: 6)) {
+      let propertyIndex = Int(try byte())
+      let modeIndex = Int(try byte())
+      guard propertyIndex < BinaryIndex.properties.count else {
+        throw broken("unknown property \(propertyIndex)")
+      }
+      guard modeIndex < BinaryIndex.modes.count else {
+        throw broken("unknown mode \(modeIndex)")
+      }
+      let property = BinaryIndex.properties[propertyIndex]
+      var keyframes: [Keyframe] = []
+      for _ in 0..<(try count(itemBytes: 18)) {
+        let start = try number()
+        let duration = try number()
+        let value = try value(property.kind)
+        keyframes.append(
+          Keyframe(start: start, duration: duration, value: value, curve: try curve()))
+      }
+      tracks.append(
+        PropertyTrack(property, mode: BinaryIndex.modes[modeIndex], keyframes: keyframes))
+    }
+    return TimelineLayer(id: id, initial: initial, content: content, tracks: tracks)
+  }
+
+  mutating func timeline() throws(EngineError) -> Timeline {
+    guard raw.count >= 4, Array(raw[0..<4]) == Timeline.binaryMagic else {
+      throw broken("it does not start with the binary timeline's magic")
+    }
+    offset = 4
+    let duration = try number()
+    let curve = try curve()
+    let gesture = try json().map { json throws(EngineError) in
+      try TimelineGesture(json: JSONField(json, path: "gesture"))
+    }
+    var warnings: [String] = []
+    for _ in 0..<(try count(itemBytes: 4)) { warnings.append(try string()) }
+    var layers: [TimelineLayer] = []
+    for _ in 0..<(try count(itemBytes: 43)) { layers.append(try layer()) }
+    var timeline = try Timeline(duration: duration, curve: curve, layers: layers, gesture: gesture)
+    timeline.warnings = warnings
+    return timeline
+  }
+
+  func end() throws(EngineError) {
+    guard offset == raw.count else { throw broken("\(raw.count - offset) bytes after the end") }
+  }
+}
