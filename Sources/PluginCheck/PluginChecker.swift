@@ -68,12 +68,7 @@ public enum PluginChecker {
       checked += 1
       let subject = "\(animator.name) on \(scene.name) (\(scene.context.operation.rawValue))"
       check(animator.name, scene, subject, into: &report) { context in
-        // As the plugin host sends the daemon a data animator's timeline: in its binary form.
-        switch animator.outcome(forContextJSON: context, encoding: .binary) {
-        case .timeline(let bytes): .binaryTimeline(bytes)
-        case .declined: .declined
-        case .failed(let message): .failed(message)
-        }
+        animator.timelineResult(forContextJSON: context)
       }
     }
     if checked == 0 {

@@ -171,11 +171,7 @@ public final class PluginRegistry: Sendable {
       guard let animator = entry.animator else {
         return .failed("its file does not validate: \(entry.error ?? entry.path)")
       }
-      switch animator.outcome(forContextJSON: contextJSON, encoding: .binary) {
-      case .timeline(let bytes): return .binaryTimeline(bytes)
-      case .declined: return .declined
-      case .failed(let message): return .failed(message)
-      }
+      return animator.timelineResult(forContextJSON: contextJSON)
     }
   }
 

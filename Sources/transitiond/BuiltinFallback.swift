@@ -21,11 +21,7 @@ final class BuiltinFallback: FallbackAnimator {
   }
 
   func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
-    switch animator.outcome(forContextJSON: contextJSON, encoding: .binary) {
-    case .timeline(let bytes): return .binaryTimeline(bytes)
-    case .declined: return .declined
-    case .failed(let message): return .failed(message)
-    }
+    animator.timelineResult(forContextJSON: contextJSON)
   }
 }
 
