@@ -63,65 +63,13 @@ extension Timeline {
   }
 }
 
-/// The stored fields of `LayerAttributes` other than `frame`, by their bit in the binary form.
-enum BinaryField: Int, CaseIterable {
-  case anchor, alpha, hidden, z, background, transform, rotationX, rotationY, rotationZ
-  case scaleX, scaleY, translationX, translationY, translationZ, perspective
-
-  static let all = allCases
-
-  /// The field's number, for the fields that are one.
-  func number(of attributes: LayerAttributes) -> Double {
-    switch self {
-    case .alpha: attributes.alpha
-    case .z: attributes.z
-    case .rotationX: attributes.rotationX
-    case .rotationY: attributes.rotationY
-    case .rotationZ: attributes.rotationZ
-    case .scaleX: attributes.scaleX
-    case .scaleY: attributes.scaleY
-    case .translationX: attributes.translationX
-    case .translationY: attributes.translationY
-    case .translationZ: attributes.translationZ
-    case .perspective: attributes.perspective
-    case .anchor, .hidden, .background, .transform: 0
-    }
-  }
-
-  /// Sets the field's number, for the fields that are one.
-  func setNumber(_ value: Double, in attributes: inout LayerAttributes) {
-    switch self {
-    case .alpha: attributes.alpha = value
-    case .z: attributes.z = value
-    case .rotationX: attributes.rotationX = value
-    case .rotationY: attributes.rotationY = value
-    case .rotationZ: attributes.rotationZ = value
-    case .scaleX: attributes.scaleX = value
-    case .scaleY: attributes.scaleY = value
-    case .translationX: attributes.translationX = value
-    case .translationY: attributes.translationY = value
-    case .translationZ: attributes.translationZ = value
-    case .perspective: attributes.perspective = value
-    case .anchor, .hidden, .background, .transform: break
-    }
-  }
-
-  /// Whether `attributes` hold another value than a fresh layer's in this field.
-  func isSet(in attributes: LayerAttributes, defaults: LayerAttributes) -> Bool {
-    switch self {
-    case .anchor: attributes.anchor != defaults.anchor
-    case .hidden: attributes.hidden != defaults.hidden
-    case .background: attributes.background != defaults.background
-    case .transform: attributes.transform != defaults.transform
-    // Bit for bit, so that -0 is written as it is.
-    default: number(of: attributes).bitPattern != number(of: defaults).bitPattern
-    }
-  }
-}
-
-/// The properties and modes in the order of their index in the binary form.
+/// The properties and modes in the order of their index in the binary form, and the fields of
+/// a layer's bit set.
 enum BinaryIndex {
   static let properties = LayerProperty.allCases
+  /// The properties a layer stores besides its frame (the others are read from the frame or,
+  /// for `scale`, from `scale.x` and `scale.y`), each by its bit in a layer's fields.
+  static let fields = properties.filter { ![.frame, .position, .size, .scale].contains($0) }
   static let modes = CalculationMode.allCases
   static let property: [LayerProperty: UInt8] = Dictionary(
     uniqueKeysWithValues: properties.enumerated().map { ($1, UInt8($0)) })

@@ -26,9 +26,13 @@ struct BinaryTimelineReader {
     Double(bitPattern: UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self)))
   }
 
+  mutating func uint32() throws(EngineError) -> Int {
+    Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
+  }
+
   /// A count of items that take at least `itemBytes` bytes each.
   mutating func count(itemBytes: Int = 1) throws(EngineError) -> Int {
-    let count = Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
+    let count = try uint32()
     guard count <= (raw.count - offset) / itemBytes else {
       throw broken("a count of \(count) is more than the bytes left hold")
     }
@@ -82,8 +86,7 @@ struct BinaryTimelineReader {
     case 1:
       return .cubicBezier(x1: try number(), y1: try number(), x2: try number(), y2: try number())
     case 2:
-      let count = Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
-      return .steps(count: count, position: try flag() ? .end : .start)
+      return .steps(count: try uint32(), position: try flag() ? .end : .start)
     case 3:
       return .spring(
         try Spring(
@@ -114,17 +117,11 @@ struct BinaryTimelineReader {
     let content = try json()
     var initial = LayerAttributes(frame: try rect())
     let mask = UInt16(littleEndian: try take(2).loadUnaligned(as: UInt16.self))
-    guard mask >> UInt16(BinaryField.all.count) == 0 else {
+    guard mask >> UInt16(BinaryIndex.fields.count) == 0 else {
       throw broken("unknown layer fields \(mask)")
     }
-    for field in BinaryField.all where mask & 1 << UInt16(field.rawValue) != 0 {
-      switch field {
-      case .anchor: initial.anchor = Point(x: try number(), y: try number())
-      case .hidden: initial.hidden = try flag()
-      case .background: initial.background = try color()
-      case .transform: initial.transform = try transform()
-      default: field.setNumber(try number(), in: &initial)
-      }
+    for (bit, property) in BinaryIndex.fields.enumerated() where mask & 1 << UInt16(bit) != 0 {
+      initial.set(property, to: try value(property.kind))
     }
     var tracks: [PropertyTrack] = []
     for _ in 0..<(try count(itemBytes: 6)) {

@@ -33,9 +33,11 @@ struct BinaryTimelineWriter {
   mutating func color(_ color: Color?) {
     guard let color else { return bytes.append(0) }
     let components = color.bytes
-    bytes.append(contentsOf: [
-      1, components.red, components.green, components.blue, components.alpha,
-    ])
+    bytes.append(1)
+    bytes.append(components.red)
+    bytes.append(components.green)
+    bytes.append(components.blue)
+    bytes.append(components.alpha)
   }
 
   mutating func transform(_ t: Transform3D) {
@@ -95,22 +97,14 @@ struct BinaryTimelineWriter {
     optionalJSON(layer.content)
     let initial = layer.initial
     rect(initial.frame)
-    let defaults = LayerAttributes(frame: initial.frame)
     var mask: UInt16 = 0
-    for field in BinaryField.all where field.isSet(in: initial, defaults: defaults) {
-      mask |= 1 << UInt16(field.rawValue)
+    for (bit, property) in BinaryIndex.fields.enumerated()
+    where !initial.hasDefaultValue(of: property) {
+      mask |= 1 << UInt16(bit)
     }
     integer(mask)
-    for field in BinaryField.all where mask & 1 << UInt16(field.rawValue) != 0 {
-      switch field {
-      case .anchor:
-        number(initial.anchor.x)
-        number(initial.anchor.y)
-      case .hidden: bytes.append(initial.hidden ? 1 : 0)
-      case .background: color(initial.background)
-      case .transform: transform(initial.transform)
-      default: number(field.number(of: initial))
-      }
+    for (bit, property) in BinaryIndex.fields.enumerated() where mask & 1 << UInt16(bit) != 0 {
+      value(initial.value(of: property))
     }
     count(layer.tracks.count)
     for track in layer.tracks {
