@@ -38,6 +38,7 @@ struct SoakSummary {
     let sum = { (value: (WorkerReport) -> Int) in reports.reduce(0) { $0 + value($1) } }
     let judgement = WorkerReport.latenessJudgement(of: reports)
     let (lateness, wakeUps) = (judgement.frames, judgement.wakeUps)
+    let unexplained = judgement.machineKeptUp ? judgement.unexplainedLateFrames : 0
     let milliseconds = { (seconds: Double) in "\(((seconds * 10_000).rounded() / 10)) ms" }
     lines.append(
       "  requests \(sum(\.requests)) (refused \(sum(\.refused)), unanswered \(sum(\.unanswered))), "
@@ -60,8 +61,8 @@ struct SoakSummary {
     lines.append(
       judgement.machineKeptUp
         ? "  lateness judged strictly: the machine was quiet (wake-ups p99 within the stall floor, p99.9 within the limit); "
-          + "late frames the machine's stalls explain \(judgement.lateFrames - judgement.unexplainedLateFrames), "
-          + "the daemon's \(judgement.unexplainedLateFrames)"
+          + "late frames the machine's stalls explain \(judgement.lateFrames - unexplained), "
+          + "the daemon's \(unexplained)"
         : "  lateness judged on the daemon's share: the machine was busy; frames p99 "
           + "\(milliseconds(judgement.addedLateness)) beyond the wake-ups' p99 (limit "
           + "\(milliseconds(SoakLimits.lateFrameSeconds)))")

@@ -25,8 +25,8 @@ final class AnimatorDirectoryWatcher {
   private var descriptor: Int32 = -1
   private var watcher: DescriptorWatcher?
   private var settleTimer: LoopTimer?
-  /// The watch descriptor of each directory watched.
-  private var watches: [String: Int32] = [:]
+  /// The watch descriptors of the directories watched.
+  private var watches: Set<Int32> = []
 
   /// - Parameter onChange: runs on the loop after a settled burst of changes.
   init(loop: EventLoop, onChange: @escaping () -> Void) {
@@ -45,20 +45,17 @@ final class AnimatorDirectoryWatcher {
     if descriptor < 0 && !directories.isEmpty {
       if let problem = open() { return [problem] }
     }
-    var kept: [String: Int32] = [:]
-    for directory in directories where kept[directory] == nil {
+    var kept: Set<Int32> = []
+    for directory in directories {
       let watch = inotify_add_watch(descriptor, directory, Self.mask)
       if watch >= 0 {
-        kept[directory] = watch
+        kept.insert(watch)
       } else if errno != ENOENT {
         problems.append("\(directory): \(String(cString: strerror(errno)))")
       }
     }
     // Two paths to one directory share its watch: only a watch no path keeps is removed.
-    let keptWatches = Set(kept.values)
-    for watch in Set(watches.values) where !keptWatches.contains(watch) {
-      inotify_rm_watch(descriptor, watch)
-    }
+    for watch in watches.subtracting(kept) { inotify_rm_watch(descriptor, watch) }
     watches = kept
     return problems
   }
@@ -93,7 +90,7 @@ final class AnimatorDirectoryWatcher {
     settleTimer = nil
     if descriptor >= 0 { close(descriptor) }
     descriptor = -1
-    watches = [:]
+    watches = []
   }
 
   /// Reads every pending event; one that names a `.json` file (or says events were lost)
