@@ -96,7 +96,7 @@ public struct FrameEncoder {
       if template == nil {
         template = FrameTemplate(firstFrame: frame, animatedFields: animatedFields)
       }
-      if let template { return writeFromTemplate(template, seq: seq, frame: frame) }
+      if template != nil { return writeFromTemplate(seq: seq, frame: frame) }
     }
     Self.writeHead(head, seq: seq, frame: frame, into: &sink)
     sink.append(",\"layers\":[")
@@ -156,16 +156,16 @@ public struct FrameEncoder {
   /// fields, all into capacity reserved once for the whole frame and written through a
   /// pointer. A frame with a number the reserved bound does not cover (see
   /// ``ReservedTextCursor``) is written again into the sink value by value.
-  private mutating func writeFromTemplate(_ template: FrameTemplate, seq: Int, frame: Frame) {
+  private mutating func writeFromTemplate(seq: Int, frame: Frame) {
     let head = self.head
-    let bound = head.count + Self.headBound + template.bound
+    let bound = head.count + Self.headBound + template!.bound
     var complete = true
     sink.bytes.append(addingCapacity: bound) { span in
       span.withUnsafeMutableBufferPointer { buffer, count in
         let start = buffer.baseAddress! + count
         var cursor = ReservedTextCursor(start)
         Self.writeHead(head, seq: seq, frame: frame, into: &cursor)
-        template.write(frame, into: &cursor)
+        template!.write(frame, into: &cursor)
         count += cursor.position - start
         complete = !cursor.isIncomplete
       }
@@ -173,7 +173,7 @@ public struct FrameEncoder {
     guard !complete else { return }
     sink.bytes.removeAll(keepingCapacity: true)
     Self.writeHead(head, seq: seq, frame: frame, into: &sink)
-    template.write(frame, into: &sink)
+    template!.write(frame, into: &sink)
   }
 
   /// Appends `range` of ``fragments``.
@@ -315,6 +315,8 @@ private struct FrameTemplate {
   var steps: [Step]
   /// The most bytes a frame's layers take: the text and the bound of each animated field.
   var bound: Int
+  /// The text of each step's field as last written, copied while its value stays the same.
+  var fieldTexts: AnimatedFieldTexts
 
   /// The template of every frame like `first`, whose layer `i` changes only
   /// `animatedFields[i]`: the constant fields are written from `first`.
@@ -348,6 +350,7 @@ private struct FrameTemplate {
     // Kept for the session's lifetime: at exact capacity.
     text = sink.bytes.withUnsafeBufferPointer { Array($0) }
     self.steps = steps.withUnsafeBufferPointer { Array($0) }
+    fieldTexts = AnimatedFieldTexts(fields: steps.map(\.field), bound: Self.bound(of:))
   }
 
   /// The most bytes ``FrameEncoder/write(_:of:into:)`` writes for `field`: its key, its
@@ -368,9 +371,33 @@ private struct FrameTemplate {
   }
 
   /// Writes the layers of `frame` (shaped as the template's first frame): the constant runs
-  /// as bytes, between them the animated fields.
+  /// as bytes, between them the animated fields, each copied as it was last written while
+  /// its value stays the same.
   @inline(__always)
-  func write<Output: FrameTextOutput>(_ frame: Frame, into output: inout Output) {
+  mutating func write(_ frame: Frame, into cursor: inout ReservedTextCursor) {
+    let text = self.text
+    let steps = self.steps
+    fieldTexts.withWriter { fields in
+      Self.writeRuns(text, steps, of: frame, into: &cursor) { index, field, layer, cursor in
+        fields.write(index, field: field, of: layer, into: &cursor)
+      }
+    }
+  }
+
+  /// Writes the layers of `frame` value by value (a frame past the reserved bound).
+  func write(_ frame: Frame, into sink: inout ByteSink) {
+    Self.writeRuns(text, steps, of: frame, into: &sink) { _, field, layer, sink in
+      FrameEncoder.write(field, of: layer, into: &sink)
+    }
+  }
+
+  /// Writes the constant runs of `text` as bytes and, between them, has `writeField` write
+  /// step `i`'s field of its layer.
+  @inline(__always)
+  private static func writeRuns<Output: FrameTextOutput>(
+    _ text: [UInt8], _ steps: [Step], of frame: Frame, into output: inout Output,
+    _ writeField: (Int, LayerFields, UnsafePointer<LayerState>, inout Output) -> Void
+  ) {
     text.withUnsafeBufferPointer { text in
       steps.withUnsafeBufferPointer { steps in
         frame.layers.withUnsafeBufferPointer { layers in
@@ -380,12 +407,11 @@ private struct FrameTemplate {
             return
           }
           var start = 0
-          for step in steps {
+          for index in steps.indices {
+            let step = steps[index]
             output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<step.textEnd]))
             start = step.textEnd
-            if !step.field.isEmpty {
-              FrameEncoder.write(step.field, of: first + step.layer, into: &output)
-            }
+            if !step.field.isEmpty { writeField(index, step.field, first + step.layer, &output) }
           }
         }
       }

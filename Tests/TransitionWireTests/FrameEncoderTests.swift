@@ -159,6 +159,21 @@ import TransitionWire
     }
   }
 
+  /// A field's text is copied while its value's bits stay the same: values that are equal but
+  /// spelled alike from other bits (0 and -0), NaN (written 0) and a value that comes back
+  /// after another are each written as a plain encoder writes them.
+  @Test func aFieldIsCopiedOnlyWhileItsBitsStayTheSame() {
+    var templated = FrameEncoder(animatedFields: [[], [.frame, .alpha]])
+    let xs: [Double] = [0, -0.0, -0.0, 0, .nan, .nan, 2.5, 0.1, 2.5, 2.5, -2.5, 1e-12, 1e-12]
+    for (seq, x) in xs.enumerated() {
+      var plain = FrameEncoder()
+      let frame = Frame(layers: layers(seq % 3 == 0 ? 0.5 : x.magnitude / 4, x))
+      #expect(
+        templated.encode(session: "s", seq: seq, frame: frame)
+          == plain.encode(session: "s", seq: seq, frame: frame), "x \(x)")
+    }
+  }
+
   @Test func aFrameWithANumberPastTheReservedBoundIsWrittenValueByValue() {
     var templated = FrameEncoder(animatedFields: [[], [.frame, .alpha]])
     var plain = FrameEncoder()

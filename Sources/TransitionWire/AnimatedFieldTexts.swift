@@ -1,0 +1,129 @@
+import TransitionKit
+
+/// The text each animated number field of a frame template was last written as, beside the
+/// bytes of the value it was written from: a field whose value is, bit for bit, what it was
+/// when its text was written is copied as that text instead of written number by number. A
+/// staggered transition's layers stand still before their turn and after it, and a held
+/// gesture repeats its frames, so many of a frame's numbers are copied.
+///
+/// Only the fields made of doubles are kept (`frame`, `anchor`, `transform`, `alpha`, `z`):
+/// their bytes have no padding (their sizes are multiples of 8), so equal bytes are the same
+/// value, which the frame number writer always spells the same way.
+struct AnimatedFieldTexts {
+  fileprivate struct Slot {
+    /// Where the field's value lies in a ``TransitionKit/LayerState``, and its size; 0 for
+    /// a field that is not kept.
+    var valueOffset: Int
+    var valueSize: Int
+    /// Where the value it was written from lies in ``values``.
+    var valueStart: Int
+    /// Where its text lies in ``texts`` (room for the field's bound), and its length: -1
+    /// until the field has been written.
+    var textStart: Int
+    var textLength: Int
+  }
+
+  private var slots: [Slot] = []
+  private var values: [UInt8] = []
+  private var texts: [UInt8] = []
+
+  /// Slots for `fields`, one a field, in the order they are written; `bound(field)` is the
+  /// most bytes a field's text takes.
+  init(fields: [LayerFields], bound: (LayerFields) -> Int) {
+    var valueCount = 0
+    var textCount = 0
+    for field in fields {
+      guard let (offset, size) = Self.storage(of: field) else {
+        slots.append(
+          Slot(valueOffset: 0, valueSize: 0, valueStart: 0, textStart: 0, textLength: -1))
+        continue
+      }
+      slots.append(
+        Slot(
+          valueOffset: offset, valueSize: size, valueStart: valueCount, textStart: textCount,
+          textLength: -1))
+      valueCount += size
+      textCount += bound(field)
+    }
+    // Kept for the session's lifetime: at exact capacity (never empty, so that each has a
+    // base address to lend).
+    values = Array(repeating: 0, count: max(valueCount, 1))
+    texts = Array(repeating: 0, count: max(textCount, 1))
+  }
+
+  /// Where a kept field's value lies in a layer state, and its size.
+  private static func storage(of field: LayerFields) -> (offset: Int, size: Int)? {
+    switch field {
+    case .frame: (MemoryLayout<LayerState>.offset(of: \.frame)!, MemoryLayout<Rect>.size)
+    case .anchor: (MemoryLayout<LayerState>.offset(of: \.anchor)!, MemoryLayout<Point>.size)
+    case .transform:
+      (MemoryLayout<LayerState>.offset(of: \.transform)!, MemoryLayout<Transform3D>.size)
+    case .alpha: (MemoryLayout<LayerState>.offset(of: \.alpha)!, MemoryLayout<Double>.size)
+    case .z: (MemoryLayout<LayerState>.offset(of: \.z)!, MemoryLayout<Double>.size)
+    default: nil
+    }
+  }
+
+  /// Lends `body` a writer of this frame's fields, over the slots and their storage.
+  @inline(__always)
+  mutating func withWriter<Result>(_ body: (inout Writer) -> Result) -> Result {
+    slots.withUnsafeMutableBufferPointer { slots in
+      values.withUnsafeMutableBytes { values in
+        texts.withUnsafeMutableBufferPointer { texts in
+          var writer = Writer(
+            slots: slots.baseAddress!, values: values.baseAddress!, texts: texts.baseAddress!)
+          return body(&writer)
+        }
+      }
+    }
+  }
+
+  /// Writes a frame's fields through the storage of an ``AnimatedFieldTexts``, borrowed
+  /// for the frame.
+  struct Writer {
+    fileprivate let slots: UnsafeMutablePointer<Slot>
+    fileprivate let values: UnsafeMutableRawPointer
+    fileprivate let texts: UnsafeMutablePointer<UInt8>
+
+    /// Writes field `index` (`field` of the layer at `layer`) at `cursor`: its kept text
+    /// when the value is the one it was written from, else the field as
+    /// ``FrameEncoder/write(_:of:into:)`` writes it, which is then kept. Nothing is kept
+    /// once the cursor is incomplete.
+    @inline(__always)
+    func write(
+      _ index: Int, field: LayerFields, of layer: UnsafePointer<LayerState>,
+      into cursor: inout ReservedTextCursor
+    ) {
+      let slot = slots[index]
+      guard slot.valueSize > 0 else { return FrameEncoder.write(field, of: layer, into: &cursor) }
+      let value = UnsafeRawPointer(layer) + slot.valueOffset
+      let kept = values + slot.valueStart
+      let text = texts + slot.textStart
+      if slot.textLength >= 0, sameBytes(value, kept, count: slot.valueSize) {
+        cursor.append(contentsOf: UnsafeBufferPointer(start: text, count: slot.textLength))
+        return
+      }
+      let start = cursor.position
+      FrameEncoder.write(field, of: layer, into: &cursor)
+      guard !cursor.isIncomplete else { return }
+      let length = cursor.position - start
+      text.update(from: start, count: length)
+      kept.copyMemory(from: value, byteCount: slot.valueSize)
+      slots[index].textLength = length
+    }
+  }
+}
+
+/// Whether the `count` bytes (a multiple of 8) at `a` and `b` are the same.
+@inline(__always)
+private func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+  var offset = 0
+  while offset < count {
+    guard
+      a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    else { return false }
+    offset += 8
+  }
+  return true
+}
