@@ -24,7 +24,8 @@ enum BenchMode: String, CaseIterable {
       a tap's CPU in process, stage by stage (album-flip push): the plugin host's
       context read, timeline built by the data animator and written in binary (and
       JSON); the daemon's timeline read (binary, JSON), compiled and first frame
-      rendered; µs a tap
+      rendered; µs a tap. Then the daemon's work a frame of the push at 240 fps (what
+      stream asks of it)
       """
     case .stream:
       """

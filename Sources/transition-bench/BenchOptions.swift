@@ -42,7 +42,8 @@ struct BenchOptions {
       --runs N          repetitions; medians are reported (default 5)
       --frames N        frames per throughput run (default 20000)
       --layers N        layers of the engine's timeline (default 36, as the album-flip push)
-      --sessions N      scale: sessions (with --fps and --connections: one scenario)
+      --sessions N      scale: sessions (with --fps and --connections: one scenario);
+                        update: the other sessions streaming (default 100)
       --fps N           scale: frame rate; update: the frame rate of every stream (default 60)
       --connections N   scale: connections the sessions are spread over (default 50)
       --seconds S       scale, fairness: seconds each scenario streams (default 6)

@@ -142,14 +142,15 @@ struct DaemonBenchmarks {
 
   func update() throws {
     let fps = options.scaleFps ?? 60
+    let background = options.scaleSessions ?? 100
     for build in options.daemonBuilds {
       let daemon = try DaemonProcess(binDirectory: build.directory, config: Self.config)
       defer { daemon.stop() }
       let latency = try UpdateBench(daemon: daemon).run(
-        updates: options.updates, background: 100, fps: fps)
+        updates: options.updates, background: background, fps: fps)
       report.add(
         "update", build.labelled("update → frame p50"), latency.median * 1e3, "ms",
-        "100 sessions at \(fps) fps")
+        "\(background) sessions at \(fps) fps")
       report.add(
         "update", build.labelled("update → frame p99"), latency.value(0.99) * 1e3, "ms")
     }

@@ -9,7 +9,7 @@ import TransitionWire
 /// context: the plugin host's part (read the context, build the timeline with the data
 /// animator, write it in the binary form the host sends) and the daemon's (read the timeline,
 /// compile it, render the first frame). What `tap` measures end to end, without the sockets
-/// and the wake-ups. The JSON form's writing and reading, which a compiled plugin's timeline
+/// and the wake-ups. Then a frame of the push as `stream` has the daemon render them. The JSON form's writing and reading, which a compiled plugin's timeline
 /// takes, are measured beside them.
 struct TapStages {
   let options: BenchOptions
@@ -84,6 +84,21 @@ struct TapStages {
         "album-flip push, \(timeline.layers.count) layers, a timeline of \(timelineBinary.count) bytes (\(timelineJSON.count) as JSON); median of \(options.runs) × \(taps)"
       )
     }
+    // What `stream` asks of the daemon a frame: every frame of the push at 240 fps, one
+    // renderer.
+    let frames = 240
+    var samples: [Double] = []
+    for _ in 0..<options.runs {
+      var renderer = FrameRenderer(session: "stream", timeline: timeline)
+      let start = Monotonic.now
+      for seq in 0...frames {
+        checksum &+= renderer.render(seq: seq, progress: Double(seq) / Double(frames)) { $0.count }
+      }
+      samples.append((Monotonic.now - start) / Double(frames + 1))
+    }
+    report.add(
+      "stages", "daemon: a frame of the push", Percentiles(samples).median * 1e6, "µs",
+      "every frame of the push at \(frames) fps, one renderer; median of \(options.runs) runs")
     precondition(checksum != 0)
   }
 }

@@ -10,7 +10,7 @@ struct UpdateBench {
   /// latencies in seconds.
   func run(updates: Int, background: Int, fps: Int) throws -> Percentiles {
     let control = try LineSocket(path: daemon.socketPath)
-    let connections = max(1, min(10, background))
+    let connections = min(10, background)
     let backgroundReaders = try (0..<connections).map { _ in
       try LineSocket(path: daemon.socketPath)
     }
