@@ -39,7 +39,12 @@ enum BenchMode: String, CaseIterable {
       session's frame grid, seq gaps, the daemon's CPU and peak RSS (1000 × 60 fps
       and 500 × 120 fps over 50 connections, or --sessions/--fps/--connections)
       """
-    case .update: "update → the frame showing it, with 100 other sessions streaming"
+    case .update:
+      """
+      update → the frame showing it, with 100 other sessions streaming (or
+      --sessions); beside each update, the same round trip to a peer that only
+      echoes (the machine's floor)
+      """
     case .begin:
       """
       begin → its reply: album-flip begins one after another over one connection

@@ -68,13 +68,6 @@ final class SocketLimit: @unchecked Sendable {
   }
 
   private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var sent = 0
-    while sent < bytes.count {
-      let count = write(descriptor, bytes.baseAddress! + sent, bytes.count - sent)
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { return false }
-      sent += count
-    }
-    return true
+    (try? UnixIO.writeAll(bytes, to: descriptor, isSocket: true)) != nil
   }
 }

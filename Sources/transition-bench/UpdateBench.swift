@@ -2,13 +2,16 @@ import Foundation
 
 /// `update` → the frame that shows it: the time from sending an `update` on an interactive
 /// session to reading the frame with that progress, while `background` other sessions stream
-/// at `fps` (read by their own threads).
+/// at `fps` (read by their own threads); beside each update, the same round trip to an
+/// ``UpdateEchoPeer`` (the machine's floor), from the same client with the same pacing.
 struct UpdateBench {
   let daemon: DaemonProcess
 
-  /// Sends `updates` updates a few milliseconds apart (off any frame grid); returns the
-  /// latencies in seconds.
-  func run(updates: Int, background: Int, fps: Int) throws -> Percentiles {
+  /// Sends `updates` updates a few milliseconds apart (off any frame grid), each followed by
+  /// one to the echo peer; returns both sets of latencies in seconds.
+  func run(updates: Int, background: Int, fps: Int) throws -> (
+    daemon: Percentiles, floor: Percentiles
+  ) {
     let control = try LineSocket(path: daemon.socketPath)
     let connections = min(10, background)
     let backgroundReaders = try (0..<connections).map { _ in
@@ -37,34 +40,54 @@ struct UpdateBench {
     )
     guard begin.contains(#""ok":true"#) else { throw BenchError("begin failed: \(begin)") }
     _ = try driver.request(#"{"op":"subscribe","session":"u0","fps":\#(fps),"clock":"wall"}"#)
-    var parser = FrameLineParser()
+    var frame = try driver.readText()
+    while !frame.hasPrefix(#"{"event":"frame""#) { frame = try driver.readText() }
+    let peer = try UpdateEchoPeer(frame: Array((frame + "\n").utf8))
+    let echo = try peer.connect()
+    var daemonTrip = RoundTrip(socket: driver)
+    var floorTrip = RoundTrip(socket: echo)
     var latencies: [Double] = []
+    var floor: [Double] = []
     for index in 0..<updates {
-      usleep(UInt32.random(in: 2_000...8_000))
       // Three decimals, which every number writer spells the same way.
       let progress = Double(100 + (index * 7) % 800) / 1000
-      let sent = Monotonic.now
-      try driver.send(#"{"op":"update","session":"u0","progress":\#(progress)}"#)
-      var arrived: Double?
-      while arrived == nil {
-        guard
-          driver.readChunk({ chunk, time in
-            parser.feed(chunk) { line in
-              if case .frame(_, _, _, let shown) = line, abs(shown - progress) < 1e-9 {
-                arrived = time
-              }
-            }
-          })
-        else { throw BenchError("the daemon closed the driver's connection") }
-      }
-      latencies.append(arrived! - sent)
+      let line = #"{"op":"update","session":"u0","progress":\#(progress)}"#
+      usleep(UInt32.random(in: 2_000...8_000))
+      latencies.append(try daemonTrip.time(line, showing: progress))
+      usleep(UInt32.random(in: 2_000...8_000))
+      floor.append(try floorTrip.time(line, showing: progress))
     }
     stop.set()
     for index in 0..<background {
       _ = try control.request(#"{"op":"end","session":"bg\#(index)"}"#)
     }
     _ = try control.request(#"{"op":"end","session":"u0"}"#)
-    return Percentiles(latencies)
+    return (Percentiles(latencies), Percentiles(floor))
+  }
+}
+
+/// One client's round trips: a line sent, then the frame that shows its progress read.
+private struct RoundTrip {
+  let socket: LineSocket
+  var parser = FrameLineParser()
+
+  /// Sends `line` and returns the seconds until a frame with `progress` arrived.
+  mutating func time(_ line: String, showing progress: Double) throws -> Double {
+    let sent = Monotonic.now
+    try socket.send(line)
+    var arrived: Double?
+    while arrived == nil {
+      guard
+        socket.readChunk({ chunk, time in
+          parser.feed(chunk) { line in
+            if case .frame(_, _, _, let shown) = line, abs(shown - progress) < 1e-9 {
+              arrived = time
+            }
+          }
+        })
+      else { throw BenchError("the peer closed the connection") }
+    }
+    return arrived! - sent
   }
 }
 

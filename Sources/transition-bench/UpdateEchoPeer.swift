@@ -1,0 +1,87 @@
+import Foundation
+import UnixIO
+
+/// The floor under an `update`'s round trip on this machine: a peer that answers each line
+/// at once with a frame line of the daemon's own (its `progress` value replaced by the one
+/// the line carries), from a thread that sleeps in `read` between lines as the daemon sleeps
+/// in its loop. Its round trip is two wake-ups and the socket each way, with nothing parsed,
+/// evaluated or encoded: what the daemon's figure is beside it is the daemon's own cost.
+final class UpdateEchoPeer: @unchecked Sendable {
+  private let path: String
+  private let listener: Int32
+  /// The frame line up to and including `"progress":`, and from the byte after its value.
+  private let head: [UInt8]
+  private let tail: [UInt8]
+
+  /// Listens on a temporary socket; `frame` is a frame line of the daemon's, `\n` included.
+  init(frame: [UInt8]) throws {
+    let key = Array(#""progress":"#.utf8)
+    guard let keyStart = Self.index(of: key, in: frame) else {
+      throw BenchError("a frame without progress: \(String(decoding: frame, as: UTF8.self))")
+    }
+    let valueStart = keyStart + key.count
+    let valueEnd = frame[valueStart...].firstIndex { $0 == UInt8(ascii: ",") } ?? frame.count
+    head = Array(frame[..<valueStart])
+    tail = Array(frame[valueEnd...])
+    path = "/tmp/transition-bench-echo-\(getpid()).sock"
+    unlink(path)
+    do {
+      listener = try UnixSocket.bind(path: path)
+    } catch {
+      throw BenchError("cannot listen on \(path): \(error)")
+    }
+    guard listen(listener, 1) == 0 else {
+      throw BenchError("cannot listen on \(path): errno \(errno)")
+    }
+  }
+
+  deinit {
+    close(listener)
+    unlink(path)
+  }
+
+  /// Starts the answering thread and returns a client connected to it; the thread ends when
+  /// the client closes.
+  func connect() throws -> LineSocket {
+    let thread = Thread { [self] in
+      let connection = accept(listener, nil, nil)
+      guard connection >= 0 else { return }
+      defer { close(connection) }
+      answer(connection)
+    }
+    thread.start()
+    return try LineSocket(path: path)
+  }
+
+  /// Answers each line read on `connection` with the frame showing the line's `progress`.
+  private func answer(_ connection: Int32) {
+    let key = Array(#""progress":"#.utf8)
+    var pending: [UInt8] = []
+    var reply: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(connection, $0.baseAddress, $0.count) }
+      guard count > 0 else { return }
+      pending += buffer[..<count]
+      while let newline = pending.firstIndex(of: 10) {
+        let line = Array(pending[..<newline])
+        pending.removeFirst(newline + 1)
+        guard let keyStart = Self.index(of: key, in: line) else { continue }
+        let value = line[(keyStart + key.count)...].prefix { $0 != UInt8(ascii: "}") }
+        reply.removeAll(keepingCapacity: true)
+        reply += head
+        reply += value
+        reply += tail
+        do { try writeAll(reply, to: connection, isSocket: true) } catch { return }
+      }
+    }
+  }
+
+  /// Where `needle` first starts in `haystack`.
+  private static func index(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    guard haystack.count >= needle.count else { return nil }
+    return (0...(haystack.count - needle.count)).first {
+      haystack[$0..<($0 + needle.count)].elementsEqual(needle)
+    }
+  }
+}
