@@ -6,8 +6,7 @@ import UnixIO
 /// by the same reader as the daemon. Nothing is evaluated or encoded: what is left is the cost
 /// of the socket and of the reader.
 final class SocketLimit: @unchecked Sendable {
-  private let path: String
-  private let listener: Int32
+  private let listener: TemporaryListener
   private let blob: [UInt8]
   private let linesPerBlob: Int
   private let complete = Array(
@@ -16,30 +15,15 @@ final class SocketLimit: @unchecked Sendable {
   /// Listens on a temporary socket; `lines` are sent in turn, over and over.
   init(lines: [[UInt8]]) throws {
     guard !lines.isEmpty else { throw BenchError("no frames to send") }
-    path = "/tmp/transition-bench-limit-\(getpid()).sock"
-    unlink(path)
     blob = lines.flatMap { $0 }
     linesPerBlob = lines.count
-    do {
-      listener = try UnixSocket.bind(path: path)
-    } catch {
-      throw BenchError("cannot listen on \(path): \(error)")
-    }
-    guard listen(listener, 8) == 0 else {
-      throw BenchError("cannot listen on \(path): errno \(errno)")
-    }
-  }
-
-  deinit {
-    close(listener)
-    unlink(path)
+    listener = try TemporaryListener(name: "limit", backlog: 8)
   }
 
   /// Sends `frames` lines to one reader; returns (lines read, bytes read, seconds).
   func run(frames: Int) throws -> (frames: Int, bytes: Int, seconds: Double) {
     let sender = Thread { [self] in
-      let connection = accept(listener, nil, nil)
-      guard connection >= 0 else { return }
+      guard let connection = listener.accept() else { return }
       defer { close(connection) }
       var left = frames
       blob.withUnsafeBytes { all in
@@ -62,7 +46,7 @@ final class SocketLimit: @unchecked Sendable {
     }
     let start = Monotonic.now
     sender.start()
-    let reader = try LineSocket(path: path)
+    let reader = try LineSocket(path: listener.path)
     let read = try reader.countUntilComplete()
     return (read.lines, read.bytes, Monotonic.now - start)
   }

@@ -7,8 +7,7 @@ import UnixIO
 /// in its loop. Its round trip is two wake-ups and the socket each way, with nothing parsed,
 /// evaluated or encoded: what the daemon's figure is beside it is the daemon's own cost.
 final class UpdateEchoPeer: @unchecked Sendable {
-  private let path: String
-  private let listener: Int32
+  private let listener: TemporaryListener
   /// The frame line up to and including `"progress":`, and from the byte after its value.
   private let head: [UInt8]
   private let tail: [UInt8]
@@ -23,34 +22,19 @@ final class UpdateEchoPeer: @unchecked Sendable {
     let valueEnd = frame[valueStart...].firstIndex { $0 == UInt8(ascii: ",") } ?? frame.count
     head = Array(frame[..<valueStart])
     tail = Array(frame[valueEnd...])
-    path = "/tmp/transition-bench-echo-\(getpid()).sock"
-    unlink(path)
-    do {
-      listener = try UnixSocket.bind(path: path)
-    } catch {
-      throw BenchError("cannot listen on \(path): \(error)")
-    }
-    guard listen(listener, 1) == 0 else {
-      throw BenchError("cannot listen on \(path): errno \(errno)")
-    }
-  }
-
-  deinit {
-    close(listener)
-    unlink(path)
+    listener = try TemporaryListener(name: "echo", backlog: 1)
   }
 
   /// Starts the answering thread and returns a client connected to it; the thread ends when
   /// the client closes.
   func connect() throws -> LineSocket {
     let thread = Thread { [self] in
-      let connection = accept(listener, nil, nil)
-      guard connection >= 0 else { return }
+      guard let connection = listener.accept() else { return }
       defer { close(connection) }
       answer(connection)
     }
     thread.start()
-    return try LineSocket(path: path)
+    return try LineSocket(path: listener.path)
   }
 
   /// Answers each line read on `connection` with the frame showing the line's `progress`.
