@@ -375,9 +375,11 @@ private struct TimelineBuilder {
           property,
           to: try self.value(value, property: property, item: item, names, "\(rule.pointer)/set"))
       }
-      for track in rule.tracks where holds(track.when) {
-        if let only = track.only, !matches(only, item) { continue }
-        try play(track, on: &layer, item: item, names)
+      layer.tracks.reserveCapacity(layer.tracks.count + rule.tracks.count)
+      // By index: the tracks are read in place, not copied one by one.
+      for index in rule.tracks.indices where holds(rule.tracks[index].when) {
+        if let only = rule.tracks[index].only, !matches(only, item) { continue }
+        try play(rule.tracks[index], on: &layer, item: item, names)
       }
       drawnItems.append(item)
       layers.append(layer)
@@ -447,23 +449,24 @@ private struct TimelineBuilder {
   func matches(_ selector: LayerSelector, _ item: Item) -> Bool {
     if let side = selector.screen, item.side != side { return false }
     if let background = selector.background, background != item.isBackground { return false }
-    let layer = item.contextLayer
+    // The context layer's fields are read in place: copying the layer would copy its content.
+    let id = item.contextLayer?.id
     if let role = selector.role {
-      guard let layer else { return false }
+      guard let id else { return false }
       if role == ContextLayer.cellRole, let side = item.side, let cells = inferredCells[side] {
-        guard cells.contains(layer.id) else { return false }
-      } else if layer.role != role {
+        guard cells.contains(id) else { return false }
+      } else if item.contextLayer?.role != role {
         return false
       }
     }
     // An added layer answers to its full id (`<animator>.<name>`).
-    if let id = selector.id,
-      (layer?.id ?? (item.isBackground || item.side != nil ? nil : item.layer.id)) != id
+    if let selectorID = selector.id,
+      (id ?? (item.isBackground || item.side != nil ? nil : item.layer.id)) != selectorID
     {
       return false
     }
-    let isSelected = layer != nil && layer?.id == context.selected
-    let isMatch = layer != nil && layer?.id == context.match
+    let isSelected = id != nil && id == context.selected
+    let isMatch = id != nil && id == context.match
     if let selected = selector.selected, selected != isSelected { return false }
     if let match = selector.match, match != isMatch { return false }
     if let pair = selector.pair, pair != (isSelected || isMatch) { return false }
@@ -532,19 +535,23 @@ private struct TimelineBuilder {
     case .bool(let flag): return .bool(flag)
     case .color(let choices): return .color(resolve(choices, layer: item.contextLayer))
     case .numbers(let expressions, let kind):
-      var numbers: [Double] = []
-      for (index, expression) in expressions.enumerated() {
-        numbers.append(
-          try evaluate(
-            expression, expressions.count == 1 ? pointer() : "\(pointer())/\(index)", names))
+      /// The value of the expression at `index`, evaluated in the order the kind reads them.
+      func number(_ index: Int) throws(EngineError) -> Double {
+        try evaluate(
+          expressions[index], expressions.count == 1 ? pointer() : "\(pointer())/\(index)", names)
       }
       switch kind {
-      case .point: return .point(Point(x: numbers[0], y: numbers[1]))
-      case .size: return .size(Size(width: numbers[0], height: numbers[1]))
+      case .point: return .point(Point(x: try number(0), y: try number(1)))
+      case .size: return .size(Size(width: try number(0), height: try number(1)))
       case .rect:
-        return .rect(Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]))
-      case .transform: return .transform(try Transform3D(elements: numbers))
-      default: return .number(numbers[0])
+        return .rect(
+          Rect(x: try number(0), y: try number(1), width: try number(2), height: try number(3)))
+      case .transform:
+        var numbers: [Double] = []
+        numbers.reserveCapacity(expressions.count)
+        for index in expressions.indices { numbers.append(try number(index)) }
+        return .transform(try Transform3D(elements: numbers))
+      default: return .number(try number(0))
       }
     }
   }
@@ -552,10 +559,15 @@ private struct TimelineBuilder {
   private func play(
     _ track: TrackRule, on layer: inout TimelineLayer, item: Item, _ names: ExpressionNames
   ) throws(EngineError) {
-    let initial =
-      try track.initial.map { value throws(EngineError) in
-        try self.value(value, property: track.property, item: item, names, "\(track.pointer)/from")
-      } ?? layer.initial.value(of: track.property)
+    // The messages' pointers capture the track's pointer alone, not a copy of the track.
+    let trackPointer = track.pointer
+    let initial: PropertyValue
+    if let value = track.initial {
+      initial = try self.value(
+        value, property: track.property, item: item, names, "\(trackPointer)/from")
+    } else {
+      initial = layer.initial.value(of: track.property)
+    }
     struct Span {
       var start: Double
       var end: Double
@@ -564,8 +576,9 @@ private struct TimelineBuilder {
       var curve: TimingCurve
     }
     var spans: [Span] = []
+    spans.reserveCapacity(track.keyframes.count)
     for (index, keyframe) in track.keyframes.enumerated() {
-      var pointer: String { "\(track.pointer)/keyframes/\(index)" }
+      var pointer: String { "\(trackPointer)/keyframes/\(index)" }
       let start = try evaluate(keyframe.start, "\(pointer)/start", names)
       let end: Double
       let duration: Double
@@ -585,6 +598,7 @@ private struct TimelineBuilder {
     }
     var first = initial
     var keyframes: [Keyframe] = []
+    keyframes.reserveCapacity(spans.count)
     if plan.mirrored && track.mirrors {
       // Mirrored in time: each keyframe runs over [1 − end, 1 − start] towards the value before
       // it, and the track starts at the last value.

@@ -68,10 +68,10 @@ indirect enum Expression: Equatable, Sendable {
         value = operation == .divide ? a / b : a.truncatingRemainder(dividingBy: b)
       }
     case .call(let function, let arguments):
-      var values: [Double] = []
-      values.reserveCapacity(arguments.count)
-      for argument in arguments { values.append(try argument.evaluate(lookup)) }
-      value = try function.apply(values)
+      // The arguments' values on the stack, room for `ExpressionFunction.maximumArity` of them.
+      var values = InlineArray<16, Double>(repeating: 0)
+      for index in arguments.indices { values[index] = try arguments[index].evaluate(lookup) }
+      value = try function.apply(values.span.extracting(..<arguments.count))
     }
     guard value.isFinite else { throw ExpressionError("the value is not finite") }
     return value

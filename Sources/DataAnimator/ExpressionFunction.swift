@@ -4,10 +4,13 @@ import Foundation
 enum ExpressionFunction: String, CaseIterable, Sendable {
   case min, max, clamp, abs, sqrt, mix, sin, cos, atan2, distance, ratio
 
+  /// The most arguments any function takes.
+  static let maximumArity = 16
+
   /// How many arguments the function takes: a range for `min` and `max`.
   var arity: ClosedRange<Int> {
     switch self {
-    case .min, .max: 2...16
+    case .min, .max: 2...Self.maximumArity
     case .abs, .sqrt, .sin, .cos: 1...1
     case .atan2: 2...2
     case .clamp, .mix, .ratio: 3...3
@@ -30,10 +33,16 @@ enum ExpressionFunction: String, CaseIterable, Sendable {
 
   /// The function's value for `arguments`, whose count is within `arity`.
   /// - Throws: `ExpressionError` for `clamp` with `low > high`.
-  func apply(_ arguments: [Double]) throws(ExpressionError) -> Double {
+  func apply(_ arguments: Span<Double>) throws(ExpressionError) -> Double {
     switch self {
-    case .min: return arguments.dropFirst().reduce(arguments[0]) { Swift.min($0, $1) }
-    case .max: return arguments.dropFirst().reduce(arguments[0]) { Swift.max($0, $1) }
+    case .min:
+      var result = arguments[0]
+      for index in 1..<arguments.count { result = Swift.min(result, arguments[index]) }
+      return result
+    case .max:
+      var result = arguments[0]
+      for index in 1..<arguments.count { result = Swift.max(result, arguments[index]) }
+      return result
     case .clamp:
       guard arguments[1] <= arguments[2] else {
         throw ExpressionError("clamp's low bound is above its high bound")
