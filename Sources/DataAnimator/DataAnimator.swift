@@ -201,12 +201,7 @@ private struct TimelineBuilder {
     _ expression: Expression, _ pointer: @autoclosure () -> String, _ names: ExpressionNames
   ) throws(EngineError) -> Double {
     do {
-      return try expression.evaluate { name, slot throws(ExpressionError) in
-        guard let value = names[slot] else {
-          throw ExpressionError("\"\(name)\" has no value for this context")
-        }
-        return value
-      }
+      return try expression.evaluate(in: names)
     } catch {
       throw EngineError(.invalidValue, "\(document.name).json \(pointer()): \(error.message)")
     }
@@ -381,9 +376,9 @@ private struct TimelineBuilder {
         if let only = rule.tracks[index].only, !matches(only, item) { continue }
         try play(rule.tracks[index], on: &layer, item: item, names)
       }
-      drawnItems.append(item)
       layers.append(layer)
     }
+    drawnItems += items
   }
 
   /// The paint order of the next layer drawn: layers are drawn in the rules' order.
@@ -482,12 +477,14 @@ private struct TimelineBuilder {
     var farthest: Double
   }
 
-  private func stagger(_ rule: Rule, _ items: [Item]) throws(EngineError) -> [Int: StaggerValues] {
-    guard let stagger = rule.stagger else { return [:] }
+  /// The stagger values of each of `items`, by position: nil for a layer the rule's stagger
+  /// does not spread over (every layer of a rule without one).
+  private func stagger(_ rule: Rule, _ items: [Item]) throws(EngineError) -> [StaggerValues?] {
+    guard let stagger = rule.stagger else { return Array(repeating: nil, count: items.count) }
     let among = items.indices.filter {
       matches(stagger.among, items[$0])
     }
-    var measures: [Int: Double] = [:]
+    var measures: [Double?] = Array(repeating: nil, count: items.count)
     switch stagger.measure {
     case .index:
       for (rank, index) in among.enumerated() { measures[index] = Double(rank) }
@@ -516,13 +513,13 @@ private struct TimelineBuilder {
         measures[index] = (dx * dx + dy * dy).squareRoot()
       }
     }
-    let farthest = measures.values.max() ?? 0
-    var values: [Int: StaggerValues] = [:]
-    for (index, measure) in measures {
-      let normalised = farthest > 0 ? min(measure / farthest, 1) : 0
-      values[index] = StaggerValues(stagger: normalised, distance: measure, farthest: farthest)
+    let farthest = measures.lazy.compactMap { $0 }.max() ?? 0
+    return measures.map { measure in
+      measure.map {
+        StaggerValues(
+          stagger: farthest > 0 ? min($0 / farthest, 1) : 0, distance: $0, farthest: farthest)
+      }
     }
-    return values
   }
 
   // MARK: Tracks

@@ -44,21 +44,18 @@ indirect enum Expression: Equatable, Sendable {
     }
   }
 
-  /// The expression's value, with `lookup` giving the value of each name (by its text and
-  /// its slot).
-  /// - Throws: `ExpressionError` for a name `lookup` does not know, a division by zero, or a
+  /// The expression's value, with `scope` giving the value of each name.
+  /// - Throws: `ExpressionError` for a name `scope` has no value for, a division by zero, or a
   ///   value that is not finite.
-  func evaluate(_ lookup: (_ name: String, _ slot: Int) throws(ExpressionError) -> Double)
-    throws(ExpressionError) -> Double
-  {
+  func evaluate(in scope: some ExpressionScope) throws(ExpressionError) -> Double {
     let value: Double
     switch self {
     case .number(let number): value = number
-    case .name(let name, let slot): value = try lookup(name, slot)
-    case .negate(let operand): value = -(try operand.evaluate(lookup))
+    case .name(let name, let slot): value = try scope.value(of: name, slot: slot)
+    case .negate(let operand): value = -(try operand.evaluate(in: scope))
     case .binary(let operation, let left, let right):
-      let a = try left.evaluate(lookup)
-      let b = try right.evaluate(lookup)
+      let a = try left.evaluate(in: scope)
+      let b = try right.evaluate(in: scope)
       switch operation {
       case .add: value = a + b
       case .subtract: value = a - b
@@ -70,12 +67,19 @@ indirect enum Expression: Equatable, Sendable {
     case .call(let function, let arguments):
       // The arguments' values on the stack, room for `ExpressionFunction.maximumArity` of them.
       var values = InlineArray<16, Double>(repeating: 0)
-      for index in arguments.indices { values[index] = try arguments[index].evaluate(lookup) }
+      for index in arguments.indices { values[index] = try arguments[index].evaluate(in: scope) }
       value = try function.apply(values.span.extracting(..<arguments.count))
     }
     guard value.isFinite else { throw ExpressionError("the value is not finite") }
     return value
   }
+}
+
+/// The values of the names an expression reads while it is evaluated.
+protocol ExpressionScope {
+  /// The value of the name `name`, whose slot is `slot` (``NameSlots``).
+  /// - Throws: `ExpressionError` when the name has no value.
+  func value(of name: String, slot: Int) throws(ExpressionError) -> Double
 }
 
 /// Why an expression could not be read or evaluated; the message names no file or path (the

@@ -5,7 +5,7 @@
 ///
 /// A layer's name set later hides one set earlier and any global of the same name; forgetting
 /// the layer's names brings the globals back. Drawing a layer copies no table of names.
-struct ExpressionNames {
+struct ExpressionNames: ExpressionScope {
   private let globals: [Double?]
   private var values: [Double?]
   /// The slots the layer's names were set in.
@@ -17,9 +17,13 @@ struct ExpressionNames {
     values = globals
   }
 
-  /// The value of the name in `slot`; nil when it has none.
-  subscript(slot: Int) -> Double? {
-    values.indices.contains(slot) ? values[slot] : nil
+  /// The value of the name in `slot`.
+  /// - Throws: `ExpressionError` when the name has no value for this context.
+  func value(of name: String, slot: Int) throws(ExpressionError) -> Double {
+    guard values.indices.contains(slot), let value = values[slot] else {
+      throw ExpressionError("\"\(name)\" has no value for this context")
+    }
+    return value
   }
 
   /// Gives the name in `slot` the value `value` for this layer; no slot (a name nothing reads)

@@ -9,11 +9,18 @@ import Testing
     return try ExpressionParser.parse(text, slots: &slots)
   }
 
-  func value(_ text: String, _ names: [String: Double] = [:]) throws -> Double {
-    try parse(text).evaluate { name, _ throws(ExpressionError) in
-      guard let value = names[name] else { throw ExpressionError("no \(name)") }
+  /// Values of names by their text.
+  struct Names: ExpressionScope {
+    var values: [String: Double]
+
+    func value(of name: String, slot: Int) throws(ExpressionError) -> Double {
+      guard let value = values[name] else { throw ExpressionError("no \(name)") }
       return value
     }
+  }
+
+  func value(_ text: String, _ names: [String: Double] = [:]) throws -> Double {
+    try parse(text).evaluate(in: Names(values: names))
   }
 
   @Test func precedenceAndAssociativity() throws {
