@@ -155,8 +155,9 @@ let package = Package(
     .executableTarget(
       name: "transition-bench",
       dependencies: [
-        "DaemonSupport", "DataAnimator", "TransitionJSON", "TransitionKit",
-        "TransitionPluginSDK", "TransitionWire", "UnixIO",
+        "DaemonSupport", "DataAnimator", "PluginLoader", "TransitionJSON", "TransitionKit",
+        "TransitionPluginSDK", "TransitionServer", "TransitionServerTesting", "TransitionWire",
+        "UnixIO",
       ]),
     // The soak (`make soak`): the judgement of a metric's growth and of frame lateness, pure;
     // and the driver, the daemon under a churn from several processes of itself.

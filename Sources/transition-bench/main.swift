@@ -39,7 +39,9 @@ do {
     case .evaluate: engine.evaluate()
     case .encode: engine.encode()
     case .decode: engine.decode()
-    case .stages: try TapStages(options: options, report: report).run()
+    case .stages:
+      try TapStages(options: options, report: report).run()
+      try UpdateStage(options: options, report: report).run()
     case .stream: try daemons.stream()
     case .scale: try daemons.scale()
     case .update: try daemons.update()
