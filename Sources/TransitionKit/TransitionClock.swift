@@ -280,7 +280,7 @@ public struct TransitionClock: Sendable {
 
   /// Throws `invalidState` unless the clock is in one of `states`, and `nonFinite` unless `time`
   /// is finite.
-  private func require(_ states: Set<State>, for operation: String, at time: Double)
+  private func require(_ states: [State], for operation: String, at time: Double)
     throws(EngineError)
   {
     try EngineError.requireFinite(time, "time")

@@ -187,10 +187,11 @@ extension ServerCore {
       let code: WireError.Code = error.code == .invalidState ? .invalidState : .badRequest
       throw WireError(code, "session \(session.id): \(error.message)")
     }
-    var members: [String: JSONValue] = [
-      "session": .string(session.id), "state": .string(session.clock.state.rawValue),
-      "progress": .number(session.clock.progress(at: now)),
-    ]
+    // Room for the reply's members and the `ok` the reply adds: none of them grows it.
+    var members = [String: JSONValue](minimumCapacity: 5)
+    members["session"] = .string(session.id)
+    members["state"] = .string(session.clock.state.rawValue)
+    members["progress"] = .number(session.clock.progress(at: now))
     if let followed { members["followed"] = .string(followed.rawValue) }
     client.reply(id: requestID, members)
     session.propagateChange(at: now)
