@@ -69,11 +69,14 @@ private struct TimelineBuilder {
   var claimed: Set<String> = []
   /// How many layers the rules have drawn so far.
   var drawn = 0
-  /// The cells `Screen.inferredCellIDs` finds on each screen (as the rules name them) that
-  /// names no roles, worked out once.
-  var inferredCells: [ScreenSide: Set<String>] = [:]
-  /// Every layer the rules drew, in paint order, for the gesture's `hold`.
-  var drawnItems: [Item] = []
+  /// The cells `Screen.inferredCellIDs` finds on the `from` and `to` screens (as the rules name
+  /// them), worked out once; nil for a screen that names roles.
+  var inferredFromCells: Set<String>?
+  var inferredToCells: Set<String>?
+  /// The plan's first gesture whose `when` holds; nil without one.
+  var gesturePlan: GesturePlan?
+  /// The ids of the layers drawn so far that the gesture holds, in paint order.
+  var heldIDs: [String] = []
   /// The screens (as the rules name them) on which a rule's selector asks for cells.
   var usedInferredCells: Set<ScreenSide> {
     var sides: Set<ScreenSide> = []
@@ -84,7 +87,12 @@ private struct TimelineBuilder {
       guard selectors.contains(where: \.asksForCells) else { continue }
       sides.formUnion(selector.screen.map { [$0] } ?? [.from, .to])
     }
-    return sides.filter { inferredCells[$0] != nil && !screen($0).layers.isEmpty }
+    return sides.filter { inferredCells($0) != nil && !screen($0).layers.isEmpty }
+  }
+
+  /// The cells inferred on the screen the rules call `side`; nil when it names roles.
+  func inferredCells(_ side: ScreenSide) -> Set<String>? {
+    side == .from ? inferredFromCells : inferredToCells
   }
 
   init(
@@ -113,9 +121,13 @@ private struct TimelineBuilder {
         setGlobal(field.name(of: reference), field.value(of: layer.frame))
       }
     }
-    for side in [ScreenSide.from, .to] where !screen(side).namesRoles {
-      inferredCells[side] = screen(side).inferredCellIDs(in: context.container)
+    if !screen(.from).namesRoles {
+      inferredFromCells = screen(.from).inferredCellIDs(in: context.container)
     }
+    if !screen(.to).namesRoles {
+      inferredToCells = screen(.to).inferredCellIDs(in: context.container)
+    }
+    gesturePlan = plan.gestures.first { holds($0.when) }
     try setParameters()
     // A context the file declines is not evaluated: its variables may read what it lacks.
     guard accepts else { return }
@@ -249,8 +261,9 @@ private struct TimelineBuilder {
       try apply(rule, index: index)
     }
     var warnings: [String] = []
+    let usedInferredCells = self.usedInferredCells
     for side in [ScreenSide.from, .to] where usedInferredCells.contains(side) {
-      let cells = inferredCells[side] ?? []
+      let cells = inferredCells(side) ?? []
       let screenName = actualSide(side).rawValue
       let size = screen(side).layers.first { cells.contains($0.id) }?.frame.size
       warnings.append(
@@ -274,7 +287,7 @@ private struct TimelineBuilder {
   /// The plan's first gesture whose `when` holds, with the ids of the layers it holds in paint
   /// order; nil without one.
   private func gesture() throws(EngineError) -> TimelineGesture? {
-    guard let plan = self.plan.gestures.first(where: { holds($0.when) }) else { return nil }
+    guard let plan = gesturePlan else { return nil }
     let range = try evaluate(plan.range, "\(plan.pointer)/range", ExpressionNames(globals))
     guard range > 0, range <= TimelineGesture.maximumRange else {
       throw EngineError(
@@ -283,9 +296,8 @@ private struct TimelineBuilder {
           + "\(JSONValue.format(TimelineGesture.maximumRange)) points, got \(JSONValue.format(range))"
       )
     }
-    let held = drawnItems.filter { item in plan.hold.contains { matches($0, item) } }
     return TimelineGesture(
-      hold: held.map(\.layer.id), axis: plan.axis, range: range, direction: plan.direction)
+      hold: heldIDs, axis: plan.axis, range: range, direction: plan.direction)
   }
 
   private mutating func apply(_ rule: Rule, index: Int) throws(EngineError) {
@@ -376,9 +388,11 @@ private struct TimelineBuilder {
         if let only = rule.tracks[index].only, !matches(only, item) { continue }
         try play(rule.tracks[index], on: &layer, item: item, names)
       }
+      if let gesturePlan, gesturePlan.hold.contains(where: { matches($0, item) }) {
+        heldIDs.append(layer.id)
+      }
       layers.append(layer)
     }
-    drawnItems += items
   }
 
   /// The paint order of the next layer drawn: layers are drawn in the rules' order.
@@ -448,7 +462,7 @@ private struct TimelineBuilder {
     let id = item.contextLayer?.id
     if let role = selector.role {
       guard let id else { return false }
-      if role == ContextLayer.cellRole, let side = item.side, let cells = inferredCells[side] {
+      if role == ContextLayer.cellRole, let side = item.side, let cells = inferredCells(side) {
         guard cells.contains(id) else { return false }
       } else if item.contextLayer?.role != role {
         return false
