@@ -579,15 +579,11 @@ private struct TimelineBuilder {
     } else {
       initial = layer.initial.value(of: track.property)
     }
-    struct Span {
-      var start: Double
-      var end: Double
-      var duration: Double
-      var value: PropertyValue
-      var curve: TimingCurve
-    }
-    var spans: [Span] = []
-    spans.reserveCapacity(track.keyframes.count)
+    let mirrored = plan.mirrored && track.mirrors
+    // The keyframes as written; for a mirrored track, where each ends as well.
+    var keyframes: [Keyframe] = []
+    keyframes.reserveCapacity(track.keyframes.count)
+    var ends: [Double] = []
     for (index, keyframe) in track.keyframes.enumerated() {
       var pointer: String { "\(trackPointer)/keyframes/\(index)" }
       let start = try evaluate(keyframe.start, "\(pointer)/start", names)
@@ -600,38 +596,36 @@ private struct TimelineBuilder {
         duration = try evaluate(keyframe.duration ?? .number(0), "\(pointer)/duration", names)
         end = start + duration
       }
-      spans.append(
-        Span(
-          start: start, end: end, duration: duration,
+      keyframes.append(
+        Keyframe(
+          start: start, duration: duration,
           value: try value(
             keyframe.value, property: track.property, item: item, names, "\(pointer)/value"),
           curve: keyframe.curve))
+      if mirrored { ends.append(end) }
     }
-    var first = initial
-    var keyframes: [Keyframe] = []
-    keyframes.reserveCapacity(spans.count)
-    if plan.mirrored && track.mirrors {
-      // Mirrored in time: each keyframe runs over [1 − end, 1 − start] towards the value before
-      // it, and the track starts at the last value.
-      first = spans.last?.value ?? initial
-      for index in spans.indices.reversed() {
-        let span = spans[index]
-        let window = keyframeWindow(
-          span.start, span.end, span.duration, isWindow: track.keyframes[index].end != nil)
-        keyframes.append(
-          Keyframe(
-            start: window.start, duration: window.duration,
-            value: index == 0 ? initial : spans[index - 1].value, curve: span.curve.mirrored))
-      }
-    } else {
-      for span in spans {
-        keyframes.append(
-          Keyframe(start: span.start, duration: span.duration, value: span.value, curve: span.curve)
-        )
-      }
+    guard mirrored else {
+      layer.initial.set(track.property, to: initial)
+      layer.tracks.append(PropertyTrack(track.property, mode: track.mode, keyframes: keyframes))
+      return
     }
-    layer.initial.set(track.property, to: first)
-    layer.tracks.append(PropertyTrack(track.property, mode: track.mode, keyframes: keyframes))
+    // Mirrored in time: each keyframe runs over [1 − end, 1 − start] towards the value before
+    // it, and the track starts at the last value.
+    var mirroredKeyframes: [Keyframe] = []
+    mirroredKeyframes.reserveCapacity(keyframes.count)
+    for index in keyframes.indices.reversed() {
+      let keyframe = keyframes[index]
+      let window = keyframeWindow(
+        keyframe.relativeStart, ends[index], keyframe.relativeDuration,
+        isWindow: track.keyframes[index].end != nil)
+      mirroredKeyframes.append(
+        Keyframe(
+          start: window.start, duration: window.duration,
+          value: index == 0 ? initial : keyframes[index - 1].value, curve: keyframe.curve.mirrored))
+    }
+    layer.initial.set(track.property, to: keyframes.last?.value ?? initial)
+    layer.tracks.append(
+      PropertyTrack(track.property, mode: track.mode, keyframes: mirroredKeyframes))
   }
 
   /// The mirror of a keyframe's timing: a window [s, e] becomes [1 − e, 1 − s] (its duration
