@@ -128,9 +128,10 @@ struct ExpressionParser {
   }
 
   private static func describe(_ arity: ClosedRange<Int>) -> String {
-    let count =
-      arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "at least \(arity.lowerBound)"
-    return arity.lowerBound == 1 && arity.upperBound == 1 ? "1 argument" : "\(count) arguments"
+    guard arity.lowerBound != arity.upperBound else {
+      return arity.lowerBound == 1 ? "1 argument" : "\(arity.lowerBound) arguments"
+    }
+    return "\(arity.lowerBound) to \(arity.upperBound) arguments"
   }
 
   private mutating func name() throws(ExpressionError) -> String {

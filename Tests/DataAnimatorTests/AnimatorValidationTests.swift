@@ -89,6 +89,14 @@ import TransitionKit
       found.first?.message.contains("clamp(value, low, high) takes 3 arguments, got 2") == true)
   }
 
+  @Test func aCallWithMoreArgumentsThanItTakesNamesTheRange() {
+    let arguments = Array(repeating: "1", count: 17).joined(separator: ", ")
+    let found = issues(
+      #"{"operations": {"push": {"duration": 1, "rules": [{"select": {}, "tracks": [{"property": "alpha", "to": "max(\#(arguments))"}]}]}}}"#
+    )
+    #expect(found.first?.message.contains("takes 2 to 16 arguments, got 17") == true)
+  }
+
   @Test func aMirrorMustNameAnOperationWithRules() {
     let found = issues(#"{"operations": {"pop": {"mirror": "push"}}}"#)
     #expect(found.first?.pointer == "/operations/pop/mirror")
