@@ -15,7 +15,7 @@ final class UpdateEchoPeer: @unchecked Sendable {
   /// Listens on a temporary socket; `frame` is a frame line of the daemon's, `\n` included.
   init(frame: [UInt8]) throws {
     let key = Array(#""progress":"#.utf8)
-    guard let keyStart = Self.index(of: key, in: frame) else {
+    guard let keyStart = frame.firstRange(of: key)?.lowerBound else {
       throw BenchError("a frame without progress: \(String(decoding: frame, as: UTF8.self))")
     }
     let valueStart = keyStart + key.count
@@ -50,7 +50,7 @@ final class UpdateEchoPeer: @unchecked Sendable {
       while let newline = pending.firstIndex(of: 10) {
         let line = Array(pending[..<newline])
         pending.removeFirst(newline + 1)
-        guard let keyStart = Self.index(of: key, in: line) else { continue }
+        guard let keyStart = line.firstRange(of: key)?.lowerBound else { continue }
         let value = line[(keyStart + key.count)...].prefix { $0 != UInt8(ascii: "}") }
         reply.removeAll(keepingCapacity: true)
         reply += head
@@ -58,14 +58,6 @@ final class UpdateEchoPeer: @unchecked Sendable {
         reply += tail
         do { try writeAll(reply, to: connection, isSocket: true) } catch { return }
       }
-    }
-  }
-
-  /// Where `needle` first starts in `haystack`.
-  private static func index(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-    guard haystack.count >= needle.count else { return nil }
-    return (0...(haystack.count - needle.count)).first {
-      haystack[$0..<($0 + needle.count)].elementsEqual(needle)
     }
   }
 }
