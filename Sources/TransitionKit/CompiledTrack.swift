@@ -130,6 +130,19 @@ final class CompiledTrack: Sendable {
     return keys
   }
 
+  /// Adds when this track's value can change (``LayerChanges``): at each key's start, and
+  /// within a key that moves; a paced or cubic track, blended across its knots, within all of
+  /// them.
+  func recordChanges(times: inout [Double], spans: inout [ClosedRange<Double>]) {
+    for key in keys {
+      times.append(key.start)
+      if mode == .linear, key.start < key.end { spans.append(key.start...key.end) }
+    }
+    if let first = knotTimes.first, let last = knotTimes.last {
+      spans.append(first...max(first, last))
+    }
+  }
+
   /// The property's value at relative time `time` (already eased by the timeline's curve).
   func value(at time: Double) -> PropertyValue {
     switch mode {

@@ -18,6 +18,14 @@ public struct LayerFields: OptionSet, Hashable, Sendable {
   @inlinable public static var z: LayerFields { LayerFields(rawValue: 1 << 5) }
   @inlinable public static var background: LayerFields { LayerFields(rawValue: 1 << 6) }
 
+  /// Each field alone, in the order a frame writes them (docs/protocol.md, `frame`).
+  public static let each: [LayerFields] = [
+    .frame, .anchor, .transform, .alpha, .hidden, .z, .background,
+  ]
+
+  /// Every field.
+  public static let all = LayerFields(rawValue: 0x7F)
+
   /// The fields a track of `property` changes: `frame` for the box and its parts, `transform`
   /// for the matrix and every scalar component composed into it.
   public init(_ property: LayerProperty) {

@@ -20,6 +20,8 @@ public struct TimelineEvaluator: Sendable {
     /// The layer's composed transform and clamped alpha at rest (its initial attributes).
     var restingTransform: Transform3D
     var restingAlpha: Double
+    /// When each animated field can change: a range of ``fieldChanges``.
+    var changes: Range<Int>
   }
 
   /// A number track laid out flat: its first key inline (most tracks have one, so evaluating
@@ -65,6 +67,12 @@ public struct TimelineEvaluator: Sendable {
   private let otherTracks: [CompiledTrack]
   /// The curves of the number keys that are not linear.
   private let curves: [TimingCurve]
+  /// When each animated field of each layer can change (``FieldChanges``), in layer order,
+  /// with their times and spans: a frame brought to another time writes the fields that did
+  /// not rest in between.
+  private let fieldChanges: [FieldChanges]
+  private let changeTimes: [Double]
+  private let changeSpans: [ClosedRange<Double>]
   /// Per layer, in timeline order: the fields its tracks animate. The others keep their initial
   /// values in every frame (an encoder can write them once). A layer the timeline's gesture
   /// holds counts its transform as animated: a ``GestureFollower`` moves it.
@@ -85,6 +93,9 @@ public struct TimelineEvaluator: Sendable {
     var numberKeys: [NumberKey] = []
     var curves: [TimingCurve] = []
     var otherTracks: [CompiledTrack] = []
+    var fieldChanges: [FieldChanges] = []
+    var changeTimes: [Double] = []
+    var changeSpans: [ClosedRange<Double>] = []
     let layers = timeline.layers.enumerated().map { index, layer in
       let first = numberTracks.count
       let firstOther = otherTracks.count
@@ -118,14 +129,34 @@ public struct TimelineEvaluator: Sendable {
             rest: numberKeys.count..<numberKeys.count + max(flat.count - 1, 0)))
         numberKeys += flat.dropFirst()
       }
+      let animated = layer.tracks.reduce(into: held.contains(index) ? .transform : LayerFields()) {
+        $0.formUnion(LayerFields($1.property))
+      }
+      let firstChange = fieldChanges.count
+      for field in LayerFields.each where animated.contains(field) {
+        // A held layer's transform is moved by a finger after every evaluation: it never
+        // rests.
+        var times: [Double] = []
+        var spans: [ClosedRange<Double>] =
+          field == .transform && held.contains(index) ? [-.infinity ... .infinity] : []
+        for track in numberTracks[first...] where LayerFields(track.property) == field {
+          for key in [track.first] + numberKeys[track.rest] where key.start.isFinite {
+            times.append(key.start)
+            if !track.discrete, key.start < key.end { spans.append(key.start...key.end) }
+          }
+        }
+        for track in otherTracks[firstOther...] where LayerFields(track.property) == field {
+          track.recordChanges(times: &times, spans: &spans)
+        }
+        fieldChanges.append(
+          FieldChanges(field, times: times, spans: spans, into: &changeTimes, &changeSpans))
+      }
       return CompiledLayer(
         id: layer.id, initial: layer.initial, content: layer.content,
         numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
-        animated: layer.tracks.reduce(into: held.contains(index) ? .transform : LayerFields()) {
-          $0.formUnion(LayerFields($1.property))
-        },
-        restingTransform: layer.initial.composedTransform,
-        restingAlpha: min(max(layer.initial.alpha, 0), 1))
+        animated: animated, restingTransform: layer.initial.composedTransform,
+        restingAlpha: min(max(layer.initial.alpha, 0), 1),
+        changes: firstChange..<fieldChanges.count)
     }
     self.layers = layers
     animatedFields = layers.map(\.animated)
@@ -136,6 +167,9 @@ public struct TimelineEvaluator: Sendable {
     self.numberKeys = numberKeys.withUnsafeBufferPointer { Array($0) }
     self.curves = curves.withUnsafeBufferPointer { Array($0) }
     self.otherTracks = otherTracks.withUnsafeBufferPointer { Array($0) }
+    self.fieldChanges = fieldChanges.withUnsafeBufferPointer { Array($0) }
+    self.changeTimes = changeTimes.withUnsafeBufferPointer { Array($0) }
+    self.changeSpans = changeSpans.withUnsafeBufferPointer { Array($0) }
   }
 
   /// The value of a number track at relative time `time`: what ``CompiledTrack/value(at:)``
@@ -184,10 +218,13 @@ public struct TimelineEvaluator: Sendable {
   }
 
   /// Brings `frame` to linear `progress` as ``evaluate(progress:time:into:)`` does, writing
-  /// only the ``animatedFields`` of each layer: the same frame, for less work.
+  /// only the ``animatedFields`` of each layer, and of those only the ones that did not rest
+  /// between the frame's progress and `progress` (``FieldChanges``): the same frame, for less
+  /// work.
   ///
   /// `frame` must hold a frame this evaluator wrote, unchanged since (what a renderer that
-  /// keeps its frame has); a frame with another number of layers is written in full.
+  /// keeps its frame has) but for the transforms of the layers the gesture holds, which are
+  /// always written again; a frame with another number of layers is written in full.
   public func update(_ frame: inout Frame, progress: Double, time: Double? = nil) {
     write(progress: progress, time: time, into: &frame, animatedOnly: true)
   }
@@ -195,8 +232,6 @@ public struct TimelineEvaluator: Sendable {
   private func write(progress: Double, time: Double?, into frame: inout Frame, animatedOnly: Bool) {
     let linear = progress.isNaN ? 0 : min(max(progress, 0), 1)
     let relativeTime = curve.value(at: linear)
-    frame.t = time ?? linear * duration
-    frame.progress = linear
     var animatedOnly = animatedOnly
     if frame.layers.count != layers.count {
       frame.layers = layers.map {
@@ -204,6 +239,11 @@ public struct TimelineEvaluator: Sendable {
       }
       animatedOnly = false
     }
+    // The relative time the frame shows: a layer that rests from there to `relativeTime`
+    // already holds its state.
+    let shownTime = animatedOnly ? curve.value(at: frame.progress) : relativeTime
+    frame.t = time ?? linear * duration
+    frame.progress = linear
     // Borrowed through buffer pointers so that no layer or track is copied (no reference
     // counting on the hot path); the id and content of a state never change, so only the
     // animated fields are written.
@@ -218,11 +258,26 @@ public struct TimelineEvaluator: Sendable {
                 }
                 let time = relativeTime
                 if animatedOnly {
-                  for index in animatedLayers {
-                    Self.writeAnimated(
-                      compiled + index, into: states + index, tracks: tracks.baseAddress,
-                      keys: keys.baseAddress, curves: curves.baseAddress,
-                      others: others.baseAddress, at: time)
+                  fieldChanges.withUnsafeBufferPointer { fieldChanges in
+                    changeTimes.withUnsafeBufferPointer { changeTimes in
+                      changeSpans.withUnsafeBufferPointer { changeSpans in
+                        for index in animatedLayers {
+                          var moving = LayerFields()
+                          for change in compiled[index].changes
+                          where !fieldChanges[change].rests(
+                            between: shownTime, and: time, times: changeTimes.baseAddress,
+                            spans: changeSpans.baseAddress)
+                          {
+                            moving.formUnion(fieldChanges[change].field)
+                          }
+                          guard !moving.isEmpty else { continue }
+                          Self.writeAnimated(
+                            moving, of: compiled + index, into: states + index,
+                            tracks: tracks.baseAddress, keys: keys.baseAddress,
+                            curves: curves.baseAddress, others: others.baseAddress, at: time)
+                        }
+                      }
+                    }
                   }
                   return
                 }
@@ -237,8 +292,9 @@ public struct TimelineEvaluator: Sendable {
                   Self.writeResting(layer, into: state)
                   if !layer.pointee.animated.isEmpty {
                     Self.writeAnimated(
-                      layer, into: state, tracks: tracks.baseAddress, keys: keys.baseAddress,
-                      curves: curves.baseAddress, others: others.baseAddress, at: time)
+                      layer.pointee.animated, of: layer, into: state, tracks: tracks.baseAddress,
+                      keys: keys.baseAddress, curves: curves.baseAddress,
+                      others: others.baseAddress, at: time)
                   }
                 }
               }
@@ -263,18 +319,20 @@ public struct TimelineEvaluator: Sendable {
     state.pointee.background = layer.pointee.initial.background
   }
 
-  /// Evaluates the tracks of `layer` at relative time `time` and writes the fields they
-  /// animate into `state`.
+  /// Evaluates the tracks of `layer` that set `fields` (some of those it animates) at
+  /// relative time `time` and writes those fields into `state`.
   @inline(__always)
   private static func writeAnimated(
-    _ layer: UnsafePointer<CompiledLayer>, into state: UnsafeMutablePointer<LayerState>,
+    _ fields: LayerFields, of layer: UnsafePointer<CompiledLayer>,
+    into state: UnsafeMutablePointer<LayerState>,
     tracks: UnsafePointer<NumberTrack>?, keys: UnsafePointer<NumberKey>?,
     curves: UnsafePointer<TimingCurve>?, others: UnsafePointer<CompiledTrack>?,
     at time: Double
   ) {
     var attributes = layer.pointee.initial
     if let tracks {
-      for track in layer.pointee.numberTracks {
+      for track in layer.pointee.numberTracks
+      where fields.contains(LayerFields(tracks[track].property)) {
         attributes.setNumber(
           tracks[track].property,
           to: value(of: tracks + track, keys: keys, curves: curves, at: time))
@@ -284,18 +342,18 @@ public struct TimelineEvaluator: Sendable {
       for index in layer.pointee.tracks {
         // Borrowed, not retained.
         Unmanaged.passUnretained(others[index])._withUnsafeGuaranteedRef { track in
+          guard fields.contains(LayerFields(track.property)) else { return }
           attributes.set(track.property, to: track.value(at: time))
         }
       }
     }
-    let animated = layer.pointee.animated
-    if animated.contains(.frame) { state.pointee.frame = attributes.frame }
-    if animated.contains(.anchor) { state.pointee.anchor = attributes.anchor }
-    if animated.contains(.transform) { state.pointee.transform = attributes.composedTransform }
-    if animated.contains(.alpha) { state.pointee.alpha = min(max(attributes.alpha, 0), 1) }
-    if animated.contains(.hidden) { state.pointee.hidden = attributes.hidden }
-    if animated.contains(.z) { state.pointee.z = attributes.z }
-    if animated.contains(.background) { state.pointee.background = attributes.background }
+    if fields.contains(.frame) { state.pointee.frame = attributes.frame }
+    if fields.contains(.anchor) { state.pointee.anchor = attributes.anchor }
+    if fields.contains(.transform) { state.pointee.transform = attributes.composedTransform }
+    if fields.contains(.alpha) { state.pointee.alpha = min(max(attributes.alpha, 0), 1) }
+    if fields.contains(.hidden) { state.pointee.hidden = attributes.hidden }
+    if fields.contains(.z) { state.pointee.z = attributes.z }
+    if fields.contains(.background) { state.pointee.background = attributes.background }
   }
 
   /// The state of the layer at `index` (of the timeline's layers) at linear `progress`, as
@@ -314,8 +372,9 @@ public struct TimelineEvaluator: Sendable {
                 guard let layer = compiled.baseAddress.map({ $0 + index }) else { return }
                 Self.writeResting(layer, into: state)
                 Self.writeAnimated(
-                  layer, into: state, tracks: tracks.baseAddress, keys: keys.baseAddress,
-                  curves: curves.baseAddress, others: others.baseAddress, at: relativeTime)
+                  layer.pointee.animated, of: layer, into: state, tracks: tracks.baseAddress,
+                  keys: keys.baseAddress, curves: curves.baseAddress, others: others.baseAddress,
+                  at: relativeTime)
               }
             }
           }

@@ -96,7 +96,7 @@ public struct FrameDeltaEncoder {
       frame.layers.withUnsafeBufferPointer { new in
         guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return }
         for index in new.indices {
-          let compared = fields?[index] ?? Self.everyField
+          let compared = fields?[index] ?? LayerFields.all
           if compared.isEmpty, fields != nil { continue }
           if writeLayerChanges(
             from: oldBase + index, to: newBase + index, compared: compared,
@@ -108,10 +108,6 @@ public struct FrameDeltaEncoder {
       }
     }
   }
-
-  private static let everyField: LayerFields = [
-    .frame, .anchor, .transform, .alpha, .hidden, .z, .background,
-  ]
 
   /// Writes `{"id":…,` and the fields of `compared` that differ, when any does, and copies them
   /// into `old`.
@@ -127,7 +123,7 @@ public struct FrameDeltaEncoder {
     if separator { sink.append(UInt8(ascii: ",")) }
     sink.append("{\"id\":")
     sink.appendString(new.pointee.id)
-    for field in FrameEncoder.fieldOrder where changed.contains(field) {
+    for field in LayerFields.each where changed.contains(field) {
       Self.writeChanged(field, of: new, into: &sink)
     }
     if contentChanged {
@@ -193,7 +189,7 @@ public struct FrameDeltaEncoder {
         if keepsOrder, index < staying.count, let at = oldIndex[layer.pointee.id] {
           var before = old[at]
           if writeLayerChanges(
-            from: &before, to: layer, compared: Self.everyField, comparesContent: true,
+            from: &before, to: layer, compared: LayerFields.all, comparesContent: true,
             separator: written > 0)
           {
             written += 1

@@ -193,7 +193,7 @@ public struct FrameEncoder {
       contentRanges[index] = nil
     }
     appendFragment(headRanges[index])
-    for field in Self.fieldOrder { Self.write(field, of: layer, into: &sink) }
+    for field in LayerFields.each { Self.write(field, of: layer, into: &sink) }
     if layer.pointee.content != nil {
       if contentRanges[index] == nil
         || (comparesContent && contentValues[index] != layer.pointee.content),
@@ -211,15 +211,10 @@ public struct FrameEncoder {
     sink.append(UInt8(ascii: "}"))
   }
 
-  /// The fields of a layer in the order they are written, after its id.
-  static let fieldOrder: [LayerFields] = [
-    .frame, .anchor, .transform, .alpha, .hidden, .z, .background,
-  ]
-
   /// Writes one layer whole, as a full frame writes it (content written from its value).
   static func writeWholeLayer(_ layer: UnsafePointer<LayerState>, into sink: inout ByteSink) {
     writeLayerHead(of: layer, into: &sink)
-    for field in fieldOrder { write(field, of: layer, into: &sink) }
+    for field in LayerFields.each { write(field, of: layer, into: &sink) }
     if let content = layer.pointee.content {
       sink.append(",\"content\":")
       sink.appendJSON(content)
@@ -330,7 +325,7 @@ private struct FrameTemplate {
         let layer = base + index
         if index > 0 { sink.append(UInt8(ascii: ",")) }
         FrameEncoder.writeLayerHead(of: layer, into: &sink)
-        for field in FrameEncoder.fieldOrder {
+        for field in LayerFields.each {
           if animatedFields[index].contains(field) {
             steps.append(Step(textEnd: sink.bytes.count, layer: index, field: field))
           } else {

@@ -1,0 +1,51 @@
+/// When one animated field of a layer can change, as relative times: at the start of any key
+/// of the tracks that set it (the key in charge of a track changes there) and anywhere within
+/// such a key that moves (its span, ends included). Outside its spans and between two change
+/// times the field rests: each of its tracks has its initial value, or the end of the key in
+/// charge, or a discrete key's value, so the field is the same, bit for bit.
+///
+/// The times and spans of all of a timeline's fields sit in two flat arrays, each field's a
+/// range of them.
+struct FieldChanges: Sendable {
+  /// The field.
+  let field: LayerFields
+  /// Its change times, sorted: a range of the flat times.
+  let times: Range<Int>
+  /// Its spans: a range of the flat spans.
+  let spans: Range<Int>
+
+  /// Records the change `times` (in any order) and `spans` of `field` at the end of the flat
+  /// arrays.
+  init(
+    _ field: LayerFields, times fieldTimes: [Double], spans fieldSpans: [ClosedRange<Double>],
+    into allTimes: inout [Double], _ allSpans: inout [ClosedRange<Double>]
+  ) {
+    self.field = field
+    times = allTimes.count..<allTimes.count + fieldTimes.count
+    spans = allSpans.count..<allSpans.count + fieldSpans.count
+    allTimes += fieldTimes.sorted()
+    allSpans += fieldSpans
+  }
+
+  /// Whether the field is the same at relative times `a` and `b`: neither lies within a span
+  /// and no change time comes after the earlier and at or before the later.
+  @inline(__always)
+  func rests(
+    between a: Double, and b: Double, times allTimes: UnsafePointer<Double>?,
+    spans allSpans: UnsafePointer<ClosedRange<Double>>?
+  ) -> Bool {
+    if let allSpans {
+      for index in spans where allSpans[index].contains(a) || allSpans[index].contains(b) {
+        return false
+      }
+    }
+    guard let allTimes else { return true }
+    let (earlier, later) = a <= b ? (a, b) : (b, a)
+    for index in times {
+      let time = allTimes[index]
+      if time > later { return true }
+      if time > earlier { return false }
+    }
+    return true
+  }
+}
