@@ -10,7 +10,7 @@ enum ContextReadStage {
   /// `outcome(forContextJSON:encoding:)` reads it; returns its layer count.
   @inline(never)
   static func hostRead(_ contextJSON: [UInt8]) throws -> Int {
-    try TransitionContext(json: try JSONValue(parsing: contextJSON)).from.layers.count
+    try TransitionContext(jsonBytes: contextJSON).from.layers.count
   }
 
   /// The daemon's read of a `begin` line up to its validated context, as `BeginRequest`
