@@ -19,8 +19,8 @@ enum ContextReadStage {
   static func daemonRead(_ beginLine: [UInt8]) throws -> Int {
     let request: Request
     do { request = try Request(line: beginLine) } catch { throw error.error }
-    return try TransitionContext(
-      json: try request.body.required("context").value, path: "context"
-    ).from.layers.count
+    _ = try request.body.required("context")
+    return try TransitionContext(jsonBytes: request.contextText ?? [], path: "context").from
+      .layers.count
   }
 }
