@@ -23,20 +23,6 @@ enum TimelineReader {
     }
   }
 
-  /// Any reason to leave the text to the reference decoder.
-  private struct Unreadable: Error {}
-
-  /// Members of one object seen so far, by bit, so that a repeated one is noticed.
-  private struct SeenMembers {
-    private var bits: UInt64 = 0
-
-    mutating func insert(_ bit: Int) throws {
-      let mask: UInt64 = 1 << UInt64(bit)
-      guard bits & mask == 0 else { throw Unreadable() }
-      bits |= mask
-    }
-  }
-
   private static func root(_ reader: inout JSONReader) throws -> Timeline {
     var seen = SeenMembers()
     var duration: Double?

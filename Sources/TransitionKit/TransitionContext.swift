@@ -157,6 +157,30 @@ extension TransitionContext {
       match: match, hints: hints)
   }
 
+  /// Decodes and validates a context from UTF-8 JSON bytes: what `init(json:path:)` decodes
+  /// from the parsed text, read straight from the text (``ContextReader``) when it is valid; an
+  /// invalid text is decoded again by `init(json:path:)`, so that its error names the field.
+  /// - Throws: `EngineError`: `invalid_value` with the parser's message for text that is not
+  ///   JSON, otherwise what `init(json:path:)` throws.
+  public init(jsonBytes: some Collection<UInt8>, path: String = "context") throws(EngineError) {
+    let context =
+      jsonBytes.withContiguousStorageIfAvailable(ContextReader.context)
+      ?? Array(jsonBytes).withUnsafeBufferPointer(ContextReader.context)
+    if let context {
+      self = context
+      return
+    }
+    try self.init(referenceDecodingOf: Array(jsonBytes), path: path)
+  }
+
+  /// Decodes a context from UTF-8 JSON bytes by parsing them into a `JSONValue` and reading it
+  /// with `init(json:path:)`: the reference that ``ContextReader`` agrees with.
+  init(referenceDecodingOf bytes: [UInt8], path: String = "context") throws(EngineError) {
+    let json: JSONValue
+    do { json = try JSONValue(parsing: bytes) } catch { throw EngineError(error) }
+    try self.init(json: json, path: path)
+  }
+
   /// The members a screen and a layer of a context may have (made once: a context is read on
   /// every `begin`).
   private static let screenMembers: Set<String> = ["background", "layers"]

@@ -24,7 +24,7 @@ public enum TimelineEncoding: Sendable {
 extension Animator {
   /// Runs the animator on a context given as JSON bytes, without trapping on any input.
   ///
-  /// The context is decoded with `TransitionContext(json:)`. Its optional `duration` member
+  /// The context is decoded with `TransitionContext(jsonBytes:)`. Its optional `duration` member
   /// (seconds, kept in `context.hints`) sets the timeline's duration; without it the animator's
   /// `defaultDuration(for:)` is used. An operation outside `operations` is declined, so that the
   /// daemon falls back to its default animator.
@@ -39,9 +39,7 @@ extension Animator {
     let context: TransitionContext
     let duration: Double
     do throws(EngineError) {
-      let json: JSONValue
-      do { json = try JSONValue(parsing: contextJSON) } catch { throw EngineError(error) }
-      context = try TransitionContext(json: json)
+      context = try TransitionContext(jsonBytes: contextJSON)
       duration = try Self.requestedDuration(in: context) ?? defaultDuration(for: context.operation)
     } catch {
       return .failed(error.message)

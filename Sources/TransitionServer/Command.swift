@@ -131,7 +131,13 @@ struct BeginRequest: Equatable {
       throw WireError(.badRequest, error.message)
     }
     do {
-      context = try TransitionContext(json: contextValue, path: "context")
+      // Read again from its text, which the fast path reads without walking the parsed
+      // value; the same context, or the same error, as `TransitionContext(json:)` of it.
+      if let text = request.contextText {
+        context = try TransitionContext(jsonBytes: text, path: "context")
+      } else {
+        context = try TransitionContext(json: contextValue, path: "context")
+      }
     } catch {
       throw WireError(.invalidContext, error.message)
     }

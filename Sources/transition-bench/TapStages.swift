@@ -8,7 +8,8 @@ import TransitionWire
 /// A tap's CPU, stage by stage and in process, for the album-flip push of the benchmark's
 /// context: the plugin host's part (read the context, build the timeline with the data
 /// animator, write it in the binary form the host sends) and the daemon's (read the timeline,
-/// compile it, render the first frame). What `tap` measures end to end, without the sockets
+/// compile it, render the first frame), and the daemon's read of the `begin` up to its
+/// validated context (`ContextReadStage`). What `tap` measures end to end, without the sockets
 /// and the wake-ups. Then a frame of the push as `stream` has the daemon render them. The JSON form's writing and reading, which a compiled plugin's timeline
 /// takes, are measured beside them.
 struct TapStages {
@@ -45,6 +46,9 @@ struct TapStages {
     let context = try TransitionContext(json: try JSONValue(parsing: contextJSON))
     let timeline = try Timeline(binary: timelineBinary)
     let timelineJSON = timeline.jsonText
+    // A tap's `begin`, as `tap` sends it.
+    let beginLine = Array(
+      #"{"op":"begin","session":"tap","context":\#(BenchContexts.albumPush)}"#.utf8)
     let taps = max(options.beginCount / 4, 100)
     var checksum = 0
     let stages: [(name: String, body: () throws -> Void)] = [
@@ -58,12 +62,10 @@ struct TapStages {
           }
         }
       ),
+      ("host: context read", { checksum &+= try ContextReadStage.hostRead(contextJSON) }),
       (
-        "host: context read",
-        {
-          checksum &+= try TransitionContext(json: try JSONValue(parsing: contextJSON)).from.layers
-            .count
-        }
+        "daemon: begin read up to its context",
+        { checksum &+= try ContextReadStage.daemonRead(beginLine) }
       ),
       (
         "host: timeline built",

@@ -69,17 +69,7 @@ import TransitionJSON
       .array([]), .array([.number(0), .number(0), .number(1), .number(1)]), .object([:]),
     ]
     let document = try Self.document()
-    var mutants: [JSONValue] = []
-    // Three replacements a value, taken in turn, so that every kind meets every place
-    // across the document without decoding thousands of mutants.
-    for (index, path) in Self.paths(of: document).enumerated() {
-      for offset in 0..<3 {
-        let replacement = replacements[(index * 3 + offset) % replacements.count]
-        mutants.append(Self.replacing(path, in: document, with: replacement))
-      }
-      mutants.append(Self.replacing(path, in: document, with: nil))
-      mutants.append(Self.addingUnknownMember(at: path, in: document))
-    }
+    let mutants = JSONMutants.of(document, replacements: replacements)
     var fastlyRead = 0
     var refused = 0
     for (index, mutant) in mutants.enumerated() {
@@ -100,69 +90,6 @@ import TransitionJSON
   }
 
   // MARK: - Helpers
-
-  private enum Step: Equatable {
-    case member(String)
-    case element(Int)
-  }
-
-  /// The path of every value below the root.
-  private static func paths(of value: JSONValue, prefix: [Step] = []) -> [[Step]] {
-    var result: [[Step]] = prefix.isEmpty ? [] : [prefix]
-    switch value {
-    case .object(let members):
-      for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-        result += paths(of: member, prefix: prefix + [.member(key)])
-      }
-    case .array(let elements):
-      for (index, element) in elements.enumerated() {
-        result += paths(of: element, prefix: prefix + [.element(index)])
-      }
-    default: break
-    }
-    return result
-  }
-
-  /// `value` with the value at `path` replaced, or removed when `replacement` is nil.
-  private static func replacing(_ path: [Step], in value: JSONValue, with replacement: JSONValue?)
-    -> JSONValue
-  {
-    guard let step = path.first else { return replacement ?? .null }
-    let rest = Array(path.dropFirst())
-    switch (step, value) {
-    case (.member(let key), .object(var members)):
-      if rest.isEmpty, replacement == nil {
-        members[key] = nil
-      } else if let member = members[key] {
-        members[key] = replacing(rest, in: member, with: replacement)
-      }
-      return .object(members)
-    case (.element(let index), .array(var elements)):
-      if rest.isEmpty, replacement == nil {
-        elements.remove(at: index)
-      } else {
-        elements[index] = replacing(rest, in: elements[index], with: replacement)
-      }
-      return .array(elements)
-    default:
-      return value
-    }
-  }
-
-  /// `value` with a member no decoder knows added to the object at `path` (when it is one).
-  private static func addingUnknownMember(at path: [Step], in value: JSONValue) -> JSONValue {
-    var target = value
-    for step in path {
-      switch (step, target) {
-      case (.member(let key), .object(let members)): target = members[key] ?? .null
-      case (.element(let index), .array(let elements)): target = elements[index]
-      default: return value
-      }
-    }
-    guard case .object(var members) = target else { return value }
-    members["unknown"] = .number(1)
-    return replacing(path, in: value, with: .object(members))
-  }
 
   /// Compact JSON text with object members sorted, or in reverse order.
   private static func text(_ value: JSONValue, reversed: Bool) -> [UInt8] {
