@@ -103,6 +103,11 @@ extension FixedPrecisionNumber {
         out[end] = UInt8(ascii: "-")
         end += 1
       }
+      // One digit (the 0s and 1s of matrices): no digit count.
+      if whole < 10 {
+        out[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole)
+        return end + 1
+      }
       return ByteSink.writeDigits(UInt64(whole), to: out, at: end)
     }
     let decimals = decimals(forMagnitude: magnitude)

@@ -38,6 +38,13 @@ import Testing
     #expect(written(1e21) == "1000000000000000000000")
   }
 
+  @Test func wholeNumbersAreWrittenAsTheirDigits() {
+    for whole in -120...120 {
+      #expect(written(Double(whole)) == String(whole))
+    }
+    #expect(written(-0.0) == "0")
+  }
+
   @Test func decimalsKeepSevenSignificantDigitsAndAtLeastThree() {
     #expect(FixedPrecisionNumber.decimals(forMagnitude: 5_000) == 3)
     #expect(FixedPrecisionNumber.decimals(forMagnitude: 500) == 4)
