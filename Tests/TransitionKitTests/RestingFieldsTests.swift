@@ -6,30 +6,6 @@ import Testing
 /// time as it is (``FieldChanges``): every frame must still be the one a full evaluation gives,
 /// to the bit, however the progress moves and whatever the keys look like.
 @Suite struct RestingFieldsTests {
-  /// A generator that gives the same numbers every run (SplitMix64), so that a failure can be
-  /// replayed.
-  private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
-  /// Every number of a layer state as bits (`-0` and `0` differ), its flags and content.
-  private func bits(_ state: LayerState) -> [UInt64] {
-    let box = state.frame
-    var numbers = [box.x, box.y, box.width, box.height, state.anchor.x, state.anchor.y]
-    numbers += state.transform.elements + [state.alpha, state.z]
-    if let color = state.background {
-      numbers += [color.red, color.green, color.blue, color.alpha]
-    }
-    return numbers.map(\.bitPattern) + [state.hidden ? 1 : 0, state.background == nil ? 0 : 1]
-  }
-
   /// A start and duration within [0, 1], on a coarse grid so that keys share starts and ends,
   /// touch, leave gaps and have no duration.
   private func span(_ random: inout SeededGenerator) -> (start: Double, duration: Double) {
@@ -107,9 +83,9 @@ import Testing
         evaluator.update(&updated, progress: progress)
         let expected = evaluator.frame(progress: progress)
         #expect(
-          updated.layers.map(bits) == expected.layers.map(bits),
+          updated.layers.map(\.bits) == expected.layers.map(\.bits),
           "timeline \(round), progress \(progress)")
-        if updated.layers.map(bits) != expected.layers.map(bits) { return }
+        if updated.layers.map(\.bits) != expected.layers.map(\.bits) { return }
       }
     }
   }
