@@ -27,6 +27,18 @@ struct FieldChanges: Sendable {
     allSpans += fieldSpans
   }
 
+  /// Whether `spans` together cover `range`: a field that moves all through it never rests
+  /// there.
+  static func spans(_ spans: [ClosedRange<Double>], cover range: ClosedRange<Double>) -> Bool {
+    var covered = range.lowerBound
+    for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      guard span.lowerBound <= covered else { break }
+      covered = max(covered, span.upperBound)
+      if covered >= range.upperBound { return true }
+    }
+    return false
+  }
+
   /// Whether the field is the same at relative times `a` and `b`: neither lies within a span
   /// and no change time comes after the earlier and at or before the later.
   @inline(__always)

@@ -9,6 +9,11 @@ import TransitionJSON
 public struct TimelineEvaluator: Sendable {
   private struct CompiledLayer: Sendable {
     var id: String
+    /// When each animated field can change: a range of ``fieldChanges``; empty when resting
+    /// would save little (see the initializer), so that the layer's animated fields are
+    /// written at every frame with nothing more read. Next to the start of ``initial``, which
+    /// a frame reads anyway.
+    var changes: Range<Int>
     var initial: LayerAttributes
     var content: JSONValue?
     /// The layer's number tracks (linear or discrete), as a range of ``numberTracks``.
@@ -20,8 +25,6 @@ public struct TimelineEvaluator: Sendable {
     /// The layer's composed transform and clamped alpha at rest (its initial attributes).
     var restingTransform: Transform3D
     var restingAlpha: Double
-    /// When each animated field can change: a range of ``fieldChanges``.
-    var changes: Range<Int>
   }
 
   /// A number track laid out flat: its first key inline (most tracks have one, so evaluating
@@ -132,7 +135,7 @@ public struct TimelineEvaluator: Sendable {
       let animated = layer.tracks.reduce(into: held.contains(index) ? .transform : LayerFields()) {
         $0.formUnion(LayerFields($1.property))
       }
-      let firstChange = fieldChanges.count
+      var layerChanges: [(field: LayerFields, times: [Double], spans: [ClosedRange<Double>])] = []
       for field in LayerFields.each where animated.contains(field) {
         // A held layer's transform is moved by a finger after every evaluation: it never
         // rests.
@@ -148,15 +151,27 @@ public struct TimelineEvaluator: Sendable {
         for track in otherTracks[firstOther...] where LayerFields(track.property) == field {
           track.recordChanges(times: &times, spans: &spans)
         }
-        fieldChanges.append(
-          FieldChanges(field, times: times, spans: spans, into: &changeTimes, &changeSpans))
+        layerChanges.append((field, times, spans))
+      }
+      // Recorded only where resting saves work: not when no field ever rests in [0, 1], nor
+      // when a field of several numbers (a frame, anchor, transform or colour) moves all
+      // through it, beside which resting numbers save less than reading when they rest.
+      let neverRest = layerChanges.filter { FieldChanges.spans($0.spans, cover: 0...1) }
+      let firstChange = fieldChanges.count
+      if neverRest.count < layerChanges.count,
+        neverRest.allSatisfy({ $0.field.isSubset(of: [.alpha, .hidden, .z]) })
+      {
+        for (field, times, spans) in layerChanges {
+          fieldChanges.append(
+            FieldChanges(field, times: times, spans: spans, into: &changeTimes, &changeSpans))
+        }
       }
       return CompiledLayer(
-        id: layer.id, initial: layer.initial, content: layer.content,
+        id: layer.id, changes: firstChange..<fieldChanges.count, initial: layer.initial,
+        content: layer.content,
         numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
         animated: animated, restingTransform: layer.initial.composedTransform,
-        restingAlpha: min(max(layer.initial.alpha, 0), 1),
-        changes: firstChange..<fieldChanges.count)
+        restingAlpha: min(max(layer.initial.alpha, 0), 1))
     }
     self.layers = layers
     animatedFields = layers.map(\.animated)
@@ -239,9 +254,9 @@ public struct TimelineEvaluator: Sendable {
       }
       animatedOnly = false
     }
-    // The relative time the frame shows: a layer that rests from there to `relativeTime`
-    // already holds its state.
-    let shownTime = animatedOnly ? curve.value(at: frame.progress) : relativeTime
+    // The relative time the frame shows: a field that rests from there to `relativeTime`
+    // already holds its value (worked out only when some field may rest).
+    let shownTime = animatedOnly && !fieldChanges.isEmpty ? curve.value(at: frame.progress) : nil
     frame.t = time ?? linear * duration
     frame.progress = linear
     // Borrowed through buffer pointers so that no layer or track is copied (no reference
@@ -262,15 +277,18 @@ public struct TimelineEvaluator: Sendable {
                     changeTimes.withUnsafeBufferPointer { changeTimes in
                       changeSpans.withUnsafeBufferPointer { changeSpans in
                         for index in animatedLayers {
-                          var moving = LayerFields()
-                          for change in compiled[index].changes
-                          where !fieldChanges[change].rests(
-                            between: shownTime, and: time, times: changeTimes.baseAddress,
-                            spans: changeSpans.baseAddress)
-                          {
-                            moving.formUnion(fieldChanges[change].field)
+                          var moving = compiled[index].animated
+                          if let shownTime, !compiled[index].changes.isEmpty {
+                            moving = []
+                            for change in compiled[index].changes
+                            where !fieldChanges[change].rests(
+                              between: shownTime, and: time, times: changeTimes.baseAddress,
+                              spans: changeSpans.baseAddress)
+                            {
+                              moving.formUnion(fieldChanges[change].field)
+                            }
+                            guard !moving.isEmpty else { continue }
                           }
-                          guard !moving.isEmpty else { continue }
                           Self.writeAnimated(
                             moving, of: compiled + index, into: states + index,
                             tracks: tracks.baseAddress, keys: keys.baseAddress,
@@ -330,9 +348,11 @@ public struct TimelineEvaluator: Sendable {
     at time: Double
   ) {
     var attributes = layer.pointee.initial
+    // Every track sets one of the fields a layer animates: only a part of them is filtered.
+    let all = fields == layer.pointee.animated
     if let tracks {
       for track in layer.pointee.numberTracks
-      where fields.contains(LayerFields(tracks[track].property)) {
+      where all || fields.contains(LayerFields(tracks[track].property)) {
         attributes.setNumber(
           tracks[track].property,
           to: value(of: tracks + track, keys: keys, curves: curves, at: time))
@@ -342,7 +362,7 @@ public struct TimelineEvaluator: Sendable {
       for index in layer.pointee.tracks {
         // Borrowed, not retained.
         Unmanaged.passUnretained(others[index])._withUnsafeGuaranteedRef { track in
-          guard fields.contains(LayerFields(track.property)) else { return }
+          guard all || fields.contains(LayerFields(track.property)) else { return }
           attributes.set(track.property, to: track.value(at: time))
         }
       }

@@ -28,21 +28,43 @@ struct TapStages {
     return bytes
   }
 
-  func run() throws {
-    let file = DaemonProcess.animatorDirectory + "/album-flip.json"
+  /// ``renderFramesOfPush(_:frames:)`` for the zoom present (`'*renderFramesOfZoom*'`),
+  /// stepping its progress by adding (so that the compiler keeps the two functions apart).
+  @inline(never)
+  static func renderFramesOfZoom(_ renderer: inout FrameRenderer, frames: Int) -> Int {
+    var bytes = 0
+    var progress = 0.0
+    for seq in 1...frames {
+      progress += 1 / Double(frames)
+      bytes &+= renderer.render(seq: seq, progress: progress) { $0.count }
+    }
+    return bytes
+  }
+
+  /// The timeline the data animator `name` builds for `context`.
+  private static func timeline(of name: String, for context: String) throws -> (
+    animator: DataAnimator, binary: [UInt8]
+  ) {
+    let file = DaemonProcess.animatorDirectory + "/\(name).json"
     let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
     let animator: DataAnimator
-    switch DataAnimator.read(bytes, name: "album-flip", file: file) {
+    switch DataAnimator.read(bytes, name: name, file: file) {
     case .success(let read): animator = read
     case .failure(let error): throw BenchError("\(file): \(error)")
     }
-    let contextJSON = Array(BenchContexts.albumPush.utf8)
     guard
-      case .timeline(let timelineBinary) = animator.outcome(
-        forContextJSON: contextJSON, encoding: .binary)
+      case .timeline(let binary) = animator.outcome(
+        forContextJSON: Array(context.utf8), encoding: .binary)
     else {
-      throw BenchError("album-flip declined the benchmark's context")
+      throw BenchError("\(name) declined the benchmark's context")
     }
+    return (animator, binary)
+  }
+
+  func run() throws {
+    let (animator, timelineBinary) = try Self.timeline(
+      of: "album-flip", for: BenchContexts.albumPush)
+    let contextJSON = Array(BenchContexts.albumPush.utf8)
     let context = try TransitionContext(json: try JSONValue(parsing: contextJSON))
     let timeline = try Timeline(binary: timelineBinary)
     let timelineJSON = timeline.jsonText
@@ -98,21 +120,31 @@ struct TapStages {
         "album-flip push, \(timeline.layers.count) layers, a timeline of \(timelineBinary.count) bytes (\(timelineJSON.count) as JSON); median of \(options.runs) × \(taps)"
       )
     }
-    // What `stream` asks of the daemon a frame: every frame of the push at 240 fps, one
-    // renderer.
+    // What `stream` asks of the daemon a frame (every frame of the push at 240 fps, one
+    // renderer), and what `scale` asks (the zoom present's).
+    let zoom = try Timeline(
+      binary: try Self.timeline(of: "zoom-present", for: BenchContexts.zoomPresent).binary)
+    let scenes: [(name: String, timeline: Timeline, render: (inout FrameRenderer, Int) -> Int)] =
+      [
+        ("push", timeline, Self.renderFramesOfPush),
+        ("zoom present", zoom, Self.renderFramesOfZoom),
+      ]
     let frames = 240
-    var samples: [Double] = []
-    for _ in 0..<options.runs {
-      var renderer = FrameRenderer(session: "stream", timeline: timeline)
-      // The template is built at the first frame: not part of a frame's work.
-      checksum &+= renderer.render(seq: 0, progress: 0) { $0.count }
-      let start = Monotonic.now
-      checksum &+= Self.renderFramesOfPush(&renderer, frames: frames)
-      samples.append((Monotonic.now - start) / Double(frames))
+    for scene in scenes {
+      var samples: [Double] = []
+      for _ in 0..<options.runs {
+        var renderer = FrameRenderer(session: "stream", timeline: scene.timeline)
+        // The template is built at the first frame: not part of a frame's work.
+        checksum &+= renderer.render(seq: 0, progress: 0) { $0.count }
+        let start = Monotonic.now
+        checksum &+= scene.render(&renderer, frames)
+        samples.append((Monotonic.now - start) / Double(frames))
+      }
+      report.add(
+        "stages", "daemon: a frame of the \(scene.name)", Percentiles(samples).median * 1e6,
+        "µs",
+        "every frame at \(frames) fps, one renderer; median of \(options.runs) runs")
     }
-    report.add(
-      "stages", "daemon: a frame of the push", Percentiles(samples).median * 1e6, "µs",
-      "every frame of the push at \(frames) fps, one renderer; median of \(options.runs) runs")
     precondition(checksum != 0)
   }
 }

@@ -117,6 +117,15 @@ import Testing
     }
   }
 
+  @Test func spansThatMeetCoverARangeAndAGapDoesNot() {
+    #expect(FieldChanges.spans([0.5...1, 0...0.5], cover: 0...1))
+    #expect(FieldChanges.spans([-1...0.2, 0.1...0.7, 0.6...3], cover: 0...1))
+    #expect(!FieldChanges.spans([0...0.4, 0.5...1], cover: 0...1))
+    #expect(!FieldChanges.spans([0.1...1], cover: 0...1))
+    #expect(!FieldChanges.spans([0...0.9], cover: 0...1))
+    #expect(!FieldChanges.spans([], cover: 0...1))
+  }
+
   @Test func aHeldLayersTransformNeverRests() throws {
     let timeline = try Timeline(
       duration: 1,
