@@ -132,6 +132,14 @@ public struct ByteSink: TextOutputStream {
       bytes.append(UInt8(ascii: "]"))
     case .object(let members):
       bytes.append(UInt8(ascii: "{"))
+      // One member (a layer's usual `content`) needs no sorting.
+      if members.count == 1, let (key, value) = members.first {
+        appendString(key)
+        bytes.append(UInt8(ascii: ":"))
+        appendJSON(value)
+        bytes.append(UInt8(ascii: "}"))
+        return
+      }
       for (index, key) in members.keys.sorted().enumerated() {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
         appendString(key)

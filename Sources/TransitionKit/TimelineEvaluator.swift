@@ -89,49 +89,104 @@ public struct TimelineEvaluator: Sendable {
     let held =
       timeline.gesture?.hold.compactMap { id in timeline.layers.firstIndex { $0.id == id } } ?? []
     heldLayers = held
+    let compiled = timeline.layers.withUnsafeBufferPointer { Self.compile($0, held: held) }
+    layers = compiled.layers
+    animatedFields = compiled.layers.map(\.animated)
+    animatedLayers = compiled.layers.indices.filter { !compiled.layers[$0].animated.isEmpty }
+    numberTracks = compiled.numberTracks
+    numberKeys = compiled.numberKeys
+    curves = compiled.curves
+    otherTracks = compiled.otherTracks
+    fieldChanges = compiled.fieldChanges
+    changeTimes = compiled.changeTimes
+    changeSpans = compiled.changeSpans
+  }
+
+  /// What ``compile(_:held:)`` makes of a timeline's layers: the evaluator's arrays.
+  private struct CompiledLayers {
+    var layers: [CompiledLayer]
+    var numberTracks: [NumberTrack]
+    var numberKeys: [NumberKey]
+    var curves: [TimingCurve]
+    var otherTracks: [CompiledTrack]
+    var fieldChanges: [FieldChanges]
+    var changeTimes: [Double]
+    var changeSpans: [ClosedRange<Double>]
+  }
+
+  /// Compiles the layers of a timeline (read through a pointer: none is copied out of it),
+  /// `held` the indices of those its gesture holds.
+  private static func compile(
+    _ source: UnsafeBufferPointer<TimelineLayer>, held: [Int]
+  ) -> CompiledLayers {
+    // Every array is made at its final size at once: a session keeps them for its lifetime,
+    // and none grows (and is copied) while the tracks are compiled.
+    var sizes = (numberTracks: 0, numberKeys: 0, curves: 0, otherTracks: 0)
+    for index in source.indices {
+      for track in source[index].tracks {
+        guard track.property.kind == .number, track.mode == .linear || track.mode == .discrete
+        else {
+          sizes.otherTracks += 1
+          continue
+        }
+        sizes.numberTracks += 1
+        sizes.numberKeys += max(track.keyframes.count - 1, 0)
+        for keyframe in track.keyframes.indices {
+          if case .linear = track.keyframes[keyframe].curve { continue }
+          sizes.curves += 1
+        }
+      }
+    }
     var numberTracks: [NumberTrack] = []
+    numberTracks.reserveCapacity(sizes.numberTracks)
     var numberKeys: [NumberKey] = []
+    numberKeys.reserveCapacity(sizes.numberKeys)
     var curves: [TimingCurve] = []
+    curves.reserveCapacity(sizes.curves)
     var otherTracks: [CompiledTrack] = []
+    otherTracks.reserveCapacity(sizes.otherTracks)
     var fieldChanges: [FieldChanges] = []
     var changeTimes: [Double] = []
     var changeSpans: [ClosedRange<Double>] = []
-    let layers = timeline.layers.enumerated().map { index, layer in
+    var layers: [CompiledLayer] = []
+    layers.reserveCapacity(source.count)
+    for index in source.indices {
+      let layer = source.baseAddress.unsafelyUnwrapped + index
       let first = numberTracks.count
       let firstOther = otherTracks.count
       // Number tracks set only scalar fields that no other track sets, so evaluating them
       // before the others (each group in its own order) gives the same state. A number track
       // is kept as its keys alone: it is not compiled whole.
-      for track in layer.tracks {
-        let initial = layer.initial.value(of: track.property)
-        guard let keys = CompiledTrack.numberKeys(of: track, initial: initial),
-          case .number(let initialNumber) = initial
-        else {
-          otherTracks.append(CompiledTrack(track, initial: initial))
-          continue
-        }
-        let flat = keys.map { key in
+      for track in layer.pointee.tracks {
+        let initial = layer.pointee.initial.value(of: track.property)
+        let rest = numberKeys.count
+        var firstKey: NumberKey?
+        let isNumberTrack = CompiledTrack.forEachNumberKey(of: track, initial: initial) { key in
           var curveIndex = NumberKey.linear
-          if key.curve != .linear {
+          if case .linear = key.curve {
+          } else {
             curveIndex = Int32(curves.count)
             curves.append(key.curve)
           }
-          return NumberKey(
+          let flat = NumberKey(
             start: key.start, end: key.end, from: key.from, to: key.to, curve: curveIndex)
+          if firstKey == nil { firstKey = flat } else { numberKeys.append(flat) }
+        }
+        guard isNumberTrack, case .number(let initialNumber) = initial else {
+          otherTracks.append(CompiledTrack(track, initial: initial))
+          continue
         }
         numberTracks.append(
           NumberTrack(
             property: track.property, discrete: track.mode == .discrete,
             initial: initialNumber,
-            first: flat.first
+            first: firstKey
               ?? NumberKey(
                 start: .infinity, end: .infinity, from: 0, to: 0, curve: NumberKey.linear),
-            rest: numberKeys.count..<numberKeys.count + max(flat.count - 1, 0)))
-        numberKeys += flat.dropFirst()
+            rest: rest..<numberKeys.count))
       }
-      let animated = layer.tracks.reduce(into: held.contains(index) ? .transform : LayerFields()) {
-        $0.formUnion(LayerFields($1.property))
-      }
+      var animated = held.contains(index) ? LayerFields.transform : LayerFields()
+      for track in layer.pointee.tracks { animated.formUnion(LayerFields(track.property)) }
       let firstChange = fieldChanges.count
       for field in LayerFields.each where animated.contains(field) {
         // A held layer's transform is moved by a finger after every evaluation: it never
@@ -151,25 +206,22 @@ public struct TimelineEvaluator: Sendable {
         fieldChanges.append(
           FieldChanges(field, times: times, spans: spans, into: &changeTimes, &changeSpans))
       }
-      return CompiledLayer(
-        id: layer.id, initial: layer.initial, content: layer.content,
-        numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
-        animated: animated, restingTransform: layer.initial.composedTransform,
-        restingAlpha: min(max(layer.initial.alpha, 0), 1),
-        changes: firstChange..<fieldChanges.count)
+      layers.append(
+        CompiledLayer(
+          id: layer.pointee.id, initial: layer.pointee.initial, content: layer.pointee.content,
+          numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
+          animated: animated, restingTransform: layer.pointee.initial.composedTransform,
+          restingAlpha: min(max(layer.pointee.initial.alpha, 0), 1),
+          changes: firstChange..<fieldChanges.count))
     }
-    self.layers = layers
-    animatedFields = layers.map(\.animated)
-    animatedLayers = layers.indices.filter { !layers[$0].animated.isEmpty }
-    // Copied to exact capacities (appending left them up to twice as large): a session
-    // keeps these arrays for its lifetime.
-    self.numberTracks = numberTracks.withUnsafeBufferPointer { Array($0) }
-    self.numberKeys = numberKeys.withUnsafeBufferPointer { Array($0) }
-    self.curves = curves.withUnsafeBufferPointer { Array($0) }
-    self.otherTracks = otherTracks.withUnsafeBufferPointer { Array($0) }
-    self.fieldChanges = fieldChanges.withUnsafeBufferPointer { Array($0) }
-    self.changeTimes = changeTimes.withUnsafeBufferPointer { Array($0) }
-    self.changeSpans = changeSpans.withUnsafeBufferPointer { Array($0) }
+    return CompiledLayers(
+      layers: layers, numberTracks: numberTracks, numberKeys: numberKeys, curves: curves,
+      otherTracks: otherTracks,
+      // Copied to exact capacities (appending left them up to twice as large): a session
+      // keeps these arrays for its lifetime.
+      fieldChanges: fieldChanges.withUnsafeBufferPointer { Array($0) },
+      changeTimes: changeTimes.withUnsafeBufferPointer { Array($0) },
+      changeSpans: changeSpans.withUnsafeBufferPointer { Array($0) })
   }
 
   /// The value of a number track at relative time `time`: what ``CompiledTrack/value(at:)``

@@ -316,8 +316,11 @@ private struct FrameTemplate {
   /// The template of every frame like `first`, whose layer `i` changes only
   /// `animatedFields[i]`: the constant fields are written from `first`.
   init(firstFrame first: Frame, animatedFields: [LayerFields]) {
-    var sink = ByteSink(capacity: 1024)
+    // Room for a layer's usual text at once, and one step a field each layer animates
+    // (each bit of its fields), plus the last run: neither grows field by field.
+    var sink = ByteSink(capacity: 64 + 192 * first.layers.count)
     var steps: [Step] = []
+    steps.reserveCapacity(animatedFields.reduce(1) { $0 + $1.rawValue.nonzeroBitCount })
     sink.append(",\"layers\":[")
     first.layers.withUnsafeBufferPointer { layers in
       guard let base = layers.baseAddress else { return }
@@ -342,10 +345,10 @@ private struct FrameTemplate {
     sink.append("]}\n")
     steps.append(Step(textEnd: sink.bytes.count, layer: 0, field: []))
     bound = steps.reduce(sink.bytes.count) { $0 + Self.bound(of: $1.field) }
-    // Kept for the session's lifetime: at exact capacity.
+    // Kept for the session's lifetime: at exact capacity (the steps had it from the start).
     text = sink.bytes.withUnsafeBufferPointer { Array($0) }
-    self.steps = steps.withUnsafeBufferPointer { Array($0) }
-    fieldTexts = AnimatedFieldTexts(fields: steps.map(\.field), bound: Self.bound(of:))
+    fieldTexts = AnimatedFieldTexts(fields: steps.lazy.map(\.field), bound: Self.bound(of:))
+    self.steps = steps
   }
 
   /// The most bytes ``FrameEncoder/write(_:of:into:)`` writes for `field`: its key, its
