@@ -17,18 +17,30 @@ struct BinaryTimelineReader {
   mutating func take(_ count: Int) throws(EngineError) -> UnsafeRawBufferPointer {
     guard count <= raw.count - offset else { throw broken("it ends early") }
     defer { offset += count }
-    return UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + count)])
+    return UnsafeRawBufferPointer(start: raw.baseAddress.map { $0 + offset }, count: count)
   }
 
-  mutating func byte() throws(EngineError) -> UInt8 { try take(1)[0] }
+  /// A little-endian integer, read in place (no slice of the buffer is made for it).
+  @inline(__always)
+  mutating func integer<Integer: FixedWidthInteger>(
+    _: Integer.Type
+  ) throws(EngineError) -> Integer {
+    let size = MemoryLayout<Integer>.size
+    // Not an empty buffer, then: it has a base address.
+    guard size <= raw.count - offset else { throw broken("it ends early") }
+    defer { offset += size }
+    return Integer(
+      littleEndian: raw.baseAddress.unsafelyUnwrapped.loadUnaligned(
+        fromByteOffset: offset, as: Integer.self))
+  }
+
+  mutating func byte() throws(EngineError) -> UInt8 { try integer(UInt8.self) }
 
   mutating func number() throws(EngineError) -> Double {
-    Double(bitPattern: UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self)))
+    Double(bitPattern: try integer(UInt64.self))
   }
 
-  mutating func uint32() throws(EngineError) -> Int {
-    Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
-  }
+  mutating func uint32() throws(EngineError) -> Int { Int(try integer(UInt32.self)) }
 
   /// A count of items that take at least `itemBytes` bytes each.
   mutating func count(itemBytes: Int = 1) throws(EngineError) -> Int {
@@ -120,7 +132,7 @@ struct BinaryTimelineReader {
     let id = try string()
     let content = try json()
     var initial = LayerAttributes(frame: try rect())
-    let mask = UInt16(littleEndian: try take(2).loadUnaligned(as: UInt16.self))
+    let mask = try integer(UInt16.self)
     let fields = BinaryIndex.fields
     guard mask >> UInt16(fields.count) == 0 else {
       throw broken("unknown layer fields \(mask)")
