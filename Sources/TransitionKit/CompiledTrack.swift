@@ -170,9 +170,13 @@ final class CompiledTrack: Sendable {
   /// within a key that moves; a paced or cubic track, blended across its knots, within all of
   /// them.
   func recordChanges(times: inout [Double], spans: inout [ClosedRange<Double>]) {
-    for key in keys {
-      times.append(key.start)
-      if mode == .linear, key.start < key.end { spans.append(key.start...key.end) }
+    // The keys are read in place (each holds two values as large as a transform).
+    keys.withUnsafeBufferPointer { keys in
+      for index in keys.indices {
+        let (start, end) = (keys[index].start, keys[index].end)
+        times.append(start)
+        if mode == .linear, start < end { spans.append(start...end) }
+      }
     }
     if let first = knotTimes.first, let last = knotTimes.last {
       spans.append(first...max(first, last))

@@ -14,6 +14,14 @@ struct FieldChanges: Sendable {
   /// Its spans: a range of the flat spans.
   let spans: Range<Int>
 
+  /// The changes of `field` whose times (sorted) and spans lie at `times` and `spans` of the
+  /// flat arrays.
+  init(_ field: LayerFields, times: Range<Int>, spans: Range<Int>) {
+    self.field = field
+    self.times = times
+    self.spans = spans
+  }
+
   /// Records the change `times` (in any order) and `spans` of `field` at the end of the flat
   /// arrays.
   init(

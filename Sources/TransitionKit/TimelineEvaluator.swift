@@ -121,9 +121,14 @@ public struct TimelineEvaluator: Sendable {
   ) -> CompiledLayers {
     // Every array is made at its final size at once: a session keeps them for its lifetime,
     // and none grows (and is copied) while the tracks are compiled.
-    var sizes = (numberTracks: 0, numberKeys: 0, curves: 0, otherTracks: 0)
+    var sizes = (
+      numberTracks: 0, numberKeys: 0, curves: 0, otherTracks: 0, keyframes: 0, fields: 0
+    )
     for index in source.indices {
+      var animated = held.contains(index) ? LayerFields.transform : LayerFields()
       for track in source[index].tracks {
+        animated.formUnion(LayerFields(track.property))
+        sizes.keyframes += track.keyframes.count
         guard track.property.kind == .number, track.mode == .linear || track.mode == .discrete
         else {
           sizes.otherTracks += 1
@@ -136,6 +141,7 @@ public struct TimelineEvaluator: Sendable {
           sizes.curves += 1
         }
       }
+      sizes.fields += animated.rawValue.nonzeroBitCount
     }
     var numberTracks: [NumberTrack] = []
     numberTracks.reserveCapacity(sizes.numberTracks)
@@ -145,9 +151,14 @@ public struct TimelineEvaluator: Sendable {
     curves.reserveCapacity(sizes.curves)
     var otherTracks: [CompiledTrack] = []
     otherTracks.reserveCapacity(sizes.otherTracks)
+    // A change time for each key's start; at most a span for each key, each paced or cubic
+    // track and each held layer.
     var fieldChanges: [FieldChanges] = []
+    fieldChanges.reserveCapacity(sizes.fields)
     var changeTimes: [Double] = []
+    changeTimes.reserveCapacity(sizes.keyframes)
     var changeSpans: [ClosedRange<Double>] = []
+    changeSpans.reserveCapacity(sizes.keyframes + sizes.otherTracks + held.count)
     var layers: [CompiledLayer] = []
     layers.reserveCapacity(source.count)
     for index in source.indices {
@@ -185,26 +196,40 @@ public struct TimelineEvaluator: Sendable {
                 start: .infinity, end: .infinity, from: 0, to: 0, curve: NumberKey.linear),
             rest: rest..<numberKeys.count))
       }
-      var animated = held.contains(index) ? LayerFields.transform : LayerFields()
+      let isHeld = held.contains(index)
+      var animated = isHeld ? LayerFields.transform : LayerFields()
       for track in layer.pointee.tracks { animated.formUnion(LayerFields(track.property)) }
       let firstChange = fieldChanges.count
       for field in LayerFields.each where animated.contains(field) {
+        // Recorded straight into the flat arrays, the times then sorted where they lie.
+        let firstTime = changeTimes.count
+        let firstSpan = changeSpans.count
         // A held layer's transform is moved by a finger after every evaluation: it never
         // rests.
-        var times: [Double] = []
-        var spans: [ClosedRange<Double>] =
-          field == .transform && held.contains(index) ? [-.infinity ... .infinity] : []
-        for track in numberTracks[first...] where LayerFields(track.property) == field {
-          for key in [track.first] + numberKeys[track.rest] where key.start.isFinite {
-            times.append(key.start)
-            if !track.discrete, key.start < key.end { spans.append(key.start...key.end) }
+        if field == .transform && isHeld { changeSpans.append(-.infinity ... .infinity) }
+        for trackIndex in first..<numberTracks.count
+        where LayerFields(numberTracks[trackIndex].property) == field {
+          let track = numberTracks[trackIndex]
+          for keyIndex in -1..<track.rest.count {
+            let key = keyIndex < 0 ? track.first : numberKeys[track.rest.lowerBound + keyIndex]
+            guard key.start.isFinite else { continue }
+            changeTimes.append(key.start)
+            if !track.discrete, key.start < key.end { changeSpans.append(key.start...key.end) }
           }
         }
-        for track in otherTracks[firstOther...] where LayerFields(track.property) == field {
-          track.recordChanges(times: &times, spans: &spans)
+        for trackIndex in firstOther..<otherTracks.count
+        where LayerFields(otherTracks[trackIndex].property) == field {
+          otherTracks[trackIndex].recordChanges(times: &changeTimes, spans: &changeSpans)
+        }
+        if changeTimes.count - firstTime > 1 {
+          changeTimes.withUnsafeMutableBufferPointer { all in
+            var times = UnsafeMutableBufferPointer(rebasing: all[firstTime...])
+            times.sort()
+          }
         }
         fieldChanges.append(
-          FieldChanges(field, times: times, spans: spans, into: &changeTimes, &changeSpans))
+          FieldChanges(
+            field, times: firstTime..<changeTimes.count, spans: firstSpan..<changeSpans.count))
       }
       layers.append(
         CompiledLayer(
@@ -217,10 +242,8 @@ public struct TimelineEvaluator: Sendable {
     return CompiledLayers(
       layers: layers, numberTracks: numberTracks, numberKeys: numberKeys, curves: curves,
       otherTracks: otherTracks,
-      // Copied to exact capacities (appending left them up to twice as large): a session
-      // keeps these arrays for its lifetime.
-      fieldChanges: fieldChanges.withUnsafeBufferPointer { Array($0) },
-      changeTimes: changeTimes.withUnsafeBufferPointer { Array($0) },
+      fieldChanges: fieldChanges, changeTimes: changeTimes,
+      // Its room was a bound: copied to its exact size.
       changeSpans: changeSpans.withUnsafeBufferPointer { Array($0) })
   }
 
