@@ -79,6 +79,16 @@ public struct ByteSink: TextOutputStream {
   public mutating func appendString(_ value: String) {
     var value = value
     value.withUTF8 { utf8 in
+      // Most strings (ids, names) have nothing to escape: their bytes are copied as they are.
+      let needsEscape = utf8.contains {
+        $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+      }
+      guard needsEscape else {
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: utf8)
+        bytes.append(UInt8(ascii: "\""))
+        return
+      }
       bytes.append(addingCapacity: utf8.count * 6 + 2) { span in
         span.append(UInt8(ascii: "\""))
         for byte in utf8 {
