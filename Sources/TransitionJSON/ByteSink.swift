@@ -79,6 +79,16 @@ public struct ByteSink: TextOutputStream {
   public mutating func appendString(_ value: String) {
     var value = value
     value.withUTF8 { utf8 in
+      // Most strings (ids, names) have nothing to escape: their bytes are copied as they are.
+      let needsEscape = utf8.contains {
+        $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+      }
+      guard needsEscape else {
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: utf8)
+        bytes.append(UInt8(ascii: "\""))
+        return
+      }
       bytes.append(addingCapacity: utf8.count * 6 + 2) { span in
         span.append(UInt8(ascii: "\""))
         for byte in utf8 {
@@ -132,6 +142,14 @@ public struct ByteSink: TextOutputStream {
       bytes.append(UInt8(ascii: "]"))
     case .object(let members):
       bytes.append(UInt8(ascii: "{"))
+      // One member (a layer's usual `content`) needs no sorting.
+      if members.count == 1, let (key, value) = members.first {
+        appendString(key)
+        bytes.append(UInt8(ascii: ":"))
+        appendJSON(value)
+        bytes.append(UInt8(ascii: "}"))
+        return
+      }
       for (index, key) in members.keys.sorted().enumerated() {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
         appendString(key)

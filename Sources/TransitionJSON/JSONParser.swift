@@ -92,11 +92,18 @@ struct JSONParser {
       return .object([:])
     }
     guard !recordsOffsets else { return try parseObjectRecordingOffsets() }
+    let key = try parseMemberName()
+    let valueStart = index
+    let value = try parseValue()
+    keepText(of: key, from: valueStart)
+    // An object of one member (a layer's `content`, most often) is made at once.
+    if try parseEndOfMember() { return .object([key: value]) }
     // The members are gathered on a stack shared by the objects being read (an inner
     // object's above its parent's), then made one dictionary of the size they need: no
     // dictionary grows and rehashes member by member.
     let base = pendingMembers.count
     defer { pendingMembers.removeSubrange(base...) }
+    pendingMembers.append((key, value))
     repeat {
       let key = try parseMemberName()
       let valueStart = index

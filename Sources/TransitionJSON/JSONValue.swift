@@ -11,6 +11,17 @@ public enum JSONValue: Equatable, Hashable, Sendable {
   /// Parses UTF-8 JSON text (RFC 8259), nesting at most `JSONParser.maximumDepth` deep.
   /// - Throws: `JSONSyntaxError` naming the byte offset of the first problem.
   public init(parsing bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
+    // Bytes that lie in one buffer already are parsed in place; others are gathered first.
+    let parsed = bytes.withContiguousStorageIfAvailable { buffer in
+      Result { () throws(JSONSyntaxError) -> JSONValue in
+        var parser = JSONParser(buffer)
+        return try parser.parseDocument()
+      }
+    }
+    if let parsed {
+      self = try parsed.get()
+      return
+    }
     let array = Array(bytes)
     self = try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
       var parser = JSONParser(buffer)

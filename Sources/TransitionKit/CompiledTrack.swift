@@ -50,21 +50,42 @@ final class CompiledTrack: Sendable {
     return duration > 0 ? min(max((time - start) / duration, 0), 1) : 1
   }
 
+  /// The indices of `keyframes` ordered by start, ties in their own order: the order the
+  /// keys are compiled in. Nil when that is the keyframes' own order (as it nearly always
+  /// is), so that nothing is sorted or allocated for them.
+  static func startOrder(of keyframes: [Keyframe]) -> [Int]? {
+    keyframes.withUnsafeBufferPointer { keyframes in
+      var index = 1
+      while index < keyframes.count,
+        keyframes[index - 1].relativeStart <= keyframes[index].relativeStart
+      {
+        index += 1
+      }
+      guard index < keyframes.count else { return nil }
+      return keyframes.indices.sorted {
+        (keyframes[$0].relativeStart, $0) < (keyframes[$1].relativeStart, $1)
+      }
+    }
+  }
+
   init(_ track: PropertyTrack, initial: PropertyValue) {
     property = track.property
     self.initial = initial
-    let sorted = track.keyframes.enumerated().sorted {
-      ($0.element.relativeStart, $0.offset) < ($1.element.relativeStart, $1.offset)
-    }.map(\.element)
+    let order = Self.startOrder(of: track.keyframes)
     var keys: [Key] = []
-    for keyframe in sorted {
-      let from = keys.last?.value(at: keyframe.relativeStart) ?? initial
-      // Validation lets an end pass 1 by a rounding error; it ends at 1 so that progress 1
-      // reaches the target exactly.
-      keys.append(
-        Key(
-          start: keyframe.relativeStart, end: min(keyframe.relativeEnd, 1), from: from,
-          to: keyframe.value, curve: keyframe.curve))
+    keys.reserveCapacity(track.keyframes.count)
+    track.keyframes.withUnsafeBufferPointer { keyframes in
+      for position in keyframes.indices {
+        let keyframe = keyframes.baseAddress.unsafelyUnwrapped + (order?[position] ?? position)
+        let start = keyframe.pointee.relativeStart
+        let from = keys.last?.value(at: start) ?? initial
+        // Validation lets an end pass 1 by a rounding error; it ends at 1 so that progress 1
+        // reaches the target exactly.
+        keys.append(
+          Key(
+            start: start, end: min(keyframe.pointee.relativeEnd, 1), from: from,
+            to: keyframe.pointee.value, curve: keyframe.pointee.curve))
+      }
     }
     self.keys = keys
     // Paced and cubic blend vectors; booleans and matrices have none, so they fall back to linear.
@@ -109,34 +130,53 @@ final class CompiledTrack: Sendable {
   /// has there) without building them: the evaluator keeps nothing else of such a track, so
   /// it compiles no ``CompiledTrack`` for it. Nil for any other track.
   static func numberKeys(of track: PropertyTrack, initial: PropertyValue) -> [NumberKey]? {
+    var keys: [NumberKey] = []
+    keys.reserveCapacity(track.keyframes.count)
+    guard forEachNumberKey(of: track, initial: initial, { keys.append($0) }) else { return nil }
+    return keys
+  }
+
+  /// Passes `body` the keys ``numberKeys(of:initial:)`` returns, in their order, without
+  /// gathering them in an array; false, and no call, for a track it returns nil for.
+  static func forEachNumberKey(
+    of track: PropertyTrack, initial: PropertyValue, _ body: (NumberKey) -> Void
+  ) -> Bool {
     guard case .number(let initialNumber) = initial,
       track.mode == .linear || track.mode == .discrete
-    else { return nil }
-    let order = track.keyframes.indices.sorted {
-      (track.keyframes[$0].relativeStart, $0) < (track.keyframes[$1].relativeStart, $1)
+    else { return false }
+    return track.keyframes.withUnsafeBufferPointer { keyframes in
+      for index in keyframes.indices {
+        guard case .number = keyframes[index].value else { return false }
+      }
+      let order = startOrder(of: track.keyframes)
+      var last: NumberKey?
+      for position in keyframes.indices {
+        let keyframe = keyframes.baseAddress.unsafelyUnwrapped + (order?[position] ?? position)
+        guard case .number(let to) = keyframe.pointee.value else { return false }
+        let start = keyframe.pointee.relativeStart
+        let from = last?.value(at: start) ?? initialNumber
+        // As for ``keys``: an end past 1 by a rounding error ends at 1.
+        let key = NumberKey(
+          start: start, end: min(keyframe.pointee.relativeEnd, 1), from: from, to: to,
+          curve: keyframe.pointee.curve)
+        body(key)
+        last = key
+      }
+      return true
     }
-    var keys: [NumberKey] = []
-    keys.reserveCapacity(order.count)
-    for index in order {
-      let keyframe = track.keyframes[index]
-      guard case .number(let to) = keyframe.value else { return nil }
-      let from = keys.last?.value(at: keyframe.relativeStart) ?? initialNumber
-      // As for ``keys``: an end past 1 by a rounding error ends at 1.
-      keys.append(
-        NumberKey(
-          start: keyframe.relativeStart, end: min(keyframe.relativeEnd, 1), from: from, to: to,
-          curve: keyframe.curve))
-    }
-    return keys
   }
 
   /// Adds when this track's value can change (``LayerChanges``): at each key's start, and
   /// within a key that moves; a paced or cubic track, blended across its knots, within all of
   /// them.
   func recordChanges(times: inout [Double], spans: inout [ClosedRange<Double>]) {
-    for key in keys {
-      times.append(key.start)
-      if mode == .linear, key.start < key.end { spans.append(key.start...key.end) }
+    // The keys are read in place (each holds two values as large as a transform).
+    keys.withUnsafeBufferPointer { keys in
+      for index in keys.indices {
+        let (start, end) = (keys[index].start, keys[index].end)
+        times.append(start)
+        if mode == .linear, start < end { spans.append(start...end) }
+      }
     }
     if let first = knotTimes.first, let last = knotTimes.last {
       spans.append(first...max(first, last))

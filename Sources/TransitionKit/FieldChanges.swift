@@ -14,22 +14,19 @@ struct FieldChanges: Sendable {
   /// Its spans: a range of the flat spans.
   let spans: Range<Int>
 
-  /// Records the change `times` (in any order) and `spans` of `field` at the end of the flat
-  /// arrays.
-  init(
-    _ field: LayerFields, times fieldTimes: [Double], spans fieldSpans: [ClosedRange<Double>],
-    into allTimes: inout [Double], _ allSpans: inout [ClosedRange<Double>]
-  ) {
+  /// The changes of `field` whose times (sorted) and spans lie at `times` and `spans` of the
+  /// flat arrays.
+  init(_ field: LayerFields, times: Range<Int>, spans: Range<Int>) {
     self.field = field
-    times = allTimes.count..<allTimes.count + fieldTimes.count
-    spans = allSpans.count..<allSpans.count + fieldSpans.count
-    allTimes += fieldTimes.sorted()
-    allSpans += fieldSpans
+    self.times = times
+    self.spans = spans
   }
 
   /// Whether `spans` together cover `range`: a field that moves all through it never rests
   /// there.
-  static func spans(_ spans: [ClosedRange<Double>], cover range: ClosedRange<Double>) -> Bool {
+  static func spans(
+    _ spans: some Collection<ClosedRange<Double>>, cover range: ClosedRange<Double>
+  ) -> Bool {
     var covered = range.lowerBound
     for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
       guard span.lowerBound <= covered else { break }

@@ -41,7 +41,7 @@ public struct LayerAttributes: Equatable, Sendable {
     ]
     for index in scalars.indices where !(scalars[index].magnitude <= bound) { return false }
     let background = PropertyValue.color(background)
-    return transform.largestMagnitude <= bound && background.isFinite
+    return transform.isWithin(bound) && background.isFinite
       && background.isWithin(bound)
   }
 

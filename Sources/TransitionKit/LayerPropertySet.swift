@@ -14,7 +14,28 @@ struct LayerPropertySet {
     bits & Self.mask(property) != 0
   }
 
+  /// The property's bit, one of its own for each case (a switch: no search of `allCases`).
   private static func mask(_ property: LayerProperty) -> UInt32 {
-    1 << UInt32(LayerProperty.allCases.firstIndex(of: property)!)
+    switch property {
+    case .frame: 1 << 0
+    case .position: 1 << 1
+    case .size: 1 << 2
+    case .anchor: 1 << 3
+    case .alpha: 1 << 4
+    case .hidden: 1 << 5
+    case .z: 1 << 6
+    case .background: 1 << 7
+    case .transform: 1 << 8
+    case .rotationX: 1 << 9
+    case .rotationY: 1 << 10
+    case .rotationZ: 1 << 11
+    case .scale: 1 << 12
+    case .scaleX: 1 << 13
+    case .scaleY: 1 << 14
+    case .translationX: 1 << 15
+    case .translationY: 1 << 16
+    case .translationZ: 1 << 17
+    case .perspective: 1 << 18
+    }
   }
 }

@@ -42,7 +42,7 @@ public enum PropertyValue: Equatable, Sendable {
     switch self {
     case .number(let value): abs(value) <= bound
     case .bool, .color(nil): true
-    case .transform(let matrix): matrix.largestMagnitude <= bound
+    case .transform(let matrix): matrix.isWithin(bound)
     default:
       abs(vector.x) <= bound && abs(vector.y) <= bound && abs(vector.z) <= bound
         && abs(vector.w) <= bound

@@ -84,34 +84,40 @@ public struct Timeline: Equatable, Sendable {
     self.layers = layers
     var seen = Set<String>()
     seen.reserveCapacity(layers.count)
-    // By index, so that no layer is copied out of the array (a timeline is checked on every
-    // `begin`, in the plugin host and again in the daemon).
-    for index in layers.indices {
-      // Paths are written only into errors: a valid timeline builds none.
-      guard !layers[index].id.isEmpty else {
-        throw EngineError(.empty, "layers[\(index)].id must not be empty")
+    // Through a pointer, so that no layer is copied out of the array (a timeline is checked
+    // on every `begin`, in the plugin host and again in the daemon).
+    try layers.withUnsafeBufferPointer { layers throws(EngineError) in
+      for index in layers.indices {
+        let layer = layers.baseAddress.unsafelyUnwrapped + index
+        // Paths are written only into errors: a valid timeline builds none.
+        guard !layer.pointee.id.isEmpty else {
+          throw EngineError(.empty, "layers[\(index)].id must not be empty")
+        }
+        guard seen.insert(layer.pointee.id).inserted else {
+          throw EngineError(
+            .duplicate, "layers[\(index)].id \"\(layer.pointee.id)\" is used by another layer")
+        }
+        try Self.validate(layer, index: index)
       }
-      guard seen.insert(layers[index].id).inserted else {
-        throw EngineError(
-          .duplicate, "layers[\(index)].id \"\(layers[index].id)\" is used by another layer")
-      }
-      try Self.validate(layers[index], index: index)
     }
     try gesture?.validate(layerIDs: seen, path: "gesture")
     self.gesture = gesture
   }
 
-  private static func validate(_ layer: TimelineLayer, index: Int) throws(EngineError) {
+  private static func validate(
+    _ layer: UnsafePointer<TimelineLayer>, index: Int
+  ) throws(EngineError) {
     var path: String { "layers[\(index)]" }
     // A timeline is checked on every `begin`: the numbers in one pass, and only when one is
     // out of bounds property by property, to name it.
-    if !layer.initial.numbersAreWithin(maximumValueMagnitude) {
-      for property in LayerProperty.allCases where !layer.initial.value(of: property).isFinite {
+    if !layer.pointee.initial.numbersAreWithin(maximumValueMagnitude) {
+      let initial = layer.pointee.initial
+      for property in LayerProperty.allCases where !initial.value(of: property).isFinite {
         throw EngineError(.nonFinite, "\(path).\(property.rawValue) must be finite")
       }
       // `position` and `size` are read from `frame`, which is checked itself.
       for property in LayerProperty.allCases where property != .position && property != .size {
-        let value = layer.initial.value(of: property)
+        let value = initial.value(of: property)
         guard !value.isWithin(maximumValueMagnitude) else { continue }
         throw EngineError(
           .outOfRange,
@@ -119,52 +125,29 @@ public struct Timeline: Equatable, Sendable {
         )
       }
     }
-    guard layer.initial.frame.width >= 0, layer.initial.frame.height >= 0 else {
+    guard layer.pointee.initial.frame.width >= 0, layer.pointee.initial.frame.height >= 0 else {
       throw EngineError(.outOfRange, "\(path).frame must not have a negative size")
     }
     var animated = LayerPropertySet()
-    for (trackIndex, track) in layer.tracks.enumerated() {
-      var trackPath: String { "\(path).tracks[\(trackIndex)]" }
-      guard animated.insert(track.property) else {
-        throw EngineError(
-          .duplicate, "\(trackPath) animates \(track.property.rawValue) a second time")
-      }
-      guard !track.keyframes.isEmpty else {
-        throw EngineError(.empty, "\(trackPath) has no keyframes")
-      }
-      for (keyIndex, keyframe) in track.keyframes.enumerated() {
-        var keyPath: String { "\(trackPath).keyframes[\(keyIndex)]" }
-        if !(0...1).contains(keyframe.relativeStart) {
-          try EngineError.require(keyframe.relativeStart, in: 0...1, "\(keyPath).start")
+    // Tracks and keyframes are read through pointers too: a keyframe is as large as a
+    // transform and a spring together.
+    try layer.pointee.tracks.withUnsafeBufferPointer { tracks throws(EngineError) in
+      for trackIndex in tracks.indices {
+        let track = tracks.baseAddress.unsafelyUnwrapped + trackIndex
+        var trackPath: String { "\(path).tracks[\(trackIndex)]" }
+        let property = track.pointee.property
+        guard animated.insert(property) else {
+          throw EngineError(.duplicate, "\(trackPath) animates \(property.rawValue) a second time")
         }
-        if !(0...1).contains(keyframe.relativeDuration) {
-          try EngineError.require(keyframe.relativeDuration, in: 0...1, "\(keyPath).duration")
+        guard !track.pointee.keyframes.isEmpty else {
+          throw EngineError(.empty, "\(trackPath) has no keyframes")
         }
-        guard keyframe.relativeEnd <= 1 + 1e-9 else {
-          throw EngineError(
-            .outOfRange,
-            "\(keyPath) ends at \(keyframe.relativeEnd), after the end of the timeline (1)")
-        }
-        guard keyframe.value.kind == track.property.kind else {
-          throw EngineError(
-            .invalidValue,
-            "\(keyPath).value must be a \(track.property.kind.rawValue) for \(track.property.rawValue), got a \(keyframe.value.kind.rawValue)"
-          )
-        }
-        guard keyframe.value.isFinite else {
-          throw EngineError(.nonFinite, "\(keyPath).value must be finite")
-        }
-        guard keyframe.value.isWithin(maximumValueMagnitude) else {
-          throw EngineError(
-            .outOfRange,
-            "\(keyPath).value must be within ±\(maximumValueMagnitude), got \(keyframe.value.json.serialized)"
-          )
-        }
-        do {
-          _ = try keyframe.curve.validated()
-          try keyframe.curve.requireBounded()
-        } catch {
-          throw EngineError(error.code, "\(keyPath).curve: \(error.message)")
+        try track.pointee.keyframes.withUnsafeBufferPointer { keyframes throws(EngineError) in
+          for keyIndex in keyframes.indices {
+            try validate(
+              keyframes.baseAddress.unsafelyUnwrapped + keyIndex, of: property,
+              path: "\(trackPath).keyframes[\(keyIndex)]")
+          }
         }
       }
     }
@@ -174,6 +157,51 @@ public struct Timeline: Equatable, Sendable {
           .duplicate,
           "\(path) animates both \(whole.rawValue) and \(part.rawValue), which set the same values")
       }
+    }
+  }
+
+  /// Checks a keyframe of a track of `property`; `keyPath` (built only for an error) names it.
+  private static func validate(
+    _ keyframe: UnsafePointer<Keyframe>, of property: LayerProperty,
+    path keyPath: @autoclosure () -> String
+  ) throws(EngineError) {
+    let start = keyframe.pointee.relativeStart
+    let duration = keyframe.pointee.relativeDuration
+    if !(0...1).contains(start) {
+      try EngineError.require(start, in: 0...1, "\(keyPath()).start")
+    }
+    if !(0...1).contains(duration) {
+      try EngineError.require(duration, in: 0...1, "\(keyPath()).duration")
+    }
+    guard keyframe.pointee.relativeEnd <= 1 + 1e-9 else {
+      throw EngineError(
+        .outOfRange,
+        "\(keyPath()) ends at \(keyframe.pointee.relativeEnd), after the end of the timeline (1)")
+    }
+    let kind = keyframe.pointee.value.kind
+    guard kind == property.kind else {
+      throw EngineError(
+        .invalidValue,
+        "\(keyPath()).value must be a \(property.kind.rawValue) for \(property.rawValue), got a \(kind.rawValue)"
+      )
+    }
+    // Within the bound means finite: the finite check is made only for the error.
+    guard keyframe.pointee.value.isWithin(maximumValueMagnitude) else {
+      guard keyframe.pointee.value.isFinite else {
+        throw EngineError(.nonFinite, "\(keyPath()).value must be finite")
+      }
+      throw EngineError(
+        .outOfRange,
+        "\(keyPath()).value must be within ±\(maximumValueMagnitude), got \(keyframe.pointee.value.json.serialized)"
+      )
+    }
+    // A linear curve has nothing to check.
+    if case .linear = keyframe.pointee.curve { return }
+    do {
+      _ = try keyframe.pointee.curve.validated()
+      try keyframe.pointee.curve.requireBounded()
+    } catch {
+      throw EngineError(error.code, "\(keyPath()).curve: \(error.message)")
     }
   }
 

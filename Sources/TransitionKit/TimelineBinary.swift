@@ -50,16 +50,20 @@ extension Timeline {
   ///   what `Timeline(duration:curve:layers:gesture:)` and the other validating initialisers
   ///   refuse.
   public init(binary: some Collection<UInt8>) throws(EngineError) {
-    let bytes = Array(binary)
-    let read = bytes.withUnsafeBytes { raw in
-      Result { () throws(EngineError) -> Timeline in
-        var reader = BinaryTimelineReader(raw)
-        let timeline = try reader.timeline()
-        try reader.end()
-        return timeline
-      }
-    }
+    // Bytes that lie in one buffer already (an array) are read in place.
+    let read =
+      binary.withContiguousStorageIfAvailable { Self.read(UnsafeRawBufferPointer($0)) }
+      ?? Array(binary).withUnsafeBytes { Self.read($0) }
     self = try read.get()
+  }
+
+  private static func read(_ raw: UnsafeRawBufferPointer) -> Result<Timeline, EngineError> {
+    Result { () throws(EngineError) -> Timeline in
+      var reader = BinaryTimelineReader(raw)
+      let timeline = try reader.timeline()
+      try reader.end()
+      return timeline
+    }
   }
 }
 

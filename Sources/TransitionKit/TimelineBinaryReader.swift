@@ -17,18 +17,30 @@ struct BinaryTimelineReader {
   mutating func take(_ count: Int) throws(EngineError) -> UnsafeRawBufferPointer {
     guard count <= raw.count - offset else { throw broken("it ends early") }
     defer { offset += count }
-    return UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + count)])
+    return UnsafeRawBufferPointer(start: raw.baseAddress.map { $0 + offset }, count: count)
   }
 
-  mutating func byte() throws(EngineError) -> UInt8 { try take(1)[0] }
+  /// A little-endian integer, read in place (no slice of the buffer is made for it).
+  @inline(__always)
+  mutating func integer<Integer: FixedWidthInteger>(
+    _: Integer.Type
+  ) throws(EngineError) -> Integer {
+    let size = MemoryLayout<Integer>.size
+    // Not an empty buffer, then: it has a base address.
+    guard size <= raw.count - offset else { throw broken("it ends early") }
+    defer { offset += size }
+    return Integer(
+      littleEndian: raw.baseAddress.unsafelyUnwrapped.loadUnaligned(
+        fromByteOffset: offset, as: Integer.self))
+  }
+
+  mutating func byte() throws(EngineError) -> UInt8 { try integer(UInt8.self) }
 
   mutating func number() throws(EngineError) -> Double {
-    Double(bitPattern: UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self)))
+    Double(bitPattern: try integer(UInt64.self))
   }
 
-  mutating func uint32() throws(EngineError) -> Int {
-    Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
-  }
+  mutating func uint32() throws(EngineError) -> Int { Int(try integer(UInt32.self)) }
 
   /// A count of items that take at least `itemBytes` bytes each.
   mutating func count(itemBytes: Int = 1) throws(EngineError) -> Int {
@@ -48,7 +60,10 @@ struct BinaryTimelineReader {
   }
 
   mutating func string() throws(EngineError) -> String {
-    let bytes = try take(try count())
+    let bytes = try take(try count()).assumingMemoryBound(to: UInt8.self)
+    // ASCII (every id and most warnings) is valid UTF-8 as it is: decoded without the
+    // validating initialiser's slower path, to the same string.
+    if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw broken("a string is not UTF-8")
     }
@@ -57,7 +72,8 @@ struct BinaryTimelineReader {
 
   mutating func json() throws(EngineError) -> JSONValue? {
     guard try flag() else { return nil }
-    let text = Array(try take(try count()))
+    // Parsed where it lies, not copied first.
+    let text = try take(try count()).assumingMemoryBound(to: UInt8.self)
     do { return try JSONValue(parsing: text) } catch {
       throw broken("embedded JSON: \(error.message)")
     }
@@ -116,15 +132,22 @@ struct BinaryTimelineReader {
     let id = try string()
     let content = try json()
     var initial = LayerAttributes(frame: try rect())
-    let mask = UInt16(littleEndian: try take(2).loadUnaligned(as: UInt16.self))
-    guard mask >> UInt16(BinaryIndex.fields.count) == 0 else {
+    let mask = try integer(UInt16.self)
+    let fields = BinaryIndex.fields
+    guard mask >> UInt16(fields.count) == 0 else {
       throw broken("unknown layer fields \(mask)")
     }
-    for (bit, property) in BinaryIndex.fields.enumerated() where mask & 1 << UInt16(bit) != 0 {
+    var bits = mask
+    while bits != 0 {
+      let property = fields[bits.trailingZeroBitCount]
       initial.set(property, to: try value(property.kind))
+      bits &= bits - 1
     }
+    // Each count is checked against the bytes left before room is made for it.
+    let trackCount = try count(itemBytes: 6)
     var tracks: [PropertyTrack] = []
-    for _ in 0..<(try count(itemBytes: 6)) {
+    tracks.reserveCapacity(trackCount)
+    for _ in 0..<trackCount {
       let propertyIndex = Int(try byte())
       let modeIndex = Int(try byte())
       guard propertyIndex < BinaryIndex.properties.count else {
@@ -134,11 +157,14 @@ struct BinaryTimelineReader {
         throw broken("unknown mode \(modeIndex)")
       }
       let property = BinaryIndex.properties[propertyIndex]
+      let kind = property.kind
+      let keyframeCount = try count(itemBytes: 18)
       var keyframes: [Keyframe] = []
-      for _ in 0..<(try count(itemBytes: 18)) {
+      keyframes.reserveCapacity(keyframeCount)
+      for _ in 0..<keyframeCount {
         let start = try number()
         let duration = try number()
-        let value = try value(property.kind)
+        let value = try value(kind)
         keyframes.append(
           Keyframe(start: start, duration: duration, value: value, curve: try curve()))
       }
@@ -149,7 +175,10 @@ struct BinaryTimelineReader {
   }
 
   mutating func timeline() throws(EngineError) -> Timeline {
-    guard raw.count >= 4, Array(raw[0..<4]) == Timeline.binaryMagic else {
+    let magic = Timeline.binaryMagic
+    guard raw.count >= 4, raw[0] == magic[0], raw[1] == magic[1], raw[2] == magic[2],
+      raw[3] == magic[3]
+    else {
       throw broken("it does not start with the binary timeline's magic")
     }
     offset = 4
@@ -158,10 +187,14 @@ struct BinaryTimelineReader {
     let gesture = try json().map { json throws(EngineError) in
       try TimelineGesture(json: JSONField(json, path: "gesture"))
     }
+    let warningCount = try count(itemBytes: 4)
     var warnings: [String] = []
-    for _ in 0..<(try count(itemBytes: 4)) { warnings.append(try string()) }
+    warnings.reserveCapacity(warningCount)
+    for _ in 0..<warningCount { warnings.append(try string()) }
+    let layerCount = try count(itemBytes: 43)
     var layers: [TimelineLayer] = []
-    for _ in 0..<(try count(itemBytes: 43)) { layers.append(try layer()) }
+    layers.reserveCapacity(layerCount)
+    for _ in 0..<layerCount { layers.append(try layer()) }
     var timeline = try Timeline(duration: duration, curve: curve, layers: layers, gesture: gesture)
     timeline.warnings = warnings
     return timeline

@@ -10,7 +10,7 @@ public struct TimelineEvaluator: Sendable {
   private struct CompiledLayer: Sendable {
     var id: String
     /// When each animated field can change: a range of ``fieldChanges``; empty when resting
-    /// would save little (see the initializer), so that the layer's animated fields are
+    /// would save little (see ``compile(_:held:)``), so that the layer's animated fields are
     /// written at every frame with nothing more read. Next to the start of ``initial``, which
     /// a frame reads anyway.
     var changes: Range<Int>
@@ -92,99 +92,179 @@ public struct TimelineEvaluator: Sendable {
     let held =
       timeline.gesture?.hold.compactMap { id in timeline.layers.firstIndex { $0.id == id } } ?? []
     heldLayers = held
+    let compiled = timeline.layers.withUnsafeBufferPointer { Self.compile($0, held: held) }
+    layers = compiled.layers
+    animatedFields = compiled.layers.map(\.animated)
+    animatedLayers = compiled.layers.indices.filter { !compiled.layers[$0].animated.isEmpty }
+    numberTracks = compiled.numberTracks
+    numberKeys = compiled.numberKeys
+    curves = compiled.curves
+    otherTracks = compiled.otherTracks
+    fieldChanges = compiled.fieldChanges
+    changeTimes = compiled.changeTimes
+    changeSpans = compiled.changeSpans
+  }
+
+  /// What ``compile(_:held:)`` makes of a timeline's layers: the evaluator's arrays.
+  private struct CompiledLayers {
+    var layers: [CompiledLayer]
+    var numberTracks: [NumberTrack]
+    var numberKeys: [NumberKey]
+    var curves: [TimingCurve]
+    var otherTracks: [CompiledTrack]
+    var fieldChanges: [FieldChanges]
+    var changeTimes: [Double]
+    var changeSpans: [ClosedRange<Double>]
+  }
+
+  /// Compiles the layers of a timeline (read through a pointer: none is copied out of it),
+  /// `held` the indices of those its gesture holds.
+  private static func compile(
+    _ source: UnsafeBufferPointer<TimelineLayer>, held: [Int]
+  ) -> CompiledLayers {
+    // Every array is made at its final size at once: a session keeps them for its lifetime,
+    // and none grows (and is copied) while the tracks are compiled.
+    var sizes = (
+      numberTracks: 0, numberKeys: 0, curves: 0, otherTracks: 0, keyframes: 0, fields: 0
+    )
+    for index in source.indices {
+      var animated = held.contains(index) ? LayerFields.transform : LayerFields()
+      for track in source[index].tracks {
+        animated.formUnion(LayerFields(track.property))
+        sizes.keyframes += track.keyframes.count
+        guard track.property.kind == .number, track.mode == .linear || track.mode == .discrete
+        else {
+          sizes.otherTracks += 1
+          continue
+        }
+        sizes.numberTracks += 1
+        sizes.numberKeys += max(track.keyframes.count - 1, 0)
+        for keyframe in track.keyframes.indices {
+          if case .linear = track.keyframes[keyframe].curve { continue }
+          sizes.curves += 1
+        }
+      }
+      sizes.fields += animated.rawValue.nonzeroBitCount
+    }
     var numberTracks: [NumberTrack] = []
+    numberTracks.reserveCapacity(sizes.numberTracks)
     var numberKeys: [NumberKey] = []
+    numberKeys.reserveCapacity(sizes.numberKeys)
     var curves: [TimingCurve] = []
+    curves.reserveCapacity(sizes.curves)
     var otherTracks: [CompiledTrack] = []
+    otherTracks.reserveCapacity(sizes.otherTracks)
+    // A change time for each key's start; at most a span for each key, each paced or cubic
+    // track and each held layer.
     var fieldChanges: [FieldChanges] = []
+    fieldChanges.reserveCapacity(sizes.fields)
     var changeTimes: [Double] = []
+    changeTimes.reserveCapacity(sizes.keyframes)
     var changeSpans: [ClosedRange<Double>] = []
-    let layers = timeline.layers.enumerated().map { index, layer in
+    changeSpans.reserveCapacity(sizes.keyframes + sizes.otherTracks + held.count)
+    var layers: [CompiledLayer] = []
+    layers.reserveCapacity(source.count)
+    for index in source.indices {
+      let layer = source.baseAddress.unsafelyUnwrapped + index
       let first = numberTracks.count
       let firstOther = otherTracks.count
       // Number tracks set only scalar fields that no other track sets, so evaluating them
       // before the others (each group in its own order) gives the same state. A number track
       // is kept as its keys alone: it is not compiled whole.
-      for track in layer.tracks {
-        let initial = layer.initial.value(of: track.property)
-        guard let keys = CompiledTrack.numberKeys(of: track, initial: initial),
-          case .number(let initialNumber) = initial
-        else {
-          otherTracks.append(CompiledTrack(track, initial: initial))
-          continue
-        }
-        let flat = keys.map { key in
+      for track in layer.pointee.tracks {
+        let initial = layer.pointee.initial.value(of: track.property)
+        let rest = numberKeys.count
+        var firstKey: NumberKey?
+        let isNumberTrack = CompiledTrack.forEachNumberKey(of: track, initial: initial) { key in
           var curveIndex = NumberKey.linear
-          if key.curve != .linear {
+          if case .linear = key.curve {
+          } else {
             curveIndex = Int32(curves.count)
             curves.append(key.curve)
           }
-          return NumberKey(
+          let flat = NumberKey(
             start: key.start, end: key.end, from: key.from, to: key.to, curve: curveIndex)
+          if firstKey == nil { firstKey = flat } else { numberKeys.append(flat) }
+        }
+        guard isNumberTrack, case .number(let initialNumber) = initial else {
+          otherTracks.append(CompiledTrack(track, initial: initial))
+          continue
         }
         numberTracks.append(
           NumberTrack(
             property: track.property, discrete: track.mode == .discrete,
             initial: initialNumber,
-            first: flat.first
+            first: firstKey
               ?? NumberKey(
                 start: .infinity, end: .infinity, from: 0, to: 0, curve: NumberKey.linear),
-            rest: numberKeys.count..<numberKeys.count + max(flat.count - 1, 0)))
-        numberKeys += flat.dropFirst()
+            rest: rest..<numberKeys.count))
       }
-      let animated = layer.tracks.reduce(into: held.contains(index) ? .transform : LayerFields()) {
-        $0.formUnion(LayerFields($1.property))
-      }
-      var layerChanges: [(field: LayerFields, times: [Double], spans: [ClosedRange<Double>])] = []
+      let isHeld = held.contains(index)
+      var animated = isHeld ? LayerFields.transform : LayerFields()
+      for track in layer.pointee.tracks { animated.formUnion(LayerFields(track.property)) }
+      let firstChange = fieldChanges.count
+      let firstLayerTime = changeTimes.count
+      let firstLayerSpan = changeSpans.count
       for field in LayerFields.each where animated.contains(field) {
+        // Recorded straight into the flat arrays, the times then sorted where they lie.
+        let firstTime = changeTimes.count
+        let firstSpan = changeSpans.count
         // A held layer's transform is moved by a finger after every evaluation: it never
         // rests.
-        var times: [Double] = []
-        var spans: [ClosedRange<Double>] =
-          field == .transform && held.contains(index) ? [-.infinity ... .infinity] : []
-        for track in numberTracks[first...] where LayerFields(track.property) == field {
-          for key in [track.first] + numberKeys[track.rest] where key.start.isFinite {
-            times.append(key.start)
-            if !track.discrete, key.start < key.end { spans.append(key.start...key.end) }
+        if field == .transform && isHeld { changeSpans.append(-.infinity ... .infinity) }
+        for trackIndex in first..<numberTracks.count
+        where LayerFields(numberTracks[trackIndex].property) == field {
+          let track = numberTracks[trackIndex]
+          for keyIndex in -1..<track.rest.count {
+            let key = keyIndex < 0 ? track.first : numberKeys[track.rest.lowerBound + keyIndex]
+            guard key.start.isFinite else { continue }
+            changeTimes.append(key.start)
+            if !track.discrete, key.start < key.end { changeSpans.append(key.start...key.end) }
           }
         }
-        for track in otherTracks[firstOther...] where LayerFields(track.property) == field {
-          track.recordChanges(times: &times, spans: &spans)
+        for trackIndex in firstOther..<otherTracks.count
+        where LayerFields(otherTracks[trackIndex].property) == field {
+          otherTracks[trackIndex].recordChanges(times: &changeTimes, spans: &changeSpans)
         }
-        layerChanges.append((field, times, spans))
+        if changeTimes.count - firstTime > 1 {
+          changeTimes.withUnsafeMutableBufferPointer { all in
+            var times = UnsafeMutableBufferPointer(rebasing: all[firstTime...])
+            times.sort()
+          }
+        }
+        fieldChanges.append(
+          FieldChanges(
+            field, times: firstTime..<changeTimes.count, spans: firstSpan..<changeSpans.count))
       }
-      // Recorded only where resting saves work: not when no field ever rests in [0, 1], nor
-      // when a field of several numbers (a frame, anchor, transform or colour) moves all
-      // through it, beside which resting numbers save less than reading when they rest.
-      let neverRest = layerChanges.filter { FieldChanges.spans($0.spans, cover: 0...1) }
-      let firstChange = fieldChanges.count
-      if neverRest.count < layerChanges.count,
-        neverRest.allSatisfy({ $0.field.isSubset(of: [.alpha, .hidden, .z]) })
+      // Kept only where resting saves work: not when no field ever rests in [0, 1], nor when a
+      // field of several numbers (a frame, anchor, transform or colour) moves all through it,
+      // beside which resting numbers save less than reading when they rest.
+      let neverRest = fieldChanges[firstChange...].filter {
+        FieldChanges.spans(changeSpans[$0.spans], cover: 0...1)
+      }
+      if neverRest.count == fieldChanges.count - firstChange
+        || !neverRest.allSatisfy({ $0.field.isSubset(of: [.alpha, .hidden, .z]) })
       {
-        for (field, times, spans) in layerChanges {
-          fieldChanges.append(
-            FieldChanges(field, times: times, spans: spans, into: &changeTimes, &changeSpans))
-        }
+        fieldChanges.removeSubrange(firstChange...)
+        changeTimes.removeSubrange(firstLayerTime...)
+        changeSpans.removeSubrange(firstLayerSpan...)
       }
-      return CompiledLayer(
-        id: layer.id, changes: firstChange..<fieldChanges.count, initial: layer.initial,
-        content: layer.content,
-        numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
-        animated: animated, restingTransform: layer.initial.composedTransform,
-        restingAlpha: min(max(layer.initial.alpha, 0), 1))
+      layers.append(
+        CompiledLayer(
+          id: layer.pointee.id, changes: firstChange..<fieldChanges.count,
+          initial: layer.pointee.initial, content: layer.pointee.content,
+          numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
+          animated: animated, restingTransform: layer.pointee.initial.composedTransform,
+          restingAlpha: min(max(layer.pointee.initial.alpha, 0), 1)))
     }
-    self.layers = layers
-    animatedFields = layers.map(\.animated)
-    animatedLayers = layers.indices.filter { !layers[$0].animated.isEmpty }
-    // Copied to exact capacities (appending left them up to twice as large): a session
-    // keeps these arrays for its lifetime.
-    self.numberTracks = numberTracks.withUnsafeBufferPointer { Array($0) }
-    self.numberKeys = numberKeys.withUnsafeBufferPointer { Array($0) }
-    self.curves = curves.withUnsafeBufferPointer { Array($0) }
-    self.otherTracks = otherTracks.withUnsafeBufferPointer { Array($0) }
-    self.fieldChanges = fieldChanges.withUnsafeBufferPointer { Array($0) }
-    self.changeTimes = changeTimes.withUnsafeBufferPointer { Array($0) }
-    self.changeSpans = changeSpans.withUnsafeBufferPointer { Array($0) }
+    return CompiledLayers(
+      layers: layers, numberTracks: numberTracks, numberKeys: numberKeys, curves: curves,
+      otherTracks: otherTracks,
+      // Their room was a bound (and what resting would not save was dropped): copied to
+      // their exact sizes.
+      fieldChanges: fieldChanges.withUnsafeBufferPointer { Array($0) },
+      changeTimes: changeTimes.withUnsafeBufferPointer { Array($0) },
+      changeSpans: changeSpans.withUnsafeBufferPointer { Array($0) })
   }
 
   /// The value of a number track at relative time `time`: what ``CompiledTrack/value(at:)``

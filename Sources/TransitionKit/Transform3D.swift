@@ -91,6 +91,20 @@ public struct Transform3D: Equatable, Hashable, Sendable {
     return largest
   }
 
+  /// Whether every entry has a magnitude of at most `bound` (false when one is NaN): what
+  /// `largestMagnitude <= bound` says, in a few vector comparisons (a timeline's validation
+  /// asks it of every matrix).
+  public func isWithin(_ bound: Double) -> Bool {
+    // The sixteen doubles lie side by side; which lane holds which entry does not matter.
+    withUnsafeBytes(of: self) { raw in
+      let low = raw.loadUnaligned(as: SIMD8<Double>.self)
+      let high = raw.loadUnaligned(fromByteOffset: 64, as: SIMD8<Double>.self)
+      let limit = SIMD8(repeating: bound)
+      // A NaN entry compares false both ways: not within.
+      return all((low .<= limit) .& (low .>= -limit) .& (high .<= limit) .& (high .>= -limit))
+    }
+  }
+
   /// The transform that leaves every point where it is.
   public static let identity = Transform3D(
     m11: 1, m12: 0, m13: 0, m14: 0,

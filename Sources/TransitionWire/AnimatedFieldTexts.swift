@@ -29,9 +29,10 @@ struct AnimatedFieldTexts {
 
   /// Slots for `fields`, one a field, in the order they are written; `bound(field)` is the
   /// most bytes a field's text takes.
-  init(fields: [LayerFields], bound: (LayerFields) -> Int) {
+  init(fields: some Collection<LayerFields>, bound: (LayerFields) -> Int) {
     var valueCount = 0
     var textCount = 0
+    slots.reserveCapacity(fields.count)
     for field in fields {
       guard let (offset, size) = Self.storage(of: field) else {
         slots.append(
@@ -46,9 +47,12 @@ struct AnimatedFieldTexts {
       textCount += bound(field)
     }
     // Kept for the session's lifetime: at exact capacity (never empty, so that each has a
-    // base address to lend).
-    values = Array(repeating: 0, count: max(valueCount, 1))
-    texts = Array(repeating: 0, count: max(textCount, 1))
+    // base address to lend). Left unwritten: a slot's value and text are read only once
+    // the field has been written (its `textLength` is -1 until then).
+    let valueBytes = max(valueCount, 1)
+    let textBytes = max(textCount, 1)
+    values = Array(unsafeUninitializedCapacity: valueBytes) { $1 = valueBytes }
+    texts = Array(unsafeUninitializedCapacity: textBytes) { $1 = textBytes }
   }
 
   /// Where a kept field's value lies in a layer state, and its size.

@@ -316,8 +316,11 @@ private struct FrameTemplate {
   /// The template of every frame like `first`, whose layer `i` changes only
   /// `animatedFields[i]`: the constant fields are written from `first`.
   init(firstFrame first: Frame, animatedFields: [LayerFields]) {
-    var sink = ByteSink(capacity: 1024)
+    // Room for a layer's usual text at once, and one step a field each layer animates
+    // (each bit of its fields), plus the last run: neither grows field by field.
+    var sink = ByteSink(capacity: 64 + 192 * first.layers.count)
     var steps: [Step] = []
+    steps.reserveCapacity(animatedFields.reduce(1) { $0 + $1.rawValue.nonzeroBitCount })
     sink.append(",\"layers\":[")
     first.layers.withUnsafeBufferPointer { layers in
       guard let base = layers.baseAddress else { return }
@@ -325,11 +328,18 @@ private struct FrameTemplate {
         let layer = base + index
         if index > 0 { sink.append(UInt8(ascii: ",")) }
         FrameEncoder.writeLayerHead(of: layer, into: &sink)
-        for field in LayerFields.each {
-          if animatedFields[index].contains(field) {
-            steps.append(Step(textEnd: sink.bytes.count, layer: index, field: field))
-          } else {
-            FrameEncoder.write(field, of: layer, into: &sink)
+        let firstStep = steps.count
+        if !Self.writeFields(
+          of: layer, index: index, animated: animatedFields[index], into: &sink, steps: &steps)
+        {
+          // A number past the cursor's bound: the fields again, value by value.
+          steps.removeSubrange(firstStep...)
+          for field in LayerFields.each {
+            if animatedFields[index].contains(field) {
+              steps.append(Step(textEnd: sink.bytes.count, layer: index, field: field))
+            } else {
+              FrameEncoder.write(field, of: layer, into: &sink)
+            }
           }
         }
         if let content = layer.pointee.content {
@@ -342,11 +352,43 @@ private struct FrameTemplate {
     sink.append("]}\n")
     steps.append(Step(textEnd: sink.bytes.count, layer: 0, field: []))
     bound = steps.reduce(sink.bytes.count) { $0 + Self.bound(of: $1.field) }
-    // Kept for the session's lifetime: at exact capacity.
+    // Kept for the session's lifetime: at exact capacity (the steps had it from the start).
     text = sink.bytes.withUnsafeBufferPointer { Array($0) }
-    self.steps = steps.withUnsafeBufferPointer { Array($0) }
-    fieldTexts = AnimatedFieldTexts(fields: steps.map(\.field), bound: Self.bound(of:))
+    fieldTexts = AnimatedFieldTexts(fields: steps.lazy.map(\.field), bound: Self.bound(of:))
+    self.steps = steps
   }
+
+  /// Writes the fields of `layer` (at `index`) that are not `animated` into room made once for
+  /// all of them, through a cursor, and records a step where each animated one goes; false,
+  /// with nothing written, when a number is past the cursor's bound (see
+  /// ``ReservedTextCursor``).
+  private static func writeFields(
+    of layer: UnsafePointer<LayerState>, index: Int, animated: LayerFields,
+    into sink: inout ByteSink, steps: inout [Step]
+  ) -> Bool {
+    let offset = sink.bytes.count
+    var complete = true
+    sink.bytes.append(addingCapacity: layerFieldsBound) { span in
+      span.withUnsafeMutableBufferPointer { buffer, count in
+        let start = buffer.baseAddress! + count
+        var cursor = ReservedTextCursor(start)
+        for field in LayerFields.each {
+          if animated.contains(field) {
+            steps.append(
+              Step(textEnd: offset + count + (cursor.position - start), layer: index, field: field))
+          } else {
+            FrameEncoder.write(field, of: layer, into: &cursor)
+          }
+        }
+        complete = !cursor.isIncomplete
+        if complete { count += cursor.position - start }
+      }
+    }
+    return complete
+  }
+
+  /// The most bytes a layer's fields take (``bound(of:)`` of each).
+  private static let layerFieldsBound = LayerFields.each.reduce(0) { $0 + bound(of: $1) }
 
   /// The most bytes ``FrameEncoder/write(_:of:into:)`` writes for `field`: its key, its
   /// numbers (each with the `[` or `,` before it, within

@@ -95,17 +95,14 @@ struct TapStages {
       ),
       ("host: timeline written", { checksum &+= timeline.binaryEncoded.count }),
       ("host: timeline written as JSON", { checksum &+= timeline.jsonText.count }),
-      ("daemon: timeline read", { checksum &+= try Timeline(binary: timelineBinary).layers.count }),
+      ("daemon: timeline read", { checksum &+= try Self.readTimeline(timelineBinary) }),
       (
         "daemon: timeline read from JSON",
         { checksum &+= try Timeline(jsonBytes: timelineJSON).layers.count }
       ),
       (
         "daemon: compiled + first frame",
-        {
-          var renderer = FrameRenderer(session: "tap", timeline: timeline)
-          checksum &+= renderer.render(seq: 0, progress: 0) { $0.count }
-        }
+        { checksum &+= Self.compileAndRenderFirstFrame(timeline) }
       ),
     ]
     for stage in stages {
@@ -146,5 +143,22 @@ struct TapStages {
         "every frame at \(frames) fps, one renderer; median of \(options.runs) runs")
     }
     precondition(checksum != 0)
+  }
+
+  /// The daemon reading a timeline the plugin host sent; returns its layer count. Its own
+  /// function, so that `valgrind --tool=callgrind --toggle-collect='*TapStages*readTimeline*'`
+  /// counts the reads alone.
+  @inline(never)
+  private static func readTimeline(_ binary: [UInt8]) throws -> Int {
+    try Timeline(binary: binary).layers.count
+  }
+
+  /// The daemon compiling a timeline and rendering its first frame; returns the frame's
+  /// length. Its own function, so that `valgrind --tool=callgrind
+  /// --toggle-collect='*TapStages*compileAndRenderFirstFrame*'` counts these alone.
+  @inline(never)
+  private static func compileAndRenderFirstFrame(_ timeline: Timeline) -> Int {
+    var renderer = FrameRenderer(session: "tap", timeline: timeline)
+    return renderer.render(seq: 0, progress: 0) { $0.count }
   }
 }

@@ -142,6 +142,39 @@ import TransitionJSON
     #expect(JSONValue.string("é😀").serialized == "\"é😀\"")
   }
 
+  /// A string with nothing to escape is copied as it is; every other is escaped byte by byte:
+  /// both spell each character of the first 128 as JSON requires.
+  @Test func everyASCIICharacterIsWrittenAsJSONSpellsIt() {
+    for byte in UInt8(0)..<0x80 {
+      let spelled: String
+      switch byte {
+      case UInt8(ascii: "\""): spelled = #"\""#
+      case UInt8(ascii: "\\"): spelled = #"\\"#
+      case 0x0A: spelled = #"\n"#
+      case 0x0D: spelled = #"\r"#
+      case 0x09: spelled = #"\t"#
+      case 0..<0x20:
+        let hex = String(byte, radix: 16)
+        spelled = #"\u00"# + String(repeating: "0", count: 2 - hex.count) + hex
+      default: spelled = String(UnicodeScalar(byte))
+      }
+      let text = "a" + String(UnicodeScalar(byte)) + "é"
+      #expect(JSONValue.string(text).serialized == "\"a\(spelled)é\"", "byte \(byte)")
+    }
+  }
+
+  /// An object of one member is read and written as any other: its key escaped, a repeated
+  /// key's last value kept, an unfinished one refused where it breaks.
+  @Test func objectsOfOneMemberReadAndWriteAsOthers() throws {
+    #expect(try JSONValue(parsing: #"{"a":{"b":"c"}}"#) == .object(["a": .object(["b": "c"])]))
+    #expect(try JSONValue(parsing: #"{"a":1,"a":2}"#) == .object(["a": .number(2)]))
+    #expect(JSONValue.object(["k\"": .string("v")]).serialized == #"{"k\"":"v"}"#)
+    for (text, offset) in [(#"{"a":1"#, 6), (#"{"a":1,}"#, 7), (#"{"a" 1}"#, 5), (#"{"a":}"#, 5)] {
+      #expect(throws: JSONSyntaxError.self, "\(text)") { try JSONValue(parsing: text) }
+      do { _ = try JSONValue(parsing: text) } catch { #expect(error.offset == offset, "\(text)") }
+    }
+  }
+
   @Test func nonFiniteNumbersSerializeAsNull() {
     #expect(JSONValue.number(.infinity).serialized == "null")
     #expect(JSONValue.number(.nan).serialized == "null")

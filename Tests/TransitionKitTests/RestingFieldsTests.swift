@@ -91,11 +91,10 @@ import Testing
   }
 
   @Test func aFieldRestsOnlyOutsideItsSpansAndBetweenChangeTimes() {
-    var times: [Double] = []
-    var spans: [ClosedRange<Double>] = []
-    // Moves over [0.2, 0.4], jumps at 0.7.
-    let changes = FieldChanges(
-      .alpha, times: [0.7, 0.2], spans: [0.2...0.4], into: &times, &spans)
+    // Moves over [0.2, 0.4], jumps at 0.7; the flat arrays hold another field's first.
+    let times = [0.5, 0.2, 0.7]
+    let spans = [0.9...1, 0.2...0.4]
+    let changes = FieldChanges(.alpha, times: 1..<3, spans: 1..<2)
     times.withUnsafeBufferPointer { times in
       spans.withUnsafeBufferPointer { spans in
         let rests = { (a: Double, b: Double) in

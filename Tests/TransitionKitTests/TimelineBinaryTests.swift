@@ -117,6 +117,93 @@ import TransitionJSON
     #expect(message(of: bytes)?.hasSuffix("a string is not UTF-8") == true)
   }
 
+  /// Ids and warnings are decoded at once when they are ASCII, validated otherwise: both read
+  /// back as the strings written, control characters and all.
+  @Test func asciiAndOtherStringsReadAsWritten() throws {
+    let ids = ["a\u{0}b\u{7f}", "é-photo ✓", "\u{1F600}", "x"]
+    var timeline = try Timeline(
+      duration: 1,
+      layers: ids.map { TimelineLayer(id: $0, initial: LayerAttributes(frame: .zero)) })
+    timeline.warnings = ["plain", "ünïcode", ""]
+    let decoded = try Timeline(binary: timeline.binaryEncoded)
+    #expect(decoded.layers.map(\.id) == ids)
+    #expect(decoded.warnings == timeline.warnings)
+  }
+
+  /// The counts of tracks and keyframes are checked against the bytes left before room is
+  /// made for them: the largest count the bytes allow, over bytes that hold something else,
+  /// is refused.
+  @Test func theLargestCountTheBytesAllowIsRefusedWhenTheyHoldSomethingElse() throws {
+    let marker = 0.123_456_789
+    let encoded = try Self.oneKeyframe(
+      .alpha, Keyframe(start: marker, duration: 0.5, value: .number(1)),
+      then: [
+        TimelineLayer(
+          id: "b", initial: LayerAttributes(frame: Rect(x: 1, y: 2, width: 3, height: 4)))
+      ]
+    ).binaryEncoded
+    let start = try Self.offset(of: marker, in: encoded)
+    // The u32 keyframe count just before the first keyframe's start; the u32 track count
+    // before the track's u8 property and u8 mode.
+    for (countAt, itemBytes) in [(start - 4, 18), (start - 10, 6)] {
+      var bytes = encoded
+      let count = UInt32((bytes.count - countAt - 4) / itemBytes)
+      #expect(count > 1)
+      bytes.replaceSubrange(
+        countAt..<(countAt + 4), with: withUnsafeBytes(of: count.littleEndian, Array.init))
+      #expect(error(of: bytes) != nil, "count at \(countAt)")
+    }
+  }
+
+  /// A transform keyframe with a number that is not finite, or over the bound, is refused
+  /// naming which, as the validation says it.
+  @Test func aTransformKeyframeOutOfBoundsIsNamed() throws {
+    var matrix = Transform3D.identity
+    matrix.m41 = 0.123_456_789
+    let encoded = try Self.oneKeyframe(
+      .transform, Keyframe(start: 0, duration: 1, value: .transform(matrix))
+    ).binaryEncoded
+    let at = try Self.offset(of: matrix.m41, in: encoded)
+    func with(m41: Double) -> [UInt8] {
+      var bytes = encoded
+      bytes.replaceSubrange(at..<(at + 8), with: Self.numberBytes(m41))
+      return bytes
+    }
+    for value in [Double.nan, .infinity] {
+      let refusal = try #require(error(of: with(m41: value)))
+      #expect(refusal.code == .nonFinite)
+      #expect(refusal.message == "layers[0].tracks[0].keyframes[0].value must be finite")
+    }
+    let refusal = try #require(error(of: with(m41: 2e15)))
+    #expect(refusal.code == .outOfRange)
+    #expect(refusal.message.hasPrefix("layers[0].tracks[0].keyframes[0].value must be within ±"))
+    #expect(try Timeline(binary: with(m41: 1e15)).layers.count == 1)
+  }
+
+  /// A timeline whose layer "a" animates `property` with `keyframe` alone, `others` after it.
+  private static func oneKeyframe(
+    _ property: LayerProperty, _ keyframe: Keyframe, then others: [TimelineLayer] = []
+  ) throws -> Timeline {
+    try Timeline(
+      duration: 1,
+      layers: [
+        TimelineLayer(
+          id: "a", initial: LayerAttributes(frame: .zero),
+          tracks: [PropertyTrack(property, keyframes: [keyframe])])
+      ] + others)
+  }
+
+  /// `value` as the binary form writes a number.
+  private static func numberBytes(_ value: Double) -> [UInt8] {
+    withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init)
+  }
+
+  /// Where `value`, written as a number, first lies in `bytes`.
+  private static func offset(of value: Double, in bytes: [UInt8]) throws -> Int {
+    let number = numberBytes(value)
+    return try #require(bytes.indices.first { bytes[$0...].starts(with: number) })
+  }
+
   /// A value the validating initialisers refuse gets the JSON decoder's refusal.
   @Test func aValueTheEngineRefusesIsRefusedAsInJSON() throws {
     let marker = 0.123_456_789

@@ -91,6 +91,24 @@ private func randomWellFormed(_ random: inout SeededGenerator, perspective: Bool
     #expect(!Transform3D.translation(x: 1, y: 0).isIdentity)
   }
 
+  /// `isWithin` says what `largestMagnitude <= bound` says, whichever entry holds a NaN, an
+  /// infinity, a number over the bound or one exactly at it.
+  @Test func isWithinIsTheLargestMagnitudeWithinTheBound() throws {
+    let bound = 1e15
+    let entries: [WritableKeyPath<Transform3D, Double>] = [
+      \.m11, \.m12, \.m13, \.m14, \.m21, \.m22, \.m23, \.m24,
+      \.m31, \.m32, \.m33, \.m34, \.m41, \.m42, \.m43, \.m44,
+    ]
+    for entry in entries {
+      for value in [0, 1e15, -1e15, 1e15.nextUp, -2e15, .infinity, -.infinity, .nan, -0.0] {
+        var matrix = try Transform3D(elements: (1...16).map(Double.init))
+        matrix[keyPath: entry] = value
+        #expect(
+          matrix.isWithin(bound) == (matrix.largestMagnitude <= bound), "\(entry) = \(value)")
+      }
+    }
+  }
+
   @Test func elementsRoundTripInFieldOrder() throws {
     let numbers = (1...16).map(Double.init)
     let transform = try Transform3D(elements: numbers)

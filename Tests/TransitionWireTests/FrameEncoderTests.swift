@@ -174,6 +174,28 @@ import TransitionWire
     }
   }
 
+  /// The template's constant fields are written through a cursor too: a layer whose constant
+  /// numbers are past its bound (or not finite) is written again value by value, and every
+  /// frame reads as a plain encoder writes it.
+  @Test func aConstantFieldPastTheReservedBoundIsWrittenValueByValue() {
+    for big in [2e15, -7e20, .nan, .infinity] {
+      var templated = FrameEncoder(animatedFields: [[], [.alpha], []])
+      for (seq, alpha) in [0.25, 0.5, 1].enumerated() {
+        var still = LayerState(id: "still", frame: Rect(x: big, y: 1, width: 2, height: 3))
+        still.transform = .translation(x: big, y: 0)
+        let frame = Frame(
+          layers: [
+            still, LayerState(id: "fading", frame: .zero, alpha: alpha),
+            LayerState(id: "after", frame: Rect(x: 4, y: 5, width: 6, height: 7), z: 2),
+          ])
+        var plain = FrameEncoder()
+        #expect(
+          templated.encode(session: "s", seq: seq, frame: frame)
+            == plain.encode(session: "s", seq: seq, frame: frame), "\(big), seq \(seq)")
+      }
+    }
+  }
+
   @Test func aFrameWithANumberPastTheReservedBoundIsWrittenValueByValue() {
     var templated = FrameEncoder(animatedFields: [[], [.frame, .alpha]])
     var plain = FrameEncoder()
