@@ -27,13 +27,16 @@ struct FieldChanges: Sendable {
   static func spans(
     _ spans: some Collection<ClosedRange<Double>>, cover range: ClosedRange<Double>
   ) -> Bool {
+    // Extends the covered part by every span that starts within it until none does (a field
+    // has a few spans: no sorted copy is made).
     var covered = range.lowerBound
-    for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-      guard span.lowerBound <= covered else { break }
-      covered = max(covered, span.upperBound)
-      if covered >= range.upperBound { return true }
+    while true {
+      var reach = covered
+      for span in spans where span.lowerBound <= covered { reach = max(reach, span.upperBound) }
+      if reach >= range.upperBound { return true }
+      if reach == covered { return false }
+      covered = reach
     }
-    return false
   }
 
   /// Whether the field is the same at relative times `a` and `b`: neither lies within a span

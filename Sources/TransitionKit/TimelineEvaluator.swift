@@ -239,12 +239,16 @@ public struct TimelineEvaluator: Sendable {
       // Kept only where resting saves work: not when no field ever rests in [0, 1], nor when a
       // field of several numbers (a frame, anchor, transform or colour) moves all through it,
       // beside which resting numbers save less than reading when they rest.
-      let neverRest = fieldChanges[firstChange...].filter {
-        FieldChanges.spans(changeSpans[$0.spans], cover: 0...1)
+      var someRest = false
+      var wideFieldNeverRests = false
+      for change in fieldChanges[firstChange...] {
+        if !FieldChanges.spans(changeSpans[change.spans], cover: 0...1) {
+          someRest = true
+        } else if !change.field.isSubset(of: [.alpha, .hidden, .z]) {
+          wideFieldNeverRests = true
+        }
       }
-      if neverRest.count == fieldChanges.count - firstChange
-        || !neverRest.allSatisfy({ $0.field.isSubset(of: [.alpha, .hidden, .z]) })
-      {
+      if !someRest || wideFieldNeverRests {
         fieldChanges.removeSubrange(firstChange...)
         changeTimes.removeSubrange(firstLayerTime...)
         changeSpans.removeSubrange(firstLayerSpan...)
