@@ -11,22 +11,12 @@ public enum JSONValue: Equatable, Hashable, Sendable {
   /// Parses UTF-8 JSON text (RFC 8259), nesting at most `JSONParser.maximumDepth` deep.
   /// - Throws: `JSONSyntaxError` naming the byte offset of the first problem.
   public init(parsing bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
-    // Bytes that lie in one buffer already are parsed in place; others are gathered first.
-    let parsed = bytes.withContiguousStorageIfAvailable { buffer in
+    self = try bytes.withContiguousBytes { buffer in
       Result { () throws(JSONSyntaxError) -> JSONValue in
         var parser = JSONParser(buffer)
         return try parser.parseDocument()
       }
-    }
-    if let parsed {
-      self = try parsed.get()
-      return
-    }
-    let array = Array(bytes)
-    self = try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-      var parser = JSONParser(buffer)
-      return try parser.parseDocument()
-    }
+    }.get()
   }
 
   /// Parses UTF-8 JSON text and returns, beside the value, the exact text of each top-level
@@ -35,13 +25,14 @@ public enum JSONValue: Equatable, Hashable, Sendable {
   public static func parsing(
     _ bytes: some Collection<UInt8>, keepingTextOf keys: [String]
   ) throws(JSONSyntaxError) -> (value: JSONValue, memberTexts: [[UInt8]?]) {
-    let array = Array(bytes)
-    return try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-      var parser = JSONParser(buffer)
-      parser.keptMembers = keys
-      let value = try parser.parseDocument()
-      return (value, parser.keptRanges.map { $0.map { Array(buffer[$0]) } })
-    }
+    try bytes.withContiguousBytes { buffer in
+      Result { () throws(JSONSyntaxError) -> (JSONValue, [[UInt8]?]) in
+        var parser = JSONParser(buffer)
+        parser.keptMembers = keys
+        let value = try parser.parseDocument()
+        return (value, parser.keptRanges.map { $0.map { Array(buffer[$0]) } })
+      }
+    }.get()
   }
 
   /// Parses JSON text.

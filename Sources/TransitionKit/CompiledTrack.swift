@@ -125,19 +125,11 @@ final class CompiledTrack: Sendable {
     knotTangents = tangents
   }
 
-  /// The keys of `track` as plain numbers when it is a number track in linear or discrete
-  /// mode, computed as ``keys`` are (sorted by start, each from the value the one before it
-  /// has there) without building them: the evaluator keeps nothing else of such a track, so
-  /// it compiles no ``CompiledTrack`` for it. Nil for any other track.
-  static func numberKeys(of track: PropertyTrack, initial: PropertyValue) -> [NumberKey]? {
-    var keys: [NumberKey] = []
-    keys.reserveCapacity(track.keyframes.count)
-    guard forEachNumberKey(of: track, initial: initial, { keys.append($0) }) else { return nil }
-    return keys
-  }
-
-  /// Passes `body` the keys ``numberKeys(of:initial:)`` returns, in their order, without
-  /// gathering them in an array; false, and no call, for a track it returns nil for.
+  /// Passes `body` the keys of `track` as plain numbers when it is a number track in linear
+  /// or discrete mode, in their order, computed as ``keys`` are (sorted by start, each from
+  /// the value the one before it has there) without building them: the evaluator keeps
+  /// nothing else of such a track, so it compiles no ``CompiledTrack`` for it. False, and no
+  /// call, for any other track.
   static func forEachNumberKey(
     of track: PropertyTrack, initial: PropertyValue, _ body: (NumberKey) -> Void
   ) -> Bool {
@@ -166,7 +158,7 @@ final class CompiledTrack: Sendable {
     }
   }
 
-  /// Adds when this track's value can change (``LayerChanges``): at each key's start, and
+  /// Adds when this track's value can change (``FieldChanges``): at each key's start, and
   /// within a key that moves; a paced or cubic track, blended across its knots, within all of
   /// them.
   func recordChanges(times: inout [Double], spans: inout [ClosedRange<Double>]) {

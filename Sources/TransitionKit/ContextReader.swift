@@ -45,7 +45,8 @@ enum ContextReader {
         operation = named
       case "container":
         try seen.insert(1)
-        let size = try Self.size(&reader)
+        let (width, height) = try reader.numberPair()
+        let size = Size(width: width, height: height)
         try ContextBounds.check(size, "")
         container = size
       case "from":
@@ -129,7 +130,7 @@ enum ContextReader {
         id = try reader.string()
       case "frame":
         try seen.insert(1)
-        let rect = try Self.rect(&reader)
+        let rect = try reader.rect()
         try ContextBounds.check(rect, "")
         frame = rect
       case "background":
@@ -149,32 +150,6 @@ enum ContextReader {
     }
     guard let id, !id.isEmpty, let frame, role?.isEmpty != true else { throw Unreadable() }
     return ContextLayer(id: id, frame: frame, background: background, content: content, role: role)
-  }
-
-  /// `[x, y, w, h]`; the bounds are the caller's to check.
-  private static func rect(_ reader: inout JSONReader) throws -> Rect {
-    try reader.beginArray()
-    guard try reader.nextElement() else { throw Unreadable() }
-    let x = try reader.number()
-    guard try reader.nextElement() else { throw Unreadable() }
-    let y = try reader.number()
-    guard try reader.nextElement() else { throw Unreadable() }
-    let width = try reader.number()
-    guard try reader.nextElement() else { throw Unreadable() }
-    let height = try reader.number()
-    guard try !reader.nextElement() else { throw Unreadable() }
-    return Rect(x: x, y: y, width: width, height: height)
-  }
-
-  /// `[w, h]`; the bounds are the caller's to check.
-  private static func size(_ reader: inout JSONReader) throws -> Size {
-    try reader.beginArray()
-    guard try reader.nextElement() else { throw Unreadable() }
-    let width = try reader.number()
-    guard try reader.nextElement() else { throw Unreadable() }
-    let height = try reader.number()
-    guard try !reader.nextElement() else { throw Unreadable() }
-    return Size(width: width, height: height)
   }
 
   /// A string, or nil for `null` (an optional member).

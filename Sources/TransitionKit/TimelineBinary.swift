@@ -50,11 +50,8 @@ extension Timeline {
   ///   what `Timeline(duration:curve:layers:gesture:)` and the other validating initialisers
   ///   refuse.
   public init(binary: some Collection<UInt8>) throws(EngineError) {
-    // Bytes that lie in one buffer already (an array) are read in place.
-    let read =
-      binary.withContiguousStorageIfAvailable { Self.read(UnsafeRawBufferPointer($0)) }
-      ?? Array(binary).withUnsafeBytes { Self.read($0) }
-    self = try read.get()
+    // Read in place (bytes that lie in one buffer are not copied).
+    self = try binary.withContiguousBytes { Self.read(UnsafeRawBufferPointer($0)) }.get()
   }
 
   private static func read(_ raw: UnsafeRawBufferPointer) -> Result<Timeline, EngineError> {

@@ -176,8 +176,10 @@ public struct TimelineEvaluator: Sendable {
         let rest = numberKeys.count
         var firstKey: NumberKey?
         let isNumberTrack = CompiledTrack.forEachNumberKey(of: track, initial: initial) { key in
-          var curveIndex = NumberKey.linear
+          // A linear key reads no curve (an enum compared by `case`, not `==`).
+          let curveIndex: Int32
           if case .linear = key.curve {
+            curveIndex = NumberKey.linear
           } else {
             curveIndex = Int32(curves.count)
             curves.append(key.curve)

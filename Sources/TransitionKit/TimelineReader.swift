@@ -228,20 +228,16 @@ enum TimelineReader {
     switch kind {
     case .number: return .number(try reader.number())
     case .point:
-      let n = try pair(&reader)
-      return .point(Point(x: n.0, y: n.1))
+      let (x, y) = try reader.numberPair()
+      return .point(Point(x: x, y: y))
     case .size:
-      let n = try pair(&reader)
-      guard n.0 >= 0, n.1 >= 0 else { throw Unreadable() }
-      return .size(Size(width: n.0, height: n.1))
+      let (width, height) = try reader.numberPair()
+      guard width >= 0, height >= 0 else { throw Unreadable() }
+      return .size(Size(width: width, height: height))
     case .rect:
-      try reader.beginArray()
-      let x = try element(&reader)
-      let y = try element(&reader)
-      let width = try element(&reader)
-      let height = try element(&reader)
-      guard try !reader.nextElement(), width >= 0, height >= 0 else { throw Unreadable() }
-      return .rect(Rect(x: x, y: y, width: width, height: height))
+      let rect = try reader.rect()
+      guard rect.width >= 0, rect.height >= 0 else { throw Unreadable() }
+      return .rect(rect)
     case .color: return .color(try Color(hex: try reader.string()))
     case .bool: return .bool(try reader.bool())
     case .transform:
@@ -255,20 +251,5 @@ enum TimelineReader {
       guard elements.count == 16 else { throw Unreadable() }
       return .transform(try Transform3D(elements: elements))
     }
-  }
-
-  /// An array of exactly two numbers.
-  private static func pair(_ reader: inout JSONReader) throws -> (Double, Double) {
-    try reader.beginArray()
-    let first = try element(&reader)
-    let second = try element(&reader)
-    guard try !reader.nextElement() else { throw Unreadable() }
-    return (first, second)
-  }
-
-  /// The next element of an array, a number.
-  private static func element(_ reader: inout JSONReader) throws -> Double {
-    guard try reader.nextElement() else { throw Unreadable() }
-    return try reader.number()
   }
 }

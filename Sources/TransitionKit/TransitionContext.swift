@@ -163,10 +163,7 @@ extension TransitionContext {
   /// - Throws: `EngineError`: `invalid_value` with the parser's message for text that is not
   ///   JSON, otherwise what `init(json:path:)` throws.
   public init(jsonBytes: some Collection<UInt8>, path: String = "context") throws(EngineError) {
-    let context =
-      jsonBytes.withContiguousStorageIfAvailable(ContextReader.context)
-      ?? Array(jsonBytes).withUnsafeBufferPointer(ContextReader.context)
-    if let context {
+    if let context = jsonBytes.withContiguousBytes(ContextReader.context) {
       self = context
       return
     }

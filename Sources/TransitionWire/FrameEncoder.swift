@@ -329,18 +329,14 @@ private struct FrameTemplate {
         if index > 0 { sink.append(UInt8(ascii: ",")) }
         FrameEncoder.writeLayerHead(of: layer, into: &sink)
         let firstStep = steps.count
-        if !Self.writeFields(
+        if !Self.writeReservedFields(
           of: layer, index: index, animated: animatedFields[index], into: &sink, steps: &steps)
         {
           // A number past the cursor's bound: the fields again, value by value.
           steps.removeSubrange(firstStep...)
-          for field in LayerFields.each {
-            if animatedFields[index].contains(field) {
-              steps.append(Step(textEnd: sink.bytes.count, layer: index, field: field))
-            } else {
-              FrameEncoder.write(field, of: layer, into: &sink)
-            }
-          }
+          Self.writeFields(
+            of: layer, index: index, animated: animatedFields[index], into: &sink,
+            steps: &steps, at: { $0.bytes.count })
         }
         if let content = layer.pointee.content {
           sink.append(",\"content\":")
@@ -358,28 +354,38 @@ private struct FrameTemplate {
     self.steps = steps
   }
 
-  /// Writes the fields of `layer` (at `index`) that are not `animated` into room made once for
-  /// all of them, through a cursor, and records a step where each animated one goes; false,
-  /// with nothing written, when a number is past the cursor's bound (see
-  /// ``ReservedTextCursor``).
-  private static func writeFields(
+  /// Writes the fields of `layer` (at `index`) that are not `animated` into `output`, and
+  /// records a step where each animated one goes, at the text offset `offset` gives.
+  private static func writeFields<Output: FrameTextOutput>(
+    of layer: UnsafePointer<LayerState>, index: Int, animated: LayerFields,
+    into output: inout Output, steps: inout [Step], at offset: (Output) -> Int
+  ) {
+    for field in LayerFields.each {
+      if animated.contains(field) {
+        steps.append(Step(textEnd: offset(output), layer: index, field: field))
+      } else {
+        FrameEncoder.write(field, of: layer, into: &output)
+      }
+    }
+  }
+
+  /// ``writeFields(of:index:animated:into:steps:at:)`` into room made once for all of them,
+  /// through a cursor; false, with nothing written, when a number is past the cursor's bound
+  /// (see ``ReservedTextCursor``).
+  private static func writeReservedFields(
     of layer: UnsafePointer<LayerState>, index: Int, animated: LayerFields,
     into sink: inout ByteSink, steps: inout [Step]
   ) -> Bool {
-    let offset = sink.bytes.count
+    let textCount = sink.bytes.count
     var complete = true
     sink.bytes.append(addingCapacity: layerFieldsBound) { span in
       span.withUnsafeMutableBufferPointer { buffer, count in
         let start = buffer.baseAddress! + count
+        let startOffset = textCount + count
         var cursor = ReservedTextCursor(start)
-        for field in LayerFields.each {
-          if animated.contains(field) {
-            steps.append(
-              Step(textEnd: offset + count + (cursor.position - start), layer: index, field: field))
-          } else {
-            FrameEncoder.write(field, of: layer, into: &cursor)
-          }
-        }
+        writeFields(
+          of: layer, index: index, animated: animated, into: &cursor, steps: &steps,
+          at: { startOffset + ($0.position - start) })
         complete = !cursor.isIncomplete
         if complete { count += cursor.position - start }
       }

@@ -2,8 +2,17 @@ import Testing
 
 @testable import TransitionKit
 
-/// A number track is compiled as its keys alone (`CompiledTrack.numberKeys(of:initial:)`):
-/// the same keys, bit for bit, as the whole compilation of the track has.
+extension CompiledTrack {
+  /// The keys `forEachNumberKey(of:initial:_:)` passes, gathered; nil when it passes none.
+  static func numberKeys(of track: PropertyTrack, initial: PropertyValue) -> [NumberKey]? {
+    var keys: [NumberKey] = []
+    guard forEachNumberKey(of: track, initial: initial, { keys.append($0) }) else { return nil }
+    return keys
+  }
+}
+
+/// A number track is compiled as its keys alone (`CompiledTrack.forEachNumberKey`): the same
+/// keys, bit for bit, as the whole compilation of the track has.
 @Suite struct NumberKeysTests {
   @Test func numberKeysAreTheCompiledTracksKeys() {
     var generator = SystemRandomNumberGenerator()
