@@ -4,10 +4,11 @@ import TransitionJSON
 /// The viewer page in one tab of a ``HeadlessBrowser``, in its render view (`render=1`): the
 /// stage alone at the top left, every frame of one session drawn on demand and captured.
 ///
-/// Capture is deterministic, one frame at a time: ``capture(frame:)`` draws the frame, awaits
-/// `document.fonts.ready`, the pictures and two `requestAnimationFrame`s (so that the frame has
-/// been painted), then takes `Page.captureScreenshot` of the stage until two in a row agree.
-/// Never a screencast.
+/// Capture is deterministic, one frame at a time: ``capture(frame:)`` draws the frame on an empty
+/// stage (the page's layers are made anew for each frame, so none is rastered as it was for the
+/// frame before), awaits `document.fonts.ready`, the pictures and two `requestAnimationFrame`s
+/// (so that the frame has been painted), then takes `Page.captureScreenshot` of the stage until
+/// two in a row agree. Never a screencast.
 ///
 /// Each capture opens its own window (a tab of its own that stays visible, so that its
 /// animation frames keep coming while another tab works): several of them share one browser,

@@ -25,9 +25,9 @@
 //                        live, the daemon's images/ route; or pick a folder of pictures)
 //   speed=S, loop=1      playback speed (0.1 to 2) and looping
 //   render=1             the render view (transitionctl render): the stage alone at the top
-//                        left; window.viewerRender.show(N) draws frame N of the session and
-//                        resolves with N once fonts and pictures are ready and two animation
-//                        frames have passed (so that it is painted)
+//                        left; window.viewerRender.show(N) draws frame N of the session on an
+//                        empty stage and resolves with N once fonts and pictures are ready
+//                        and two animation frames have passed (so that it is painted)
 //   background=#RRGGBB   the stage's colour behind the layers (default black)
 //   token=T              over HTTP: the daemon's token, passed on to /events (live mode)
 //   fps=N                over HTTP: the live stream's frame rate (default 60)
@@ -443,8 +443,20 @@ function measureAll(record, container) {
     session: record.id, container, complete: record.complete, frames });
 }
 
+/// Resolves once two animation frames have passed.
+function twoAnimationFrames() {
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+}
+
 /// The render view: the stage alone, and `window.viewerRender` to draw a frame and wait until it
 /// has been painted.
+///
+/// Each frame is drawn from an empty stage: the layers of the frame before are removed and
+/// two animation frames pass (so that the compositor drops their layers) before the frame's own
+/// elements are made. With `will-change: transform` on every layer (viewer.css), how Chromium
+/// rasters a layer then depends on that frame alone, never on the frames drawn before it or on
+/// when its raster threads got to run: without both, a busy machine gave the same frame with
+/// some layer edges half a pixel apart, one render in about ten.
 function setUpRender(record, container) {
   document.body.classList.add("rendering");
   const stage = $("stage");
@@ -453,10 +465,12 @@ function setUpRender(record, container) {
   window.viewerRender = {
     frames: record.frames.length,
     async show(index) {
+      renderer.clear();
+      await twoAnimationFrames();
       renderer.draw(record.frame(frameIndex(record, index)));
       await document.fonts.ready;
       await renderer.picturesReady();
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await twoAnimationFrames();
       return index;
     },
   };
