@@ -236,7 +236,7 @@ let package = Package(
       name: "PluginLoaderTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
-      dependencies: ["PluginLoader", "PluginValues", "PluginCheck", "TransitionKit"]
+      dependencies: ["PluginLoader", "PluginValues", "PluginCheck", "TransitionKit", "DataAnimator"]
     ),
     .testTarget(
       name: "AnimatorTests",

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -68,6 +69,29 @@ int process_control_reset_signals(void) {
   sigset_t none;
   sigemptyset(&none);
   return sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+pid_t process_control_fork_exec(const char *path, char *const argv[], char *const envp[],
+                                int source, int target) {
+  sigset_t all, previous;
+  sigfillset(&all);
+  sigprocmask(SIG_SETMASK, &all, &previous);
+  pid_t pid = fork();
+  if (pid == 0) {
+    // The child: async-signal-safe calls only until execve.
+    if (source == target) {
+      if (fcntl(target, F_SETFD, 0) < 0) _exit(127);
+    } else if (dup2(source, target) < 0) {
+      _exit(127);
+    }
+    process_control_reset_signals();
+    execve(path, argv, envp);
+    _exit(127);
+  }
+  int saved = errno;
+  sigprocmask(SIG_SETMASK, &previous, NULL);
+  errno = saved;
+  return pid;
 }
 
 int process_control_keep_freed_heap(int trim, int mmap) {

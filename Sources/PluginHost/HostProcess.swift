@@ -2,8 +2,14 @@ import CProcessControl
 import Glibc
 import UnixIO
 
-/// Starting a plugin host: a socketpair, then `posix_spawn` of the daemon's own executable
+/// Starting a plugin host: a socketpair, then a fork and `execve` of the daemon's own executable
 /// with the host's end as descriptor 3, every signal at its default and none blocked.
+///
+/// Not `posix_spawn`: its vfork holds the daemon's loop until the new host has reached
+/// `execve`, and on a busy machine that is as long as the host waits for a CPU (a median of
+/// 8.5 ms of every restart with three busy processes beside it, frames due meanwhile as late).
+/// A fork copies the daemon's page tables instead (0.4 to 0.7 ms) and never waits for the
+/// child.
 public struct HostProcess: Sendable {
   /// The host's pid.
   public let pid: Int32
@@ -40,16 +46,22 @@ public struct HostProcess: Sendable {
       daemonEnd = moved
     }
     defer { close(hostEnd) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, hostEnd, HostSandbox.channelDescriptor)
-    let pid: pid_t
-    do {
-      pid = try spawnProcess(
-        executable: executable, arguments: arguments, environment: environment,
-        fileActions: &actions)
-    } catch {
+    // The child's execve reports no error to the daemon (a host that cannot start exits with
+    // status 127): what makes most starts fail is said here, with its reason.
+    guard access(executable, X_OK) == 0 else {
+      let error = SystemError(errno: errno, function: "access", path: executable)
+      close(daemonEnd)
+      throw Failure(description: "cannot start \(executable): \(error.reason)")
+    }
+    let (pid, forkError) = withExecVectors(
+      executable: executable, arguments: arguments, environment: environment
+    ) { argv, envp in
+      let pid = process_control_fork_exec(
+        executable, argv, envp, hostEnd, HostSandbox.channelDescriptor)
+      return (pid, errno)
+    }
+    guard pid > 0 else {
+      let error = SystemError(errno: forkError, function: "fork")
       close(daemonEnd)
       throw Failure(description: "cannot start \(executable): \(error.reason)")
     }

@@ -46,8 +46,8 @@ public struct HostSandbox: Equatable, Sendable {
   /// no-new-privileges, limits. Each step is checked.
   /// - Throws: ``Failure`` naming the step that failed.
   public func apply() throws(Failure) {
-    // A plugin of the old daemon may have blocked or caught signals; posix_spawn reset them,
-    // and this makes sure whatever starts the host.
+    // A plugin of the old daemon may have blocked or caught signals; the daemon's fork reset
+    // them before execve, and this makes sure whatever starts the host.
     guard process_control_reset_signals() == 0 else {
       throw Failure("cannot reset the signal mask", errno: errno)
     }

@@ -150,18 +150,24 @@ struct DataAnimatorCatalog {
 
   /// The bytes of the regular file open as `descriptor`, read from its start (`pread`, so a
   /// descriptor read before reads the same), at most one byte past the format's limit (so
-  /// that an oversized file is reported as such, not read whole).
+  /// that an oversized file is reported as such, not read whole). The buffer starts at the
+  /// file's size and grows only if the file does while it is read, never a buffer of the
+  /// limit's size for every file (a plugin host's start-up reads them all).
   static func contents(of descriptor: Int32) -> Result<[UInt8], FileProblem> {
     var info = stat()
     guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       return .failure(FileProblem("is not a regular file"))
     }
     let limit = DataAnimator.maximumFileBytes + 1
-    var bytes = [UInt8](repeating: 0, count: limit)
+    // One byte past the size, so that the end of the file is seen without another read.
+    var bytes = [UInt8](repeating: 0, count: min(limit, max(0, Int(info.st_size)) + 1))
     var count = 0
     while count < limit {
+      if count == bytes.count {
+        bytes += repeatElement(0, count: min(limit, 2 * bytes.count) - bytes.count)
+      }
       let got = bytes.withUnsafeMutableBytes { buffer in
-        pread(descriptor, buffer.baseAddress! + count, limit - count, off_t(count))
+        pread(descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(count))
       }
       if got < 0 && errno == EINTR { continue }
       guard got >= 0 else {

@@ -20,6 +20,25 @@ public func spawnProcess(
   posix_spawnattr_setsigmask(&attributes, &none)
   posix_spawnattr_setsigdefault(&attributes, &all)
   posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  var pid: pid_t = 0
+  let status = withExecVectors(
+    executable: executable, arguments: arguments, environment: environment
+  ) { argv, envp in
+    posix_spawn(&pid, executable, &fileActions, &attributes, argv, envp)
+  }
+  guard status == 0 else {
+    throw SystemError(errno: status, function: "posix_spawn", path: executable)
+  }
+  return pid
+}
+
+/// Calls `body` with the C argument vector of `executable` run with `arguments` (its own path
+/// first) and the C environment of `environment` (`NAME=value`, in name order), each ended by a
+/// null pointer and valid during the call only.
+public func withExecVectors<Result>(
+  executable: String, arguments: [String], environment: [String: String],
+  _ body: ([UnsafeMutablePointer<CChar>?], [UnsafeMutablePointer<CChar>?]) -> Result
+) -> Result {
   let argv = ([executable] + arguments).map { strdup($0) } + [nil]
   let envp =
     environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -27,10 +46,5 @@ public func spawnProcess(
     for argument in argv { free(argument) }
     for variable in envp { free(variable) }
   }
-  var pid: pid_t = 0
-  let status = posix_spawn(&pid, executable, &fileActions, &attributes, argv, envp)
-  guard status == 0 else {
-    throw SystemError(errno: status, function: "posix_spawn", path: executable)
-  }
-  return pid
+  return body(argv, envp)
 }

@@ -27,6 +27,17 @@ int process_control_close_descriptors_from(int lowest);
 /// Restores every signal's default disposition and unblocks every signal.
 int process_control_reset_signals(void);
 
+/// Starts `path` with `argv` and `envp` (NULL-terminated) in a forked child, its descriptor
+/// `target` a copy of `source` (close-on-exec cleared), every signal at its default and none
+/// blocked, and returns the child's pid at once. Unlike `posix_spawn`, whose vfork holds the
+/// caller until the child has reached `execve` (as long as the child waits for a CPU on a
+/// busy machine), it never waits for the child: a child whose `execve` fails exits with
+/// status 127. The caller's signals are blocked from the fork until the child has reset them,
+/// so no handler of the caller's runs in the child. Returns -1 with errno set when `fork`
+/// fails.
+pid_t process_control_fork_exec(const char *path, char *const argv[], char *const envp[],
+                                int source, int target);
+
 /// `mallopt(M_TRIM_THRESHOLD, trim)` and `mallopt(M_MMAP_THRESHOLD, mmap)`: freed memory at
 /// the top of the heap is given back to the kernel only beyond `trim` bytes, and blocks below
 /// `mmap` bytes come from the heap. Returns 1 when glibc took both, 0 otherwise.
