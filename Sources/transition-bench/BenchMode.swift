@@ -2,6 +2,7 @@
 /// the usage text and the run loop all read.
 enum BenchMode: String, CaseIterable {
   case evaluate, encode, decode, stages, stream, scale, update, begin, tap, fairness, idle, delta
+  case restart
 
   /// What the mode measures, for the usage text (lines after the first are indented there).
   var summary: String {
@@ -64,6 +65,12 @@ enum BenchMode: String, CaseIterable {
       runs as nobody)
       """
     case .idle: "start-up time (to the first reply) and CPU used while idle"
+    case .restart:
+      """
+      frames of a 60 fps session while the plugin host is killed once a second (20
+      times), three processes spinning at nice 10 beside it: p99 and worst lateness
+      within 0.5 s after a kill, beside the frames away from any kill
+      """
     case .delta:
       """
       bytes of delta frames against full frames of the same session (album-flip

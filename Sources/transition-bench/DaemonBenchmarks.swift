@@ -161,6 +161,26 @@ struct DaemonBenchmarks {
     }
   }
 
+  func restart() throws {
+    for build in options.daemonBuilds {
+      let daemon = try DaemonProcess(binDirectory: build.directory, config: Self.config)
+      defer { daemon.stop() }
+      let result = try RestartBench(daemon: daemon).run(restarts: 20, busy: 3)
+      let note = "\(result.restarts) restarts, 3 processes spinning at nice 10"
+      report.add(
+        "restart", build.labelled("after a restart: p99"),
+        result.nearRestart.value(0.99) * 1e3, "ms", note)
+      report.add(
+        "restart", build.labelled("after a restart: worst"), result.nearRestart.maximum * 1e3,
+        "ms", "\(result.nearRestart.count) frames")
+      report.add(
+        "restart", build.labelled("elsewhere: p99"), result.elsewhere.value(0.99) * 1e3, "ms")
+      report.add(
+        "restart", build.labelled("elsewhere: worst"), result.elsewhere.maximum * 1e3, "ms",
+        "\(result.elsewhere.count) frames")
+    }
+  }
+
   func begin() throws {
     for build in options.daemonBuilds {
       let daemon = try DaemonProcess(binDirectory: build.directory, config: Self.config)

@@ -56,13 +56,15 @@ final class DaemonProcess {
 
   /// User plus system CPU seconds the daemon's plugin host (its child process) has used so
   /// far; 0 when it has none.
-  var hostCPUSeconds: Double {
+  var hostCPUSeconds: Double { hostPID.map(Self.cpuSeconds(of:)) ?? 0 }
+
+  /// The daemon's plugin host (its child process), if one runs now.
+  var hostPID: Int32? {
     guard
       let children = try? String(
-        contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8),
-      let host = children.split(separator: " ").first.flatMap({ Int32($0) })
-    else { return 0 }
-    return Self.cpuSeconds(of: host)
+        contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+    else { return nil }
+    return children.split(separator: " ").first.flatMap { Int32($0) }
   }
 
   /// User plus system CPU seconds process `pid` has used so far (`/proc/<pid>/stat`).

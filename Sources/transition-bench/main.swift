@@ -45,6 +45,7 @@ do {
     case .stream: try daemons.stream()
     case .scale: try daemons.scale()
     case .update: try daemons.update()
+    case .restart: try daemons.restart()
     case .begin: try daemons.begin()
     case .tap: try daemons.tap()
     case .fairness: try daemons.fairness()
