@@ -28,31 +28,27 @@ public struct HostProcess: Sendable {
   public static func spawn(executable: String, arguments: [String], environment: [String: String])
     throws(Failure) -> HostProcess
   {
+    // The child's execve reports no error to the daemon (a host that cannot start exits with
+    // status 127): what makes most starts fail is said here, with its reason.
+    guard access(executable, X_OK) == 0 else {
+      let error = SystemError(errno: errno, function: "access", path: executable)
+      throw Failure(description: "cannot start \(executable): \(error.reason)")
+    }
     var pair: [Int32] = [-1, -1]
     guard
       socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
         == 0
     else { throw Failure(description: "socketpair: \(String(cString: strerror(errno)))") }
-    var (daemonEnd, hostEnd) = (pair[0], pair[1])
-    // dup2 onto the same number would keep close-on-exec: move the host's end out of the way.
-    if hostEnd == HostSandbox.channelDescriptor {
-      let moved = fcntl(hostEnd, F_DUPFD_CLOEXEC, 10)
-      close(hostEnd)
-      hostEnd = moved
-    }
+    var daemonEnd = pair[0]
+    let hostEnd = pair[1]
+    // The child's descriptor 3 becomes the host's end (process_control_fork_exec clears its
+    // close-on-exec when it is 3 already): the daemon's end must not be there.
     if daemonEnd == HostSandbox.channelDescriptor {
       let moved = fcntl(daemonEnd, F_DUPFD_CLOEXEC, 10)
       close(daemonEnd)
       daemonEnd = moved
     }
     defer { close(hostEnd) }
-    // The child's execve reports no error to the daemon (a host that cannot start exits with
-    // status 127): what makes most starts fail is said here, with its reason.
-    guard access(executable, X_OK) == 0 else {
-      let error = SystemError(errno: errno, function: "access", path: executable)
-      close(daemonEnd)
-      throw Failure(description: "cannot start \(executable): \(error.reason)")
-    }
     let (pid, forkError) = withExecVectors(
       executable: executable, arguments: arguments, environment: environment
     ) { argv, envp in

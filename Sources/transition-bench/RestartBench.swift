@@ -36,53 +36,74 @@ struct RestartBench {
     let start = reply.value(of: "start").flatMap(Double.init) ?? Monotonic.now
     let reader = try LineSocket(path: daemon.socketPath)
     try reader.send(#"{"op":"subscribe","session":"r0","fps":60,"clock":"wall"}"#)
-    let arrivals = Collector()
-    let readerThread = Thread {
+    // Thread 0 reads the frames until the session completes; thread 1 kills the host and then
+    // ends the session. Each writes its own part, read once both have returned.
+    let run = Run(daemon: daemon, control: control)
+    runOnThreads(2) { role in
+      if role == 0 { run.read(reader, start: start) } else { run.kill(times: restarts) }
+    }
+    if let failure = run.failure { throw failure }
+    var near: [Double] = []
+    var elsewhere: [Double] = []
+    for (arrival, late) in run.frames {
+      if run.kills.contains(where: { arrival >= $0 && arrival < $0 + 0.5 }) {
+        near.append(late)
+      } else if !run.kills.contains(where: { arrival >= $0 - 0.1 && arrival < $0 + 0.6 }) {
+        elsewhere.append(late)
+      }
+    }
+    return Result(
+      nearRestart: Percentiles(near), elsewhere: Percentiles(elsewhere),
+      restarts: run.kills.count)
+  }
+
+  /// The two threads' work and findings.
+  private final class Run: @unchecked Sendable {
+    let daemon: DaemonProcess
+    let control: LineSocket
+    /// Each frame's arrival and lateness (the reader's).
+    var frames: [(arrival: Double, lateness: Double)] = []
+    /// When each kill was sent (the killer's).
+    var kills: [Double] = []
+    var failure: Error?
+
+    init(daemon: DaemonProcess, control: LineSocket) {
+      self.daemon = daemon
+      self.control = control
+    }
+
+    func read(_ socket: LineSocket, start: Double) {
       var parser = FrameLineParser()
-      var lateness: [Double] = []
-      var arrived: [Double] = []
       var complete = false
       while !complete,
-        reader.readChunk({ chunk, arrival in
+        socket.readChunk({ chunk, arrival in
           parser.feed(chunk) { line in
             switch line {
-            case .frame(_, _, let t, _):
-              arrived.append(arrival)
-              lateness.append(arrival - (start + t))
+            case .frame(_, _, let t, _): self.frames.append((arrival, arrival - (start + t)))
             case .complete: complete = true
             default: break
             }
           }
         })
       {}
-      // Arrival instants and lateness, side by side.
-      arrivals.add(frames: 0, gaps: 0, lateness: arrived + lateness, failure: nil)
     }
-    readerThread.start()
-    Thread.sleep(forTimeInterval: 1)
-    var kills: [Double] = []
-    for _ in 0..<restarts {
-      guard let host = daemon.hostPID else { throw BenchError("the daemon has no plugin host") }
-      kills.append(Monotonic.now)
-      kill(host, SIGKILL)
+
+    func kill(times: Int) {
       Thread.sleep(forTimeInterval: 1)
-    }
-    _ = try control.request(#"{"op":"end","session":"r0"}"#)
-    while !readerThread.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-    let both = arrivals.lateness
-    let count = both.count / 2
-    var near: [Double] = []
-    var elsewhere: [Double] = []
-    for index in 0..<count {
-      let arrival = both[index]
-      let late = both[count + index]
-      if kills.contains(where: { arrival >= $0 && arrival < $0 + 0.5 }) {
-        near.append(late)
-      } else if !kills.contains(where: { arrival >= $0 - 0.1 && arrival < $0 + 0.6 }) {
-        elsewhere.append(late)
+      for _ in 0..<times {
+        guard let host = daemon.hostPID else {
+          failure = BenchError("the daemon has no plugin host")
+          break
+        }
+        kills.append(Monotonic.now)
+        Glibc.kill(host, SIGKILL)
+        Thread.sleep(forTimeInterval: 1)
+      }
+      do {
+        _ = try control.request(#"{"op":"end","session":"r0"}"#)
+      } catch {
+        failure = failure ?? error
       }
     }
-    return Result(
-      nearRestart: Percentiles(near), elsewhere: Percentiles(elsewhere), restarts: kills.count)
   }
 }
