@@ -15,7 +15,8 @@ import TransitionWire
 /// Delta subscribers share the stream's one ``FrameDeltaEncoder``, which encodes each frame
 /// rendered against the one rendered before, while the stream has any (docs/protocol.md,
 /// "Delta frames"). One that must start afresh (it joined, asked `resync`, or had a frame
-/// coalesced) gets the tick's key frame instead: the full line with `"key":true`.
+/// coalesced) gets the tick's key frame instead: the full line with `"key":true`. A frame
+/// that only deltas are made of is evaluated and delta-encoded, its full line never written.
 ///
 /// A subscriber whose connection is over the slow-subscriber limit is not written to; it is
 /// owed the stream's newest frame, which is rendered again for it when its connection drains
@@ -145,6 +146,14 @@ final class FrameStream {
       seq: seq, progress: session.progress(at: time), t: time - session.startTime, body)
   }
 
+  /// Evaluates the frame showing the session at monotonic `time` without encoding its line
+  /// (only deltas are written of it), and counts it.
+  private func evaluate(at time: Double, _ body: (Frame) -> Void) {
+    let session = self.session
+    frameClocks.stats.framesRendered += 1
+    session.evaluate(progress: session.progress(at: time), t: time - session.startTime, body)
+  }
+
   /// Lends `body` the line `member` gets of a frame: the full line to a full subscriber, the
   /// delta to a delta subscriber in step with the encoder, and otherwise the key frame made of
   /// the full line (after which it is in step).
@@ -209,13 +218,29 @@ final class FrameStream {
     // A snapshot: a subscriber whose client closes while its frame is sent leaves `members`.
     let members = self.members
     var takers = 0
+    // Whether some taker gets the full line (a full subscriber, or a key frame).
+    var takesFull = false
     for member in members {
       member.takesFrame = false
       guard let client = member.subscription.client else { continue }
       member.takesFrame = admit(member, client: client, session: sessionID)
-      if member.takesFrame { takers += 1 }
+      guard member.takesFrame else { continue }
+      takers += 1
+      takesFull = takesFull || member.subscription.encoding == .full || member.needsKeyFrame
     }
-    if takers > 0 {
+    if takers > 0, !takesFull {
+      // Deltas alone: the full line is not written at all.
+      evaluate(at: time) { frame in
+        deltaEncoder?.encode(session: sessionID, seq: frameSeq, frame: frame) { delta in
+          deltaEncoderSeq = frameSeq
+          for member in members where member.takesFrame {
+            guard let client = member.subscription.client else { continue }
+            held?.hold(client)
+            client.writeFrame(delta)
+          }
+        }
+      }
+    } else if takers > 0 {
       render(seq: frameSeq, at: time) { bytes, frame in
         guard deltaSubscribers > 0 else {
           for member in members where member.takesFrame {

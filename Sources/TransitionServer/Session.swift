@@ -118,7 +118,7 @@ final class Session {
     seq: Int, progress: Double, t: Double, live: Bool = true,
     _ body: (UnsafeRawBufferPointer) -> Void
   ) {
-    if live, outcome == nil, let follower, follower.isTouched {
+    if let follower = liveFollower(live) {
       renderer.render(
         seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
     } else {
@@ -134,12 +134,23 @@ final class Session {
     seq: Int, progress: Double, t: Double, live: Bool = true,
     _ body: (UnsafeRawBufferPointer, Frame) -> Void
   ) {
-    if live, outcome == nil, let follower, follower.isTouched {
-      renderer.render(
-        seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
-    } else {
-      renderer.render(seq: seq, progress: progress, time: t, body)
-    }
+    renderer.render(
+      seq: seq, progress: progress, time: t, following: liveFollower(live), at: startTime + t,
+      body)
+  }
+
+  /// Evaluates the frame the methods above render and lends it to `body`, its line not
+  /// encoded: for a frame only delta subscribers take (``FrameDeltaEncoder``).
+  func evaluate(progress: Double, t: Double, live: Bool = true, _ body: (Frame) -> Void) {
+    renderer.evaluate(
+      progress: progress, time: t, following: liveFollower(live), at: startTime + t, body)
+  }
+
+  /// The follower that moves a frame's held layers: while a finger holds them, for a live
+  /// frame (the session's own clock) of a session not yet completed.
+  private func liveFollower(_ live: Bool) -> GestureFollower? {
+    guard live, outcome == nil, let follower, follower.isTouched else { return nil }
+    return follower
   }
 
   /// Per layer, the fields its timeline animates (``TimelineEvaluator/animatedFields``).

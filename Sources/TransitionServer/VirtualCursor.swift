@@ -34,6 +34,12 @@ final class VirtualCursor {
     let t = index == lastIndex ? duration : min(Double(index) / fps, duration)
     if deltaEncoder == nil {
       session.render(seq: index, progress: t / duration, t: t, live: false, body)
+    } else if !needsKeyFrame {
+      // A delta alone: the full line is not written.
+      let seq = index
+      session.evaluate(progress: t / duration, t: t, live: false) { frame in
+        deltaEncoder?.encode(session: session.id, seq: seq, frame: frame, body)
+      }
     } else {
       let seq = index
       session.render(seq: seq, progress: t / duration, t: t, live: false) { full, frame in

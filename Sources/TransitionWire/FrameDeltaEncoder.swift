@@ -18,7 +18,10 @@ import TransitionKit
 /// subscribers. Numbers are written at the full frames' precision (``FixedPrecisionNumber``).
 /// While the layers keep their ids and order (every frame of one timeline), a frame is
 /// compared and written with no allocation: the previous frame is kept as a copy whose fields
-/// are updated in place. An encoder made with `animatedFields` compares only those.
+/// are updated in place. An encoder made with `animatedFields` compares only those, takes
+/// each frame's layers for the previous frame's (same ids, same order: one timeline's), and
+/// writes each changed layer's `{"id":…` as bytes kept from the first frame, the whole delta
+/// through a pointer into room reserved once for it.
 public struct FrameDeltaEncoder {
   private var sink = ByteSink(capacity: 1_024)
   /// The frame written last; nil before the first (or after ``reset()``).
@@ -27,6 +30,14 @@ public struct FrameDeltaEncoder {
   private var headSession: String?
   /// Per layer, the fields that may change between frames; nil to compare them all.
   private let animatedFields: [LayerFields]?
+  /// With `animatedFields`: per layer, `{"id":<id>` as bytes, ranges of one flat buffer
+  /// (written from the first frame compared; a timeline's layers keep their ids).
+  private var idHeads: [UInt8] = []
+  private var idHeadRanges: [Range<Int>] = []
+  /// With `animatedFields`: the most bytes the changed layers of a frame take.
+  private var changesBound = 0
+  /// With `animatedFields`: per layer, the fields that changed in the frame being written.
+  private var changedFields: [LayerFields] = []
 
   /// An encoder that compares every field of every layer.
   public init() {
@@ -66,6 +77,14 @@ public struct FrameDeltaEncoder {
       head = FrameEncoder.head(session: session)
       headSession = session
     }
+    if var kept = previous, let fields = animatedFields, fields.count == frame.layers.count,
+      kept.count == fields.count
+    {
+      previous = nil
+      writeTimelineChanges(from: &kept, to: frame, fields: fields, seq: seq)
+      previous = kept
+      return
+    }
     FrameEncoder.writeHead(head, seq: seq, frame: frame, into: &sink)
     sink.append(",\"layers\":[")
     if var kept = previous, Self.sameOrder(kept, frame.layers) {
@@ -78,6 +97,112 @@ public struct FrameDeltaEncoder {
     }
     writeReshaped(frame)
     previous = frame.layers
+  }
+
+  /// Writes the delta of `frame`, a frame of the encoder's one timeline, against `kept` (its
+  /// previous frame), and brings `kept` up to it: the changed fields found first, then written
+  /// through a cursor into room reserved for the most they can take (value by value into the
+  /// sink when a number is past the cursor's bound), then copied into `kept`.
+  private mutating func writeTimelineChanges(
+    from kept: inout [LayerState], to frame: Frame, fields: [LayerFields], seq: Int
+  ) {
+    if idHeadRanges.count != fields.count { prepareTimeline(frame, fields: fields) }
+    let head = self.head
+    let idHeads = self.idHeads
+    let idHeadRanges = self.idHeadRanges
+    let bound = head.count + FrameEncoder.headBound + changesBound
+    var complete = true
+    // Moved out for the frame, so that filling it copies nothing.
+    var changedFields = self.changedFields
+    self.changedFields = []
+    defer { self.changedFields = changedFields }
+    kept.withUnsafeMutableBufferPointer { old in
+      frame.layers.withUnsafeBufferPointer { new in
+        changedFields.withUnsafeMutableBufferPointer { changed in
+          guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return }
+          for index in new.indices {
+            changed[index] =
+              fields[index].isEmpty
+              ? []
+              : LayerState.changedFields(fields[index], from: oldBase + index, to: newBase + index)
+          }
+          let changed = UnsafeBufferPointer(changed)
+          sink.bytes.append(addingCapacity: bound) { span in
+            span.withUnsafeMutableBufferPointer { buffer, count in
+              let start = buffer.baseAddress! + count
+              var cursor = ReservedTextCursor(start)
+              FrameEncoder.writeHead(head, seq: seq, frame: frame, into: &cursor)
+              Self.writeChanged(
+                changed, of: newBase, idHeads: idHeads, idHeadRanges: idHeadRanges, into: &cursor)
+              complete = !cursor.isIncomplete
+              if complete { count += cursor.position - start }
+            }
+          }
+          if !complete {
+            FrameEncoder.writeHead(head, seq: seq, frame: frame, into: &sink)
+            Self.writeChanged(
+              changed, of: newBase, idHeads: idHeads, idHeadRanges: idHeadRanges, into: &sink)
+          }
+          for index in changed.indices where !changed[index].isEmpty {
+            LayerState.copyFields(changed[index], from: newBase + index, to: oldBase + index)
+          }
+        }
+      }
+    }
+  }
+
+  /// Writes `,"layers":[`, each layer of `layers` with `changed` fields (its id head, range
+  /// `idHeadRanges[i]` of `idHeads`, and those fields), and the end of the line.
+  private static func writeChanged<Output: FrameTextOutput>(
+    _ changed: UnsafeBufferPointer<LayerFields>, of layers: UnsafePointer<LayerState>,
+    idHeads: [UInt8], idHeadRanges: [Range<Int>], into output: inout Output
+  ) {
+    output.append(",\"layers\":[")
+    var written = 0
+    idHeads.withUnsafeBufferPointer { idHeads in
+      for index in changed.indices where !changed[index].isEmpty {
+        if written > 0 { output.append(UInt8(ascii: ",")) }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: idHeads[idHeadRanges[index]]))
+        for field in LayerFields.each where changed[index].contains(field) {
+          writeChanged(field, of: layers + index, into: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+        written += 1
+      }
+    }
+    output.append("],\"key\":false}\n")
+  }
+
+  /// Keeps what every delta of the timeline `frame` belongs to shares: each layer's id head,
+  /// and the most bytes the changes of a frame take (every animated field of every layer).
+  private mutating func prepareTimeline(_ frame: Frame, fields: [LayerFields]) {
+    var sink = ByteSink(capacity: 32 * fields.count)
+    idHeadRanges = []
+    idHeadRanges.reserveCapacity(fields.count)
+    changesBound = ",\"layers\":[".utf8.count + "],\"key\":false}\n".utf8.count
+    for (index, layer) in frame.layers.enumerated() {
+      let start = sink.bytes.count
+      sink.append("{\"id\":")
+      sink.appendString(layer.id)
+      idHeadRanges.append(start..<sink.bytes.count)
+      guard !fields[index].isEmpty else { continue }
+      changesBound += 2 + sink.bytes.count - start
+      for field in LayerFields.each where fields[index].contains(field) {
+        changesBound += Self.changedBound(of: field)
+      }
+    }
+    idHeads = sink.bytes
+    changedFields = Array(repeating: [], count: fields.count)
+  }
+
+  /// The most bytes ``writeChanged(_:of:into:)-(LayerFields,_,_)`` writes for `field`.
+  static func changedBound(of field: LayerFields) -> Int {
+    switch field {
+    case .frame: ",\"frame\":".utf8.count + FrameEncoder.bound(of: .frame)
+    case .hidden: ",\"hidden\":false".utf8.count
+    case .background: max(FrameEncoder.bound(of: .background), ",\"background\":null".utf8.count)
+    default: FrameEncoder.bound(of: field)
+    }
   }
 
   /// True when `new` has the layers of `old`, by id, in the same order.
@@ -137,8 +262,8 @@ public struct FrameDeltaEncoder {
   }
 
   /// Writes one changed field with its key and leading comma, its default value included.
-  private static func writeChanged(
-    _ field: LayerFields, of layer: UnsafePointer<LayerState>, into sink: inout ByteSink
+  private static func writeChanged<Output: FrameTextOutput>(
+    _ field: LayerFields, of layer: UnsafePointer<LayerState>, into sink: inout Output
   ) {
     switch field {
     case .frame:

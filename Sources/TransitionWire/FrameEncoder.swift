@@ -229,6 +229,23 @@ public struct FrameEncoder {
     sink.append(",\"frame\":")
   }
 
+  /// The most bytes ``write(_:of:into:)`` writes for `field`: its key, its
+  /// numbers (each with the `[` or `,` before it, within
+  /// ``TransitionJSON/FixedPrecisionNumber/maximumLength``) and a closing `]`.
+  static func bound(of field: LayerFields) -> Int {
+    let number = FixedPrecisionNumber.maximumLength
+    switch field {
+    case .frame: return 4 * number + 1
+    case .anchor: return FrameEncoder.anchorKey.utf8CodeUnitCount + 2 * number + 1
+    case .transform: return FrameEncoder.transformKey.utf8CodeUnitCount + 16 * number + 1
+    case .alpha: return FrameEncoder.alphaKey.utf8CodeUnitCount + number
+    case .hidden: return FrameEncoder.hiddenField.utf8CodeUnitCount
+    case .z: return FrameEncoder.zKey.utf8CodeUnitCount + number
+    case .background: return FrameEncoder.backgroundKey.utf8CodeUnitCount + Color.jsonLength
+    default: return 0
+    }
+  }
+
   /// Writes one field of a layer (`field` holds one), as the frame contract spells it: the
   /// box's numbers (its key is in the head), then each other field with its key and leading
   /// comma, or nothing when it has its default.
@@ -347,10 +364,10 @@ private struct FrameTemplate {
     }
     sink.append("]}\n")
     steps.append(Step(textEnd: sink.bytes.count, layer: 0, field: []))
-    bound = steps.reduce(sink.bytes.count) { $0 + Self.bound(of: $1.field) }
+    bound = steps.reduce(sink.bytes.count) { $0 + FrameEncoder.bound(of: $1.field) }
     // Kept for the session's lifetime: at exact capacity (the steps had it from the start).
     text = sink.bytes.withUnsafeBufferPointer { Array($0) }
-    fieldTexts = AnimatedFieldTexts(fields: steps.lazy.map(\.field), bound: Self.bound(of:))
+    fieldTexts = AnimatedFieldTexts(fields: steps.lazy.map(\.field), bound: FrameEncoder.bound(of:))
     self.steps = steps
   }
 
@@ -393,24 +410,9 @@ private struct FrameTemplate {
     return complete
   }
 
-  /// The most bytes a layer's fields take (``bound(of:)`` of each).
-  private static let layerFieldsBound = LayerFields.each.reduce(0) { $0 + bound(of: $1) }
-
-  /// The most bytes ``FrameEncoder/write(_:of:into:)`` writes for `field`: its key, its
-  /// numbers (each with the `[` or `,` before it, within
-  /// ``TransitionJSON/FixedPrecisionNumber/maximumLength``) and a closing `]`.
-  static func bound(of field: LayerFields) -> Int {
-    let number = FixedPrecisionNumber.maximumLength
-    switch field {
-    case .frame: return 4 * number + 1
-    case .anchor: return FrameEncoder.anchorKey.utf8CodeUnitCount + 2 * number + 1
-    case .transform: return FrameEncoder.transformKey.utf8CodeUnitCount + 16 * number + 1
-    case .alpha: return FrameEncoder.alphaKey.utf8CodeUnitCount + number
-    case .hidden: return FrameEncoder.hiddenField.utf8CodeUnitCount
-    case .z: return FrameEncoder.zKey.utf8CodeUnitCount + number
-    case .background: return FrameEncoder.backgroundKey.utf8CodeUnitCount + Color.jsonLength
-    default: return 0
-    }
+  /// The most bytes a layer's fields take (``FrameEncoder/bound(of:)`` of each).
+  private static let layerFieldsBound = LayerFields.each.reduce(0) {
+    $0 + FrameEncoder.bound(of: $1)
   }
 
   /// Writes the layers of `frame` (shaped as the template's first frame): the constant runs

@@ -67,6 +67,18 @@ public struct FrameRenderer {
     return try encoder.encode(session: session, seq: seq, frame: frame) { try body($0, frame) }
   }
 
+  /// Evaluates the frame as ``render(seq:progress:time:following:at:_:)-(_,_,_,_,_,(UnsafeRawBufferPointer,Frame)->Result)``
+  /// does and lends it to `body` without encoding its line: for frames that only a
+  /// ``FrameDeltaEncoder`` writes. The next frame rendered is written whole as ever.
+  public mutating func evaluate<Result>(
+    progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
+    at clockTime: Double = 0, _ body: (Frame) throws -> Result
+  ) rethrows -> Result {
+    evaluator.update(&frame, progress: progress, time: time)
+    follower?.apply(to: &frame, at: clockTime)
+    return try body(frame)
+  }
+
   /// The `frame` event at linear `progress`, `\n`-terminated, as a new array.
   public mutating func render(seq: Int, progress: Double, time: Double? = nil) -> [UInt8] {
     render(seq: seq, progress: progress, time: time) { Array($0) }

@@ -38,7 +38,8 @@ enum BenchMode: String, CaseIterable {
       """
       wall-clock sessions × fps × connections: p50/p99 lateness against each
       session's frame grid, seq gaps, the daemon's CPU and peak RSS (1000 × 60 fps
-      and 500 × 120 fps over 50 connections, or --sessions/--fps/--connections)
+      full and delta, and 500 × 120 fps, over 50 connections; or one scenario of
+      --sessions/--fps/--connections/--encoding)
       """
     case .update:
       """

@@ -14,6 +14,8 @@ struct BenchOptions {
   var scaleSessions: Int?
   var scaleFps: Int?
   var scaleConnections: Int?
+  /// scale: the subscriptions' `encoding` ("full" or "delta").
+  var scaleEncoding: String?
   /// scale and fairness: seconds each scenario streams.
   var scaleSeconds = 6.0
   /// update: samples.
@@ -46,6 +48,7 @@ struct BenchOptions {
                         update: the other sessions streaming (default 100)
       --fps N           scale: frame rate; update: the frame rate of every stream (default 60)
       --connections N   scale: connections the sessions are spread over (default 50)
+      --encoding E      scale: the subscriptions' encoding, full or delta (default full)
       --seconds S       scale, fairness: seconds each scenario streams (default 6)
       --updates N       update: samples (default 200)
       --begins N        begin: begins timed (default 2000; tap and stages: a quarter)
@@ -92,6 +95,12 @@ struct BenchOptions {
       case "--sessions": options.scaleSessions = try number()
       case "--fps": options.scaleFps = try number()
       case "--connections": options.scaleConnections = try number()
+      case "--encoding":
+        let encoding = try text()
+        guard encoding == "full" || encoding == "delta" else {
+          throw UsageError(message: "--encoding needs full or delta")
+        }
+        options.scaleEncoding = encoding
       case "--seconds":
         guard let value = Double(try text()), value > 0 else {
           throw UsageError(message: "--seconds needs a positive number")

@@ -86,13 +86,18 @@ struct DaemonBenchmarks {
   }
 
   func scale() throws {
-    var scenarios = [(1_000, 60, 50), (500, 120, 50)]
-    if options.scaleSessions != nil || options.scaleFps != nil || options.scaleConnections != nil {
+    var scenarios = [(1_000, 60, 50, "full"), (1_000, 60, 50, "delta"), (500, 120, 50, "full")]
+    if options.scaleSessions != nil || options.scaleFps != nil || options.scaleConnections != nil
+      || options.scaleEncoding != nil
+    {
       scenarios = [
-        (options.scaleSessions ?? 1_000, options.scaleFps ?? 60, options.scaleConnections ?? 50)
+        (
+          options.scaleSessions ?? 1_000, options.scaleFps ?? 60, options.scaleConnections ?? 50,
+          options.scaleEncoding ?? "full"
+        )
       ]
     }
-    for (sessions, fps, connections) in scenarios {
+    for (sessions, fps, connections, encoding) in scenarios {
       var results = [[ScaleBench.Result]](repeating: [], count: options.daemonBuilds.count)
       for _ in 0..<min(options.runs, 3) {
         for (index, build) in options.daemonBuilds.enumerated() {
@@ -100,21 +105,24 @@ struct DaemonBenchmarks {
           defer { daemon.stop() }
           results[index].append(
             try ScaleBench(daemon: daemon).run(
-              sessions: sessions, fps: fps, connections: connections, seconds: options.scaleSeconds)
+              sessions: sessions, fps: fps, connections: connections, encoding: encoding,
+              seconds: options.scaleSeconds)
           )
         }
       }
       for (index, build) in options.daemonBuilds.enumerated() {
         reportScale(
-          results[index], build: build, sessions: sessions, fps: fps, connections: connections)
+          results[index], build: build,
+          scenario:
+            "\(sessions) × \(fps) fps / \(connections)\(encoding == "delta" ? ", delta" : "")")
       }
     }
   }
 
   private func reportScale(
-    _ results: [ScaleBench.Result], build: DaemonBuild, sessions: Int, fps: Int, connections: Int
+    _ results: [ScaleBench.Result], build: DaemonBuild, scenario: String
   ) {
-    let name = build.labelled("\(sessions) × \(fps) fps / \(connections)")
+    let name = build.labelled(scenario)
     let layers = results.first?.layers ?? 0
     report.add(
       "scale", "\(name): lateness p50",
@@ -131,6 +139,10 @@ struct DaemonBenchmarks {
     report.add(
       "scale", "\(name): frames read / due", Percentiles(read).median, "",
       "\(results.last?.framesRead ?? 0) of \(results.last?.framesDue ?? 0)")
+    report.add(
+      "scale", "\(name): bytes a frame",
+      Percentiles(results.map { Double($0.bytesRead) / Double(max($0.framesRead, 1)) }).median,
+      "B", "everything read over the frames read")
     report.add(
       "scale", "\(name): daemon CPU", Percentiles(results.map(\.cpuFraction)).median, "cores",
       "the readers: \(BenchReport.format(Percentiles(results.map(\.readerCPUFraction)).median)) cores"

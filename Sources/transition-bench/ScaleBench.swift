@@ -1,7 +1,8 @@
 import Foundation
 
 /// Many wall-clock sessions at once: `sessions` zoom-present sessions at `fps`, subscribed
-/// over `connections` connections, each read by its own thread.
+/// over `connections` connections with `encoding` (`full` or `delta`), each read by its own
+/// thread.
 ///
 /// Lateness of a frame is its arrival time minus the instant it shows (the session's `start`,
 /// from the `begin` reply, plus its `t`), on the monotonic clock both processes share. (From a
@@ -15,6 +16,8 @@ struct ScaleBench {
     var connections: Int
     var layers = 0
     var framesRead = 0
+    /// Every byte the readers read (frames, replies and `complete` events).
+    var bytesRead = 0
     var framesDue = 0
     var gaps = 0
     var lateness = Percentiles([])
@@ -28,7 +31,9 @@ struct ScaleBench {
   let daemon: DaemonProcess
 
   /// Runs the scenario: every session lasts `seconds` of streaming after the subscriptions.
-  func run(sessions: Int, fps: Int, connections: Int, seconds: Double) throws -> Result {
+  func run(
+    sessions: Int, fps: Int, connections: Int, encoding: String = "full", seconds: Double
+  ) throws -> Result {
     var result = Result(sessions: sessions, fps: fps, connections: connections)
     let control = try LineSocket(path: daemon.socketPath)
     let readers = try (0..<connections).map { _ in try LineSocket(path: daemon.socketPath) }
@@ -56,7 +61,8 @@ struct ScaleBench {
       let mine = Array(stride(from: connection, to: sessions, by: connections))
       do {
         let requests = mine.map {
-          #"{"op":"subscribe","session":"z\#($0)","fps":\#(fps),"clock":"wall"}"# + "\n"
+          #"{"op":"subscribe","session":"z\#($0)","fps":\#(fps),"clock":"wall","encoding":"\#(encoding)"}"#
+            + "\n"
         }.joined()
         try Array(requests.utf8).withUnsafeBytes { try socket.sendAll($0) }
         var parser = FrameLineParser()
@@ -64,11 +70,13 @@ struct ScaleBench {
         var lateness: [Double] = []
         lateness.reserveCapacity(Int(duration * Double(fps)) * mine.count + 64)
         var frames = 0
+        var bytes = 0
         var gaps = 0
         var completes = 0
         var failure: Error?
         while completes < mine.count, failure == nil {
           let more = socket.readChunk { chunk, arrival in
+            bytes += chunk.count
             parser.feed(chunk) { line in
               switch line {
               case .frame(let session, let seq, let t, _):
@@ -87,9 +95,10 @@ struct ScaleBench {
           }
           if !more { failure = BenchError("the daemon closed a connection") }
         }
-        collector.add(frames: frames, gaps: gaps, lateness: lateness, failure: failure)
+        collector.add(
+          frames: frames, bytes: bytes, gaps: gaps, lateness: lateness, failure: failure)
       } catch {
-        collector.add(frames: 0, gaps: 0, lateness: [], failure: error)
+        collector.add(frames: 0, bytes: 0, gaps: 0, lateness: [], failure: error)
       }
     }
     let finished = Monotonic.now
@@ -99,6 +108,7 @@ struct ScaleBench {
     result.readerCPUFraction = (Self.ownCPUSeconds() - readerCPUBefore) / result.seconds
     result.peakResidentBytes = daemon.peakResidentBytes
     result.framesRead = collector.frames
+    result.bytesRead = collector.bytes
     result.gaps = collector.gaps
     result.lateness = Percentiles(collector.lateness)
     // Each session shows a frame at every grid deadline between its subscription and its end.
@@ -123,14 +133,16 @@ extension ScaleBench {
 final class Collector: @unchecked Sendable {
   private let lock = NSLock()
   private(set) var frames = 0
+  private(set) var bytes = 0
   private(set) var gaps = 0
   private(set) var lateness: [Double] = []
   private(set) var failure: Error?
 
-  func add(frames: Int, gaps: Int, lateness: [Double], failure: Error?) {
+  func add(frames: Int, bytes: Int, gaps: Int, lateness: [Double], failure: Error?) {
     lock.lock()
     defer { lock.unlock() }
     self.frames += frames
+    self.bytes += bytes
     self.gaps += gaps
     self.lateness += lateness
     if self.failure == nil { self.failure = failure }
