@@ -77,8 +77,8 @@ public struct FrameDeltaEncoder {
       head = FrameEncoder.head(session: session)
       headSession = session
     }
-    if var kept = previous, let fields = animatedFields, fields.count == frame.layers.count,
-      kept.count == fields.count
+    if var kept = previous, let fields = animatedFields, !fields.isEmpty,
+      fields.count == frame.layers.count, kept.count == fields.count
     {
       previous = nil
       writeTimelineChanges(from: &kept, to: frame, fields: fields, seq: seq)

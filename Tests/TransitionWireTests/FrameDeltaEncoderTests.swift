@@ -84,4 +84,14 @@ import TransitionWire
     #expect(line["layers"] == .array([]))
     #expect(line["key"] == .bool(false))
   }
+
+  @Test func aTimelineWithNoLayersWritesWholeLines() throws {
+    var deltas = FrameDeltaEncoder(animatedFields: [])
+    for seq in 0..<3 {
+      let line = try object(
+        deltas.encode(session: "s", seq: seq, frame: Frame(t: 0, progress: 0.5, layers: [])))
+      #expect(line["seq"] == .number(Double(seq)))
+      #expect(line["layers"] == .array([]))
+    }
+  }
 }
