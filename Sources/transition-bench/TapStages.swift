@@ -41,6 +41,20 @@ struct TapStages {
     return bytes
   }
 
+  /// Renders frames 1 … `frames` of every renderer at `frames` fps, one frame of each in turn
+  /// (`'*renderFramesInTurn*'`); returns the bytes written.
+  @inline(never)
+  static func renderFramesInTurn(_ renderers: inout [FrameRenderer], frames: Int) -> Int {
+    var bytes = 0
+    for seq in 1...frames {
+      let progress = Double(seq) / Double(frames)
+      for index in renderers.indices {
+        bytes &+= renderers[index].render(seq: seq, progress: progress) { $0.count }
+      }
+    }
+    return bytes
+  }
+
   /// The timeline the data animator `name` builds for `context`.
   private static func timeline(of name: String, for context: String) throws -> (
     animator: DataAnimator, binary: [UInt8]
@@ -142,6 +156,23 @@ struct TapStages {
         "µs",
         "every frame at \(frames) fps, one renderer; median of \(options.runs) runs")
     }
+    // The same frames as `scale` has them rendered: a frame of each of 1,000 sessions in
+    // turn, so that each renderer's state has gone cold since its previous frame.
+    var samples: [Double] = []
+    for _ in 0..<options.runs {
+      var renderers = (0..<1_000).map { FrameRenderer(session: "z\($0)", timeline: zoom) }
+      for index in renderers.indices {
+        checksum &+= renderers[index].render(seq: 0, progress: 0) { $0.count }
+      }
+      let start = Monotonic.now
+      checksum &+= Self.renderFramesInTurn(&renderers, frames: 60)
+      samples.append((Monotonic.now - start) / Double(60 * renderers.count))
+    }
+    report.add(
+      "stages", "daemon: a frame of the zoom present, 1,000 in turn",
+      Percentiles(samples).median * 1e6, "µs",
+      "every frame at 60 fps of 1,000 renderers, one frame of each in turn (as scale renders them); median of \(options.runs) runs"
+    )
     precondition(checksum != 0)
   }
 
