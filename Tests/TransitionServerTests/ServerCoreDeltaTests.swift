@@ -131,4 +131,48 @@ import TransitionWire
       for (seq, frame) in frames { #expect(frame == fullFrames[seq], "seq \(seq)") }
     }
   }
+
+  @Test func deltasAloneWhileNoFullSubscriberIsThereStillRebuildTheFrames() throws {
+    let harness = CoreHarness()
+    let owner = harness.connect()
+    // Two sessions begun in the same instant show the same frames: the second one's full
+    // subscriber is the reference for the first one's delta subscriber, whose stream has a
+    // full subscriber of its own only now and then (between, its ticks write deltas alone).
+    let id = harness.beginCrossfade(from: owner, duration: 10)
+    let twin = harness.beginCrossfade(from: owner, duration: 10)
+    let reference = harness.connect()
+    var expected: [Int: JSONValue] = [:]
+    func readReference(_ lines: [JSONValue]) {
+      for frame in lines.frames {
+        var object = frame.objectValue ?? [:]
+        object["session"] = .string(id)
+        expected[Int(frame["seq"]?.numberValue ?? -1)] = .object(object)
+      }
+    }
+    let reader = harness.connect()
+    var applier = FrameDeltaApplier()
+    var rebuilt = try applied(
+      harness.send(
+        #"{"op":"subscribe","session":"\#(id)","fps":10,"encoding":"delta"}"#, from: reader),
+      into: &applier)
+    readReference(
+      harness.send(#"{"op":"subscribe","session":"\#(twin)","fps":10}"#, from: reference))
+    var full: FakePeer?
+    for tick in 0..<30 {
+      if tick % 10 == 3 {
+        full = harness.connect()
+        _ = harness.send(#"{"op":"subscribe","session":"\#(id)","fps":10}"#, from: full!)
+      } else if tick % 10 == 6 {
+        full?.disconnect()
+        full = nil
+      }
+      harness.clock.advance(by: 0.1)
+      rebuilt.merge(try applied(reader.readLines(), into: &applier)) { $1 }
+      readReference(reference.readLines())
+      full?.dropUnread()
+    }
+    #expect(rebuilt.count >= 30)
+    #expect(rebuilt.count == expected.count)
+    for (seq, frame) in rebuilt { #expect(frame == expected[seq], "seq \(seq)") }
+  }
 }
