@@ -189,6 +189,8 @@ final class SoakRun {
     if unanswered > 0 { failures.append("\(unanswered) requests got no reply") }
     let gaps = all.reduce(0) { $0 + $1.gaps }
     if gaps > 0 { failures.append("healthy subscribers saw \(gaps) seq gaps") }
+    let malformed = all.reduce(0) { $0 + $1.malformed }
+    if malformed > 0 { failures.append("healthy subscribers could not read \(malformed) events") }
     if let failure = WorkerReport.latenessJudgement(of: all).failure { failures.append(failure) }
     let incomplete = all.reduce(0) { $0 + $1.incomplete }
     if incomplete > 0 { failures.append("\(incomplete) sessions never completed for their reader") }

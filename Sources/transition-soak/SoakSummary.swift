@@ -45,7 +45,8 @@ struct SoakSummary {
         + "connections \(sum(\.connections)), sessions begun \(sum(\.sessionsBegun)) "
         + "(never completed \(sum(\.incomplete))), frames read \(sum(\.frames))")
     lines.append(
-      "  healthy subscribers: \(sum(\.checkedFrames)) frames, seq gaps \(sum(\.gaps)), lateness "
+      "  healthy subscribers: \(sum(\.checkedFrames)) frames (\(sum(\.deltaFrames)) of them deltas), "
+        + "unreadable events \(sum(\.malformed)), seq gaps \(sum(\.gaps)), lateness "
         + "p50 \(milliseconds(lateness.percentile(0.5))), p99 \(milliseconds(lateness.percentile(0.99))), "
         + "p99.9 \(milliseconds(lateness.percentile(0.999))), max \(milliseconds(lateness.maximum)), "
         + "later than \(Int(SoakLimits.lateFrameSeconds * 1000)) ms: \(lateness.count(laterThan: SoakLimits.lateFrameSeconds))"

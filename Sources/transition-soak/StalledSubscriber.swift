@@ -1,8 +1,10 @@
 import TransitionClient
+import TransitionJSON
 
-/// A subscriber that stalls: subscribes to every session (`*`) at 60 fps and then reads
-/// nothing for a few seconds before it hangs up and does it again, so that the daemon's output
-/// for it piles up (coalesced frames, a slow-subscriber disconnect) while everyone else goes on.
+/// A subscriber that stalls: subscribes to every session (`*`) at 60 fps, with full or (every
+/// other time) delta frames, and then reads nothing for a few seconds before it hangs up and
+/// does it again, so that the daemon's output for it piles up (coalesced frames, key frames
+/// owed, a slow-subscriber disconnect) while everyone else goes on.
 struct StalledSubscriber: SocketWorker {
   let socketPath: String
   let deadline: Double
@@ -19,7 +21,9 @@ struct StalledSubscriber: SocketWorker {
   mutating func run() -> WorkerReport {
     connectUntilDeadline { worker, client in
       // The reply is read: a request gets one even from a subscriber that then stalls.
-      _ = client.ask(.subscribe, ["session": "*", "fps": 60], into: &worker.report)
+      let encoding: JSONValue = Bool.random(using: &worker.random) ? "delta" : "full"
+      _ = client.ask(
+        .subscribe, ["session": "*", "fps": 60, "encoding": encoding], into: &worker.report)
       Monotonic.sleep(
         min(Double.random(in: 2...8, using: &worker.random), worker.deadline - Monotonic.now))
     }

@@ -4,10 +4,12 @@ import TransitionJSON
 import TransitionWire
 
 /// A healthy subscriber: one connection that begins a session of each animator in turn (1 s,
-/// not interactive), subscribes to it on the wall clock at 60 or 30 fps and reads every frame
-/// as it comes. Every frame is checked: its `seq` follows the one before (no gap: a reader
-/// that keeps up is never coalesced), and it arrived within ``SoakLimits/lateFrameSeconds``
-/// of when it was due, `start + t` on the shared monotonic clock.
+/// not interactive), subscribes to it on the wall clock at 60 or 30 fps (one session in three
+/// with delta frames) and reads every frame as it comes. Every frame is checked: its `seq`
+/// follows the one before (no gap: a reader that keeps up is never coalesced), it arrived
+/// within ``SoakLimits/lateFrameSeconds`` of when it was due, `start + t` on the shared
+/// monotonic clock, and a delta subscription's frames start with a key frame and each delta
+/// applies to the frames before it (``DaemonClient`` rebuilds them).
 struct SteadySubscriber: SocketWorker {
   let socketPath: String
   let transitions: [SoakTransition]
@@ -27,17 +29,22 @@ struct SteadySubscriber: SocketWorker {
       while Monotonic.now < worker.deadline {
         let transition = worker.transitions[next % worker.transitions.count]
         next += 1
-        if !worker.follow(transition, fps: next % 2 == 0 ? 60 : 30, on: client) { break }
+        let encoding = next % 3 == 0 ? "delta" : "full"
+        if !worker.follow(
+          transition, fps: next % 2 == 0 ? 60 : 30, encoding: encoding, on: client)
+        {
+          break
+        }
       }
     }
     return report
   }
 
-  /// Begins `transition` and reads its frames to its `complete`.
+  /// Begins `transition` and reads its frames, of `encoding`, to its `complete`.
   /// - Returns: false when the connection is no longer usable.
-  private mutating func follow(_ transition: SoakTransition, fps: Double, on client: DaemonClient)
-    -> Bool
-  {
+  private mutating func follow(
+    _ transition: SoakTransition, fps: Double, encoding: String, on client: DaemonClient
+  ) -> Bool {
     guard
       let begun = client.ask(
         .begin,
@@ -52,7 +59,9 @@ struct SteadySubscriber: SocketWorker {
     report.sessionsBegun += 1
     guard
       let subscribed = client.ask(
-        .subscribe, ["session": .string(session), "fps": .number(fps)], into: &report)
+        .subscribe,
+        ["session": .string(session), "fps": .number(fps), "encoding": .string(encoding)],
+        into: &report)
     else { return false }
     guard subscribed.ok else { return true }
     // The stream may be older than this subscription (a `*` subscriber of the same rate made
@@ -65,6 +74,7 @@ struct SteadySubscriber: SocketWorker {
         event = try client.nextEvent(timeout: .milliseconds(Int(left * 1000) + 1))
       } catch {
         if error.code == .timeout { continue }
+        if error.code == .malformed { report.malformed += 1 }
         report.note("steady subscriber of \(session): \(error)")
         return false
       }
@@ -73,6 +83,13 @@ struct SteadySubscriber: SocketWorker {
       case .frame(let frame) where frame.session == session:
         report.frames += 1
         report.checkedFrames += 1
+        if encoding == "delta" {
+          report.deltaFrames += 1
+          if expected == nil, frame.key != true {
+            report.malformed += 1
+            report.note("\(session): the delta subscription's first frame is no key frame")
+          }
+        }
         if let expected, frame.seq != expected {
           report.gaps += 1
           report.note(

@@ -26,6 +26,11 @@ struct WorkerReport: Codable {
   var checkedFrames = 0
   /// `seq` gaps seen by a healthy subscriber.
   var gaps = 0
+  /// Of the checked frames, those of delta subscriptions (docs/protocol.md, "Delta frames").
+  var deltaFrames = 0
+  /// Events a healthy subscriber could not read: one that does not decode, a delta that does
+  /// not apply to the frames before it, a delta subscription whose first frame is no key frame.
+  var malformed = 0
   /// Lateness of every checked frame.
   var lateness = LatenessHistogram()
   /// How late a process woke for a deadline (``WakeUpProbe``): the machine's share of the
