@@ -90,6 +90,31 @@ import UnixIO
     #expect(daemon.log.contains(missing), "\(daemon.log)")
   }
 
+  /// The harness's own contract, which the test above relies on: a start that waits for a
+  /// copied binary still open for writing (`ETXTBSY`) keeps the directory it was given, so the
+  /// daemon that finally starts writes its log there.
+  @Test func aStartThatWaitsForABusyBinaryKeepsItsDirectoryAndLog() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let binary = directory + "/transitiond"
+    try FileManager.default.copyItem(atPath: DaemonHarness.product("transitiond"), toPath: binary)
+    try FileManager.default.createDirectory(
+      atPath: directory + "/run", withIntermediateDirectories: false)
+    // Held open for writing for 0.3 s: the first starts fail with ETXTBSY.
+    let writer = open(binary, O_WRONLY | O_CLOEXEC)
+    try #require(writer >= 0)
+    let closer = Thread {
+      usleep(300_000)
+      close(writer)
+    }
+    closer.start()
+    let daemon = try DaemonProcess.startCopy(
+      binary, directory: directory + "/run", pluginPath: DaemonHarness.productsDirectory)
+    #expect(FileManager.default.fileExists(atPath: directory + "/run/daemon.log"))
+    #expect(try daemon.client().hello().pid == Int(daemon.pid))
+    #expect(DaemonHarness.waitUntil { daemon.log.contains("loaded plugin") }, "\(daemon.log)")
+  }
+
   @Test func secondInstanceRefusesAndTheFirstKeepsServing() throws {
     let daemon = try DaemonProcess()
     let result = try DaemonHarness.runProgram(

@@ -107,14 +107,17 @@ struct DaemonHarnessError: Error, CustomStringConvertible {
 
 /// The real `transitiond` binary running on a temporary socket, with the real plugins.
 ///
-/// Stopped (SIGTERM, then SIGKILL if needed) and its directory removed when released.
+/// Stopped (SIGTERM, then SIGKILL if needed) and its directory removed when released: a
+/// directory it made always, one it was given once the daemon has run (a start that failed
+/// leaves the caller's directory, its log included, for the caller to start again in).
 final class DaemonProcess {
   let directory: String
   let socketPath: String
   let configPath: String?
   let logPath: String
   let process = Process()
-  private var removed = false
+  /// Whether ``directory`` is removed when this is released.
+  private var removesDirectory: Bool
 
   /// Starts the daemon and waits for its socket to accept connections.
   ///
@@ -133,6 +136,7 @@ final class DaemonProcess {
     waitForSocket: Bool = true
   ) throws {
     self.directory = try directory ?? DaemonHarness.makeTemporaryDirectory()
+    removesDirectory = directory == nil
     socketPath = self.directory + "/" + socketName
     logPath = self.directory + "/daemon.log"
     if let config {
@@ -157,6 +161,7 @@ final class DaemonProcess {
     process.standardError = FileHandle(forWritingAtPath: logPath)
     process.standardOutput = FileHandle.nullDevice
     try process.run()
+    removesDirectory = true
     if waitForSocket {
       let ready = DaemonHarness.waitUntil {
         guard process.isRunning else { return true }
@@ -173,7 +178,7 @@ final class DaemonProcess {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
-    try? FileManager.default.removeItem(atPath: directory)
+    if removesDirectory { try? FileManager.default.removeItem(atPath: directory) }
   }
 
   var pid: pid_t { process.processIdentifier }
