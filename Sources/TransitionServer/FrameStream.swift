@@ -233,36 +233,37 @@ final class FrameStream {
       evaluate(at: time) { frame in
         deltaEncoder?.encode(session: sessionID, seq: frameSeq, frame: frame) { delta in
           deltaEncoderSeq = frameSeq
-          for member in members where member.takesFrame {
-            guard let client = member.subscription.client else { continue }
-            held?.hold(client)
-            client.writeFrame(delta)
-          }
+          deliver(to: members, holding: held) { _, client in client.writeFrame(delta) }
         }
       }
     } else if takers > 0 {
       render(seq: frameSeq, at: time) { bytes, frame in
         guard deltaSubscribers > 0 else {
-          for member in members where member.takesFrame {
-            guard let client = member.subscription.client else { continue }
-            held?.hold(client)
-            client.writeFrame(bytes)
-          }
-          return
+          return deliver(to: members, holding: held) { _, client in client.writeFrame(bytes) }
         }
         // Encoded at every frame rendered while there are delta subscribers, so each delta
         // follows on from the frame before it.
         deltaEncoder?.encode(session: sessionID, seq: frameSeq, frame: frame) { delta in
           deltaEncoderSeq = frameSeq
-          for member in members where member.takesFrame {
-            guard let client = member.subscription.client else { continue }
-            held?.hold(client)
+          deliver(to: members, holding: held) { member, client in
             line(for: member, full: bytes, delta: delta) { client.writeFrame($0) }
           }
         }
       }
     }
     if !session.isMoving { frameClocks.remove(self) }
+  }
+
+  /// Has `write` write the frame to each of `members` that takes it (``Member/takesFrame``)
+  /// and is still connected, its output held for the deadline when `held` is given.
+  private func deliver(
+    to members: [Member], holding held: HeldOutput?, _ write: (Member, Client) -> Void
+  ) {
+    for member in members where member.takesFrame {
+      guard let client = member.subscription.client else { continue }
+      held?.hold(client)
+      write(member, client)
+    }
   }
 
   /// Sends the final frame at `progress` and `complete` to every subscriber, at once (with

@@ -43,14 +43,9 @@ final class VirtualCursor {
     } else {
       let seq = index
       session.render(seq: seq, progress: t / duration, t: t, live: false) { full, frame in
-        // Every frame goes through the encoder, so that the next delta is against it.
-        deltaEncoder?.encode(session: session.id, seq: seq, frame: frame) { delta in
-          if needsKeyFrame {
-            keyWriter.keyFrame(fromFull: full, body)
-          } else {
-            body(delta)
-          }
-        }
+        // The key frame goes through the encoder too, so that the next delta is against it.
+        deltaEncoder?.encode(session: session.id, seq: seq, frame: frame) { _ in }
+        keyWriter.keyFrame(fromFull: full, body)
       }
       needsKeyFrame = false
     }

@@ -212,38 +212,33 @@ public struct FrameDeltaEncoder {
     return true
   }
 
-  /// Writes the changed layers of `frame` against `kept` (same ids, same order), and brings
-  /// `kept` up to `frame`.
+  /// Writes the changed layers of `frame` against `kept` (same ids, same order), every field
+  /// and the content compared, and brings `kept` up to `frame`. (One timeline's frames take
+  /// ``writeTimelineChanges(from:to:fields:seq:)``.)
   private mutating func writeChanges(from kept: inout [LayerState], to frame: Frame) {
-    let fields = animatedFields?.count == frame.layers.count ? animatedFields : nil
     var written = 0
     kept.withUnsafeMutableBufferPointer { old in
       frame.layers.withUnsafeBufferPointer { new in
         guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return }
-        for index in new.indices {
-          let compared = fields?[index] ?? LayerFields.all
-          if compared.isEmpty, fields != nil { continue }
-          if writeLayerChanges(
-            from: oldBase + index, to: newBase + index, compared: compared,
-            comparesContent: fields == nil, separator: written > 0)
-          {
-            written += 1
-          }
+        for index in new.indices
+        where writeLayerChanges(from: oldBase + index, to: newBase + index, separator: written > 0)
+        {
+          written += 1
         }
       }
     }
   }
 
-  /// Writes `{"id":…,` and the fields of `compared` that differ, when any does, and copies them
-  /// into `old`.
+  /// Writes `{"id":…,` and the fields that differ, and the content when it does, when any
+  /// does, and copies them into `old`.
   ///
   /// - Returns: True when the layer was written.
   private mutating func writeLayerChanges(
     from old: UnsafeMutablePointer<LayerState>, to new: UnsafePointer<LayerState>,
-    compared: LayerFields, comparesContent: Bool, separator: Bool
+    separator: Bool
   ) -> Bool {
-    let changed = LayerState.changedFields(compared, from: old, to: new)
-    let contentChanged = comparesContent && old.pointee.content != new.pointee.content
+    let changed = LayerState.changedFields(.all, from: old, to: new)
+    let contentChanged = old.pointee.content != new.pointee.content
     guard !changed.isEmpty || contentChanged else { return false }
     if separator { sink.append(UInt8(ascii: ",")) }
     sink.append("{\"id\":")
@@ -313,12 +308,7 @@ public struct FrameDeltaEncoder {
         let layer = base + index
         if keepsOrder, index < staying.count, let at = oldIndex[layer.pointee.id] {
           var before = old[at]
-          if writeLayerChanges(
-            from: &before, to: layer, compared: LayerFields.all, comparesContent: true,
-            separator: written > 0)
-          {
-            written += 1
-          }
+          if writeLayerChanges(from: &before, to: layer, separator: written > 0) { written += 1 }
         } else {
           if written > 0 { sink.append(UInt8(ascii: ",")) }
           FrameEncoder.writeWholeLayer(layer, into: &sink)

@@ -1,4 +1,5 @@
 import Foundation
+import TransitionWire
 
 /// transition-bench's command line, read once into a value (`BenchOptions.parse`).
 struct BenchOptions {
@@ -14,8 +15,8 @@ struct BenchOptions {
   var scaleSessions: Int?
   var scaleFps: Int?
   var scaleConnections: Int?
-  /// scale: the subscriptions' `encoding` ("full" or "delta").
-  var scaleEncoding: String?
+  /// scale: the subscriptions' `encoding`.
+  var scaleEncoding: FrameEncoding?
   /// scale and fairness: seconds each scenario streams.
   var scaleSeconds = 6.0
   /// update: samples.
@@ -96,8 +97,7 @@ struct BenchOptions {
       case "--fps": options.scaleFps = try number()
       case "--connections": options.scaleConnections = try number()
       case "--encoding":
-        let encoding = try text()
-        guard encoding == "full" || encoding == "delta" else {
+        guard let encoding = FrameEncoding(rawValue: try text()) else {
           throw UsageError(message: "--encoding needs full or delta")
         }
         options.scaleEncoding = encoding

@@ -1,4 +1,5 @@
 import Foundation
+import TransitionWire
 
 /// The benchmarks of a real transitiond: each starts the daemons of every build measured
 /// (`--baseline` adds one), interleaved run by run where a mode compares them.
@@ -86,14 +87,16 @@ struct DaemonBenchmarks {
   }
 
   func scale() throws {
-    var scenarios = [(1_000, 60, 50, "full"), (1_000, 60, 50, "delta"), (500, 120, 50, "full")]
+    var scenarios: [(Int, Int, Int, FrameEncoding)] = [
+      (1_000, 60, 50, .full), (1_000, 60, 50, .delta), (500, 120, 50, .full),
+    ]
     if options.scaleSessions != nil || options.scaleFps != nil || options.scaleConnections != nil
       || options.scaleEncoding != nil
     {
       scenarios = [
         (
           options.scaleSessions ?? 1_000, options.scaleFps ?? 60, options.scaleConnections ?? 50,
-          options.scaleEncoding ?? "full"
+          options.scaleEncoding ?? .full
         )
       ]
     }
@@ -114,7 +117,7 @@ struct DaemonBenchmarks {
         reportScale(
           results[index], build: build,
           scenario:
-            "\(sessions) × \(fps) fps / \(connections)\(encoding == "delta" ? ", delta" : "")")
+            "\(sessions) × \(fps) fps / \(connections)\(encoding == .delta ? ", delta" : "")")
       }
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import TransitionWire
 
 /// Many wall-clock sessions at once: `sessions` zoom-present sessions at `fps`, subscribed
 /// over `connections` connections with `encoding` (`full` or `delta`), each read by its own
@@ -32,7 +33,7 @@ struct ScaleBench {
 
   /// Runs the scenario: every session lasts `seconds` of streaming after the subscriptions.
   func run(
-    sessions: Int, fps: Int, connections: Int, encoding: String = "full", seconds: Double
+    sessions: Int, fps: Int, connections: Int, encoding: FrameEncoding = .full, seconds: Double
   ) throws -> Result {
     var result = Result(sessions: sessions, fps: fps, connections: connections)
     let control = try LineSocket(path: daemon.socketPath)
@@ -61,7 +62,7 @@ struct ScaleBench {
       let mine = Array(stride(from: connection, to: sessions, by: connections))
       do {
         let requests = mine.map {
-          #"{"op":"subscribe","session":"z\#($0)","fps":\#(fps),"clock":"wall","encoding":"\#(encoding)"}"#
+          #"{"op":"subscribe","session":"z\#($0)","fps":\#(fps),"clock":"wall","encoding":"\#(encoding.rawValue)"}"#
             + "\n"
         }.joined()
         try Array(requests.utf8).withUnsafeBytes { try socket.sendAll($0) }

@@ -1,5 +1,6 @@
 import TransitionClient
 import TransitionJSON
+import TransitionWire
 
 /// A subscriber that stalls: subscribes to every session (`*`) at 60 fps, with full or (every
 /// other time) delta frames, and then reads nothing for a few seconds before it hangs up and
@@ -21,9 +22,10 @@ struct StalledSubscriber: SocketWorker {
   mutating func run() -> WorkerReport {
     connectUntilDeadline { worker, client in
       // The reply is read: a request gets one even from a subscriber that then stalls.
-      let encoding: JSONValue = Bool.random(using: &worker.random) ? "delta" : "full"
+      let encoding: FrameEncoding = Bool.random(using: &worker.random) ? .delta : .full
       _ = client.ask(
-        .subscribe, ["session": "*", "fps": 60, "encoding": encoding], into: &worker.report)
+        .subscribe, ["session": "*", "fps": 60, "encoding": .string(encoding.rawValue)],
+        into: &worker.report)
       Monotonic.sleep(
         min(Double.random(in: 2...8, using: &worker.random), worker.deadline - Monotonic.now))
     }

@@ -29,7 +29,7 @@ struct SteadySubscriber: SocketWorker {
       while Monotonic.now < worker.deadline {
         let transition = worker.transitions[next % worker.transitions.count]
         next += 1
-        let encoding = next % 3 == 0 ? "delta" : "full"
+        let encoding: FrameEncoding = next % 3 == 0 ? .delta : .full
         if !worker.follow(
           transition, fps: next % 2 == 0 ? 60 : 30, encoding: encoding, on: client)
         {
@@ -43,7 +43,7 @@ struct SteadySubscriber: SocketWorker {
   /// Begins `transition` and reads its frames, of `encoding`, to its `complete`.
   /// - Returns: false when the connection is no longer usable.
   private mutating func follow(
-    _ transition: SoakTransition, fps: Double, encoding: String, on client: DaemonClient
+    _ transition: SoakTransition, fps: Double, encoding: FrameEncoding, on client: DaemonClient
   ) -> Bool {
     guard
       let begun = client.ask(
@@ -60,7 +60,7 @@ struct SteadySubscriber: SocketWorker {
     guard
       let subscribed = client.ask(
         .subscribe,
-        ["session": .string(session), "fps": .number(fps), "encoding": .string(encoding)],
+        ["session": .string(session), "fps": .number(fps), "encoding": .string(encoding.rawValue)],
         into: &report)
     else { return false }
     guard subscribed.ok else { return true }
@@ -83,7 +83,7 @@ struct SteadySubscriber: SocketWorker {
       case .frame(let frame) where frame.session == session:
         report.frames += 1
         report.checkedFrames += 1
-        if encoding == "delta" {
+        if encoding == .delta {
           report.deltaFrames += 1
           if expected == nil, frame.key != true {
             report.malformed += 1

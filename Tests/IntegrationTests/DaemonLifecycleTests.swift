@@ -69,16 +69,23 @@ import UnixIO
     #expect(mode(shared.socketPath) == 0o660)
   }
 
-  @Test func noAnimatorsAtAllStillStartsWithTheBuiltInFallbackAndSaysWhy() throws {
+  /// A new temporary directory holding a copy of the daemon's binary (away from the plugins
+  /// next to the original) and an empty `run` directory to start it in; returns the
+  /// directory and the binary's path.
+  private func directoryWithACopyOfTheDaemon() throws -> (directory: String, binary: String) {
     let directory = try DaemonHarness.makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    // A copy of the binary, away from the plugins next to the original.
     let binary = directory + "/transitiond"
     try FileManager.default.copyItem(atPath: DaemonHarness.product("transitiond"), toPath: binary)
     try FileManager.default.createDirectory(
-      atPath: directory + "/empty", withIntermediateDirectories: false)
-    try FileManager.default.createDirectory(
       atPath: directory + "/run", withIntermediateDirectories: false)
+    return (directory, binary)
+  }
+
+  @Test func noAnimatorsAtAllStillStartsWithTheBuiltInFallbackAndSaysWhy() throws {
+    let (directory, binary) = try directoryWithACopyOfTheDaemon()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try FileManager.default.createDirectory(
+      atPath: directory + "/empty", withIntermediateDirectories: false)
     let daemon = try DaemonProcess.startCopy(
       binary, arguments: ["--animator-path", directory + "/empty"], directory: directory + "/run",
       pluginPath: directory + "/empty")
@@ -94,12 +101,8 @@ import UnixIO
   /// copied binary still open for writing (`ETXTBSY`) keeps the directory it was given, so the
   /// daemon that finally starts writes its log there.
   @Test func aStartThatWaitsForABusyBinaryKeepsItsDirectoryAndLog() throws {
-    let directory = try DaemonHarness.makeTemporaryDirectory()
+    let (directory, binary) = try directoryWithACopyOfTheDaemon()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let binary = directory + "/transitiond"
-    try FileManager.default.copyItem(atPath: DaemonHarness.product("transitiond"), toPath: binary)
-    try FileManager.default.createDirectory(
-      atPath: directory + "/run", withIntermediateDirectories: false)
     // Held open for writing for 0.3 s: the first starts fail with ETXTBSY.
     let writer = open(binary, O_WRONLY | O_CLOEXEC)
     try #require(writer >= 0)
