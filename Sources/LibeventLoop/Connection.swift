@@ -357,10 +357,13 @@ public final class Connection: EndOfTurnFlushing {
     schedulePartialLineCheck()
   }
 
-  /// Sets the timer for the framer's verdict on the unfinished line, or cancels it.
+  /// Sets the timer for the unfinished line's deadline, or cancels it when there is none.
+  ///
+  /// A deadline already past (bytes read in the iteration that also made the timer due) fires
+  /// on the loop's next iteration: the verdict is the timer's alone, so reading more of the line
+  /// can never cancel it.
   private func schedulePartialLineCheck() {
-    guard state == .open, let timeout = partialLineTimeout,
-      case .waitUntil(let deadline) = framer.checkPartialLine(now: loop.now, timeout: timeout)
+    guard state == .open, let timeout = partialLineTimeout, let since = framer.partialLineSince
     else {
       partialLineTimer?.cancel()
       return
@@ -368,7 +371,7 @@ public final class Connection: EndOfTurnFlushing {
     if partialLineTimer == nil {
       partialLineTimer = try? LoopTimer(loop: loop) { [weak self] in self?.checkPartialLine() }
     }
-    partialLineTimer?.schedule(at: deadline)
+    partialLineTimer?.schedule(at: since + timeout)
   }
 
   private func checkPartialLine() {

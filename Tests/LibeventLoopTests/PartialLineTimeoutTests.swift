@@ -56,4 +56,25 @@ import UnixIO
     #expect(connection.partialLineSince == since)
     connection.close()
   }
+
+  /// A byte that arrives after the line's deadline, read before the timer's turn in the same
+  /// loop iteration (a busy loop wakes with both ready), still ends in the report.
+  @Test func aByteReadAfterTheDeadlineDoesNotCancelTheReport() throws {
+    let loop = try EventLoop()
+    let (connection, client) = try makeConnectedPair(loop: loop)
+    var timedOut = 0
+    connection.partialLineTimeout = 0.05
+    connection.onPartialLineTimeout = { connection in
+      timedOut += 1
+      connection.close()
+    }
+    try client.write("a")
+    try loop.pump(until: { connection.partialLineSince != nil })
+    // The loop is busy past the deadline; the next byte is waiting when it looks again.
+    usleep(100_000)
+    try client.write("b")
+    try loop.pump(until: { timedOut > 0 })
+    #expect(timedOut == 1)
+    #expect(!connection.isOpen)
+  }
 }
