@@ -19,6 +19,9 @@ struct BenchOptions {
   var scaleEncoding: FrameEncoding?
   /// scale and fairness: seconds each scenario streams.
   var scaleSeconds = 6.0
+  /// scale: the one CPU the daemon runs on, the benchmark's readers on the others; nil to
+  /// let the kernel place both.
+  var daemonCPU: Int?
   /// update: samples.
   var updates = 200
   /// begin: begins timed (tap times a quarter as many).
@@ -51,6 +54,8 @@ struct BenchOptions {
       --connections N   scale: connections the sessions are spread over (default 50)
       --encoding E      scale: the subscriptions' encoding, full or delta (default full)
       --seconds S       scale, fairness: seconds each scenario streams (default 6)
+      --daemon-cpu N    scale: run the daemon on CPU N alone and the readers on the other
+                        CPUs (default: the kernel places both)
       --updates N       update: samples (default 200)
       --begins N        begin: begins timed (default 2000; tap and stages: a quarter)
       --daemon DIR      the directory holding transitiond and the plugins (default: this
@@ -106,6 +111,11 @@ struct BenchOptions {
           throw UsageError(message: "--seconds needs a positive number")
         }
         options.scaleSeconds = value
+      case "--daemon-cpu":
+        guard let cpu = Int(try text()), cpu >= 0 else {
+          throw UsageError(message: "--daemon-cpu needs a CPU number")
+        }
+        options.daemonCPU = cpu
       case "--updates": options.updates = try number()
       case "--begins": options.beginCount = try number()
       case "--json": options.jsonPath = try text()

@@ -100,12 +100,23 @@ struct DaemonBenchmarks {
         )
       ]
     }
+    let readerCPUs = try options.daemonCPU.map { cpu in
+      let others = try CPUAffinity.allowed().filter { $0 != cpu }
+      guard !others.isEmpty, try CPUAffinity.allowed().contains(cpu) else {
+        throw BenchError("--daemon-cpu \(cpu): this process may not use it and another CPU")
+      }
+      return others
+    }
     for (sessions, fps, connections, encoding) in scenarios {
       var results = [[ScaleBench.Result]](repeating: [], count: options.daemonBuilds.count)
       for _ in 0..<min(options.runs, 3) {
         for (index, build) in options.daemonBuilds.enumerated() {
           let daemon = try DaemonProcess(binDirectory: build.directory, config: Self.config)
           defer { daemon.stop() }
+          if let cpu = options.daemonCPU, let readerCPUs {
+            try CPUAffinity.restrict(process: daemon.pid, to: [cpu])
+            try CPUAffinity.restrict(process: getpid(), to: readerCPUs)
+          }
           results[index].append(
             try ScaleBench(daemon: daemon).run(
               sessions: sessions, fps: fps, connections: connections, encoding: encoding,
@@ -117,7 +128,8 @@ struct DaemonBenchmarks {
         reportScale(
           results[index], build: build,
           scenario:
-            "\(sessions) × \(fps) fps / \(connections)\(encoding == .delta ? ", delta" : "")")
+            "\(sessions) × \(fps) fps / \(connections)\(encoding == .delta ? ", delta" : "")"
+            + (options.daemonCPU.map { ", daemon on CPU \($0)" } ?? ""))
       }
     }
   }
