@@ -42,17 +42,25 @@ struct TapStages {
   }
 
   /// Renders frames 1 … `frames` of every renderer at `frames` fps, one frame of each in turn
-  /// (`'*renderFramesInTurn*'`); returns the bytes written.
+  /// (`'*renderFramesInTurn*'`), each round `pause` seconds after the one before ends (as the
+  /// daemon's ticks leave its cores to others); returns the bytes written and the seconds spent
+  /// rendering.
   @inline(never)
-  static func renderFramesInTurn(_ renderers: inout [FrameRenderer], frames: Int) -> Int {
+  static func renderFramesInTurn(
+    _ renderers: inout [FrameRenderer], frames: Int, pause: Double = 0
+  ) -> (bytes: Int, seconds: Double) {
     var bytes = 0
+    var seconds = 0.0
     for seq in 1...frames {
       let progress = Double(seq) / Double(frames)
+      let start = Monotonic.now
       for index in renderers.indices {
         bytes &+= renderers[index].render(seq: seq, progress: progress) { $0.count }
       }
+      seconds += Monotonic.now - start
+      if pause > 0 { usleep(UInt32(pause * 1e6)) }
     }
-    return bytes
+    return (bytes, seconds)
   }
 
   /// The timeline the data animator `name` builds for `context`.
@@ -157,22 +165,28 @@ struct TapStages {
         "every frame at \(frames) fps, one renderer; median of \(options.runs) runs")
     }
     // The same frames as `scale` has them rendered: a frame of each of 1,000 sessions in
-    // turn, so that each renderer's state has gone cold since its previous frame.
-    var samples: [Double] = []
-    for _ in 0..<options.runs {
-      var renderers = (0..<1_000).map { FrameRenderer(session: "z\($0)", timeline: zoom) }
-      for index in renderers.indices {
-        checksum &+= renderers[index].render(seq: 0, progress: 0) { $0.count }
+    // turn, so that each renderer's state has gone cold since its previous frame; back to back,
+    // then with the rest of a 60 fps tick idle between rounds, as the daemon has them.
+    for pause in [0, 1.0 / 60] {
+      var samples: [Double] = []
+      for _ in 0..<options.runs {
+        var renderers = (0..<1_000).map { FrameRenderer(session: "z\($0)", timeline: zoom) }
+        for index in renderers.indices {
+          checksum &+= renderers[index].render(seq: 0, progress: 0) { $0.count }
+        }
+        let (bytes, seconds) = Self.renderFramesInTurn(&renderers, frames: 60, pause: pause)
+        checksum &+= bytes
+        samples.append(seconds / Double(60 * renderers.count))
       }
-      let start = Monotonic.now
-      checksum &+= Self.renderFramesInTurn(&renderers, frames: 60)
-      samples.append((Monotonic.now - start) / Double(60 * renderers.count))
+      report.add(
+        "stages",
+        "daemon: a frame of the zoom present, 1,000 in turn" + (pause > 0 ? ", a tick apart" : ""),
+        Percentiles(samples).median * 1e6, "µs",
+        pause > 0
+          ? "as above, each round 16.7 ms after the one before (the machine's other work in between)"
+          : "every frame at 60 fps of 1,000 renderers, one frame of each in turn (as scale renders them); median of \(options.runs) runs"
+      )
     }
-    report.add(
-      "stages", "daemon: a frame of the zoom present, 1,000 in turn",
-      Percentiles(samples).median * 1e6, "µs",
-      "every frame at 60 fps of 1,000 renderers, one frame of each in turn (as scale renders them); median of \(options.runs) runs"
-    )
     precondition(checksum != 0)
   }
 
