@@ -26,6 +26,9 @@ final class Client: CustomStringConvertible {
   private let logger: Logger
   private let clock: ServerClock
   private(set) var subscriptions: [Subscription] = []
+  /// How many of ``subscriptions`` run on the virtual clock, so that a drain of a client with
+  /// none looks at none of them.
+  private var virtualSubscriptionCount = 0
   private var backpressure: Backpressure
   private var owedFrames: [OwedFrame] = []
   /// Unsent bytes below which virtual subscriptions produce more frames.
@@ -62,6 +65,7 @@ final class Client: CustomStringConvertible {
   /// Adds a subscription (its id is unique in the server).
   func add(_ subscription: Subscription) {
     subscriptions.append(subscription)
+    if subscription.clock == .virtual { virtualSubscriptionCount += 1 }
   }
 
   /// The subscription with `id`, if this client holds it.
@@ -71,7 +75,11 @@ final class Client: CustomStringConvertible {
 
   /// Removes a subscription that ended (its session completed) or was cancelled.
   func subscriptionEnded(_ subscription: Subscription) {
+    let count = subscriptions.count
     subscriptions.removeAll { $0 === subscription }
+    if subscriptions.count < count, subscription.clock == .virtual {
+      virtualSubscriptionCount -= 1
+    }
     owedFrames.removeAll { $0.subscriptionID == subscription.id }
   }
 
@@ -179,9 +187,9 @@ final class Client: CustomStringConvertible {
   /// Produces virtual-clock frames until the unsent bytes reach the batch size or no
   /// virtual subscription has frames left.
   func pumpVirtual() {
-    guard subscriptions.contains(where: { $0.clock == .virtual && $0.hasVirtualFrames }) else {
-      return
-    }
+    guard virtualSubscriptionCount > 0,
+      subscriptions.contains(where: { $0.clock == .virtual && $0.hasVirtualFrames })
+    else { return }
     var active = subscriptions.filter { $0.clock == .virtual && $0.hasVirtualFrames }
     var pumped = false
     while isOpen, !active.isEmpty, peer.pendingOutputBytes < virtualBatchBytes {
