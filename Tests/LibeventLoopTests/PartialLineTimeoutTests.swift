@@ -5,21 +5,34 @@ import UnixIO
 
 /// An unfinished line is timed from its first byte; a complete line clears it.
 @Suite struct PartialLineTimeoutTests {
-  @Test func anUnfinishedLineIsReportedOnceItIsOld() throws {
-    let loop = try EventLoop()
-    let (connection, client) = try makeConnectedPair(loop: loop)
-    var timedOut = 0
-    connection.partialLineTimeout = 0.05
-    connection.onPartialLineTimeout = { connection in
-      timedOut += 1
-      connection.close()
+  /// A loop and a connection whose unfinished lines time out after 0.05 s; each report is
+  /// counted in `reports` and closes the connection.
+  final class TimedConnection {
+    let loop: EventLoop
+    let connection: Connection
+    let client: BlockingLineSocket
+    private(set) var reports = 0
+
+    init() throws {
+      loop = try EventLoop()
+      (connection, client) = try makeConnectedPair(loop: loop)
+      connection.partialLineTimeout = 0.05
+      connection.onPartialLineTimeout = { [unowned self] connection in
+        reports += 1
+        connection.close()
+      }
     }
+  }
+
+  @Test func anUnfinishedLineIsReportedOnceItIsOld() throws {
+    let timed = try TimedConnection()
+    let (loop, connection) = (timed.loop, timed.connection)
     #expect(connection.partialLineSince == nil)
-    try client.write("{\"op\":")
+    try timed.client.write("{\"op\":")
     try loop.pump(until: { connection.partialLineSince != nil })
     let since = try #require(connection.partialLineSince)
-    try loop.pump(until: { timedOut > 0 })
-    #expect(timedOut == 1)
+    try loop.pump(until: { timed.reports > 0 })
+    #expect(timed.reports == 1)
     #expect(loop.now - since >= 0.05)
     #expect(!connection.isOpen)
   }
@@ -60,21 +73,15 @@ import UnixIO
   /// A byte that arrives after the line's deadline, read before the timer's turn in the same
   /// loop iteration (a busy loop wakes with both ready), still ends in the report.
   @Test func aByteReadAfterTheDeadlineDoesNotCancelTheReport() throws {
-    let loop = try EventLoop()
-    let (connection, client) = try makeConnectedPair(loop: loop)
-    var timedOut = 0
-    connection.partialLineTimeout = 0.05
-    connection.onPartialLineTimeout = { connection in
-      timedOut += 1
-      connection.close()
-    }
-    try client.write("a")
+    let timed = try TimedConnection()
+    let (loop, connection) = (timed.loop, timed.connection)
+    try timed.client.write("a")
     try loop.pump(until: { connection.partialLineSince != nil })
     // The loop is busy past the deadline; the next byte is waiting when it looks again.
     usleep(100_000)
-    try client.write("b")
-    try loop.pump(until: { timedOut > 0 })
-    #expect(timedOut == 1)
+    try timed.client.write("b")
+    try loop.pump(until: { timed.reports > 0 })
+    #expect(timed.reports == 1)
     #expect(!connection.isOpen)
   }
 }
