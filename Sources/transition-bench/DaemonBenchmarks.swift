@@ -101,9 +101,12 @@ struct DaemonBenchmarks {
       ]
     }
     let readerCPUs = try options.daemonCPU.map { cpu in
-      let others = try CPUAffinity.allowed().filter { $0 != cpu }
-      guard !others.isEmpty, try CPUAffinity.allowed().contains(cpu) else {
-        throw BenchError("--daemon-cpu \(cpu): this process may not use it and another CPU")
+      let allowed = try CPUAffinity.allowed()
+      let others = allowed.filter { $0 != cpu }
+      guard allowed.contains(cpu), !others.isEmpty else {
+        throw BenchError(
+          "--daemon-cpu \(cpu): not a CPU this process may use (\(allowed)), or none is left for the readers"
+        )
       }
       return others
     }

@@ -166,7 +166,7 @@ struct TapStages {
     }
     // The same frames as `scale` has them rendered: a frame of each of 1,000 sessions in
     // turn, so that each renderer's state has gone cold since its previous frame; back to back,
-    // then with the rest of a 60 fps tick idle between rounds, as the daemon has them.
+    // then asleep for a 60 fps tick between rounds, as the daemon is between its ticks.
     for pause in [0, 1.0 / 60] {
       var samples: [Double] = []
       for _ in 0..<options.runs {
