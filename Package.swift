@@ -164,7 +164,9 @@ let package = Package(
     .target(name: "SoakAnalysis"),
     .executableTarget(
       name: "transition-soak",
-      dependencies: ["SoakAnalysis", "TransitionClient", "TransitionJSON", "TransitionWire"]),
+      dependencies: [
+        "SoakAnalysis", "TransitionClient", "TransitionJSON", "TransitionWire", "UnixIO",
+      ]),
 
     // The fuzzer, one check a byte stream the daemon reads: RequestCheck takes bytes through
     // the request path and ConversationCheck plays them as a conversation with the server core,

@@ -84,11 +84,6 @@ public final class ChildProcess {
     if status == nil { kill(pid, signal) }
   }
 
-  /// The exit status of a wait status, or nil when the child was killed by a signal.
-  public static func exitStatus(_ waitStatus: Int32) -> Int32? {
-    waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : nil
-  }
-
   /// Creates a pipe whose two ends are close-on-exec: `(read, write)`.
   public static func pipe() throws(Failure) -> (read: Int32, write: Int32) {
     var ends: [Int32] = [-1, -1]

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import UnixIO
 
 /// Debian's `ffmpeg` turning a stream of PNG pictures into one file of a ``PictureFormat``.
 ///
@@ -116,7 +117,7 @@ public final class PictureEncoder {
       if !open { break }
     }
     let status = process.wait()
-    guard ChildProcess.exitStatus(status) == 0 else { throw failure(prefix: "ffmpeg failed") }
+    guard exitStatus(ofWaitStatus: status) == 0 else { throw failure(prefix: "ffmpeg failed") }
   }
 
   /// The last `frame=N` ffmpeg reported.
@@ -149,7 +150,7 @@ public final class PictureEncoder {
     let status = process.wait()
     let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     let last = log.split(separator: "\n").last.map(String.init) ?? ""
-    let why = ChildProcess.exitStatus(status).map { "status \($0)" } ?? "killed"
+    let why = exitStatus(ofWaitStatus: status).map { "status \($0)" } ?? "killed"
     return Failure(description: "\(prefix) (\(why))" + (last.isEmpty ? "" : ": \(last)"))
   }
 }

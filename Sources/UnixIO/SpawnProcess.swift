@@ -48,3 +48,8 @@ public func withExecVectors<Result>(
   }
   return body(argv, envp)
 }
+
+/// The exit status in a wait status (`waitpid`'s), or nil when the child was killed by a signal.
+public func exitStatus(ofWaitStatus waitStatus: Int32) -> Int32? {
+  waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : nil
+}

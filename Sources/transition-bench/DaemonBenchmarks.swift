@@ -1,5 +1,6 @@
 import Foundation
 import TransitionWire
+import UnixIO
 
 /// The benchmarks of a real transitiond: each starts the daemons of every build measured
 /// (`--baseline` adds one), interleaved run by run where a mode compares them.

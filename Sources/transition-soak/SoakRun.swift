@@ -3,6 +3,7 @@ import Glibc
 import SoakAnalysis
 import TransitionClient
 import TransitionJSON
+import UnixIO
 
 /// One soak: the daemon, its workers, the admin's churn (a `reload` every 10 s, a route switch
 /// every 5 s, the plugin host killed every 30 s), the samples, and the judgement.
@@ -13,10 +14,16 @@ final class SoakRun {
   static let routeSwitchEvery = 5
   static let hostKillEvery = 30
 
-  /// The workers: how many processes of each role.
+  /// The workers: how many processes of each role, besides a wake-up probe on each CPU
+  /// (``probeCPUs``).
   static let workers: [(role: String, count: Int)] = [
-    ("churn", 3), ("steady", 2), ("stalled", 1), ("viewer", 1), ("probe", 1),
+    ("churn", 3), ("steady", 2), ("stalled", 1), ("viewer", 1),
   ]
+
+  /// The CPUs the soak may use, each of which gets a wake-up probe of its own: a virtual
+  /// machine's CPU can stall alone (its host runs something else on it for a few
+  /// milliseconds), holding the daemon or a reader while a probe on another CPU runs on.
+  static let probeCPUs = (try? CPUAffinity.allowed()) ?? []
 
   private var samples: [SoakMetric: [MetricSample]] = [:]
   private var admin = WorkerReport(role: "admin")
@@ -54,17 +61,20 @@ final class SoakRun {
     var workers: [WorkerProcess] = []
     var seed = UInt64(truncatingIfNeeded: Int(start * 1000))
     do {
-      for (role, count) in Self.workers where role != "viewer" || !daemon.viewerURL.isEmpty {
-        for _ in 0..<count {
-          seed &+= 1
-          workers.append(
-            try WorkerProcess(
-              role: role,
-              arguments: [
-                "--socket", daemon.socketPath, "--until", "\(deadline)", "--seed", "\(seed)",
-                "--scenes", options.scenesDirectory, "--viewer", daemon.viewerURL,
-              ]))
+      let roles =
+        Self.workers.filter { $0.role != "viewer" || !daemon.viewerURL.isEmpty }.flatMap {
+          Array(repeating: ($0.role, Int?.none), count: $0.count)
         }
+        + (Self.probeCPUs.isEmpty ? [("probe", nil)] : Self.probeCPUs.map { ("probe", $0) })
+      for (role, cpu) in roles {
+        seed &+= 1
+        workers.append(
+          try WorkerProcess(
+            role: role,
+            arguments: [
+              "--socket", daemon.socketPath, "--until", "\(deadline)", "--seed", "\(seed)",
+              "--scenes", options.scenesDirectory, "--viewer", daemon.viewerURL,
+            ], cpu: cpu))
       }
     } catch {
       for worker in workers { worker.process.terminate() }

@@ -55,7 +55,9 @@ struct SoakSummary {
       "  the daemon: \(Int(ticks.rendered)) frame clock ticks rendered, \(Int(ticks.late)) of them "
         + "after their deadline")
     lines.append(
-      "  the machine: a 60 Hz deadline relayed through a pipe arrived p50 \(milliseconds(wakeUps.percentile(0.5))), "
+      "  the machine: a 60 Hz deadline relayed through a pipe "
+        + "(\(reports.filter { $0.role == WakeUpProbe.role }.count) probes, each on a CPU of its own) "
+        + "arrived p50 \(milliseconds(wakeUps.percentile(0.5))), "
         + "p99 \(milliseconds(wakeUps.percentile(0.99))), max \(milliseconds(wakeUps.maximum)) late "
         + "(\(wakeUps.total) wake-ups, \(judgement.stalls.count) later than "
         + "\(milliseconds(LatenessJudgement.stallFloor)))")

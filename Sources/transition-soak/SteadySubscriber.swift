@@ -1,3 +1,4 @@
+import Foundation
 import SoakAnalysis
 import TransitionClient
 import TransitionJSON
@@ -15,12 +16,16 @@ struct SteadySubscriber: SocketWorker {
   let transitions: [SoakTransition]
   let deadline: Double
   var report = WorkerReport(role: "steady")
+  /// Writes the wall-clock time of a late frame, to find it in the daemon's log; used once
+  /// before the first session, as its first use loads what it needs (78 ms measured here).
+  private let wallClock = ISO8601DateFormatter()
 
   init(socketPath: String, transitions: [SoakTransition], deadline: Double, seed: UInt64) {
     self.socketPath = socketPath
     self.transitions = transitions
     self.deadline = deadline
     report.seed = seed
+    _ = wallClock.string(from: Date())
   }
 
   mutating func run() -> WorkerReport {
@@ -103,7 +108,8 @@ struct SteadySubscriber: SocketWorker {
           WorkerReport.keep(LateSpan(due: start + frame.t, arrived: arrived), in: &report.lateSpans)
           report.note(
             "\(session) (\(transition.animator), \(fps) fps): frame \(frame.seq) arrived "
-              + "\(Int((late * 1000).rounded())) ms after it was due")
+              + "\(Int((late * 1000).rounded())) ms after it was due, at "
+              + wallClock.string(from: Date()))
         }
       case .complete(let complete) where complete.session == session:
         return true

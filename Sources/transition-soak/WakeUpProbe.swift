@@ -10,8 +10,10 @@ import SoakAnalysis
 /// subscribers' priority: when the frames are as late as this, they were late because no CPU
 /// was free to run the daemon and their reader, not because the daemon sent them late.
 struct WakeUpProbe {
+  /// The role its report names.
+  static let role = "wake-up probe"
   let deadline: Double
-  var report = WorkerReport(role: "wake-up probe")
+  var report = WorkerReport(role: WakeUpProbe.role)
 
   init(deadline: Double, seed: UInt64) {
     self.deadline = deadline

@@ -1,4 +1,5 @@
 import Foundation
+import UnixIO
 
 /// A worker of the soak in its own process: this executable again, as
 /// `transition-soak worker ROLE …`, whose one line of standard output is its ``WorkerReport``.
@@ -7,10 +8,17 @@ final class WorkerProcess {
   let process = Process()
   private let output = Pipe()
 
-  init(role: String, arguments: [String]) throws {
+  /// Starts the worker of `role`, on CPU `cpu` alone when one is given (through `taskset`).
+  init(role: String, arguments: [String], cpu: Int? = nil) throws {
     self.role = role
-    process.executableURL = URL(fileURLWithPath: Self.executablePath)
-    process.arguments = ["worker", role] + arguments
+    let command = [Self.executablePath, "worker", role] + arguments
+    if let cpu {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = CPUAffinity.command(command, on: [cpu])
+    } else {
+      process.executableURL = URL(fileURLWithPath: command[0])
+      process.arguments = Array(command.dropFirst())
+    }
     process.standardOutput = output
     try process.run()
   }
