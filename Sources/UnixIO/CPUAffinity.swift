@@ -44,24 +44,36 @@ public enum CPUAffinity {
   /// Restricts every thread of process `pid` to `cpus` (`taskset -a -p -c`); threads they
   /// start later inherit it.
   public static func restrict(process pid: Int32, to cpus: [Int]) throws(Failure) {
+    guard taskset(["-a", "-p", "-c", list(cpus), "\(pid)"]) == 0,
+      try allowed(pid: pid) == cpus.sorted()
+    else {
+      throw Failure(description: "taskset could not restrict process \(pid) to CPUs \(cpus)")
+    }
+  }
+
+  /// Whether a command can be run on `cpu` alone (``command(_:on:)`` works here: `taskset` is
+  /// installed and may set the CPU).
+  public static func canRun(on cpu: Int) -> Bool {
+    taskset(["-c", "\(cpu)", "true"]) == 0
+  }
+
+  /// Runs `taskset` with `arguments`, its output discarded; its exit status, nil when it could
+  /// not be run or was killed.
+  private static func taskset(_ arguments: [String]) -> Int32? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-    var status: Int32 = 0
-    do {
-      let child = try spawnProcess(
-        executable: "/usr/bin/env",
-        arguments: ["taskset", "-a", "-p", "-c", list(cpus), "\(pid)"],
+    guard
+      let child = try? spawnProcess(
+        executable: "/usr/bin/env", arguments: ["taskset"] + arguments,
         environment: ["PATH": path], fileActions: &actions)
-      while waitpid(child, &status, 0) < 0, errno == EINTR {}
-    } catch {
-      throw Failure(description: "cannot run taskset: \(error)")
-    }
-    guard exitStatus(ofWaitStatus: status) == 0, try allowed(pid: pid) == cpus.sorted() else {
-      throw Failure(description: "taskset could not restrict process \(pid) to CPUs \(cpus)")
-    }
+    else { return nil }
+    var status: Int32 = 0
+    while waitpid(child, &status, 0) < 0, errno == EINTR {}
+    return exitStatus(ofWaitStatus: status)
   }
 
   private static func list(_ cpus: [Int]) -> String {

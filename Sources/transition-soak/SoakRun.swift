@@ -23,7 +23,11 @@ final class SoakRun {
   /// The CPUs the soak may use, each of which gets a wake-up probe of its own: a virtual
   /// machine's CPU can stall alone (its host runs something else on it for a few
   /// milliseconds), holding the daemon or a reader while a probe on another CPU runs on.
-  static let probeCPUs = (try? CPUAffinity.allowed()) ?? []
+  /// Empty (one probe, on no CPU in particular) where a process cannot be pinned to each.
+  static let probeCPUs: [Int] = {
+    let cpus = (try? CPUAffinity.allowed()) ?? []
+    return cpus.allSatisfy(CPUAffinity.canRun(on:)) ? cpus : []
+  }()
 
   private var samples: [SoakMetric: [MetricSample]] = [:]
   private var admin = WorkerReport(role: "admin")

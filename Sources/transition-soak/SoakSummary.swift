@@ -56,7 +56,8 @@ struct SoakSummary {
         + "after their deadline")
     lines.append(
       "  the machine: a 60 Hz deadline relayed through a pipe "
-        + "(\(reports.filter { $0.role == WakeUpProbe.role }.count) probes, each on a CPU of its own) "
+        + (SoakRun.probeCPUs.count > 1
+          ? "(\(SoakRun.probeCPUs.count) probes, each on a CPU of its own) " : "(one probe) ")
         + "arrived p50 \(milliseconds(wakeUps.percentile(0.5))), "
         + "p99 \(milliseconds(wakeUps.percentile(0.99))), max \(milliseconds(wakeUps.maximum)) late "
         + "(\(wakeUps.total) wake-ups, \(judgement.stalls.count) later than "
