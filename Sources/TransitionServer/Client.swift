@@ -75,10 +75,9 @@ final class Client: CustomStringConvertible {
 
   /// Removes a subscription that ended (its session completed) or was cancelled.
   func subscriptionEnded(_ subscription: Subscription) {
-    let count = subscriptions.count
-    subscriptions.removeAll { $0 === subscription }
-    if subscriptions.count < count, subscription.clock == .virtual {
-      virtualSubscriptionCount -= 1
+    if let index = subscriptions.firstIndex(where: { $0 === subscription }) {
+      subscriptions.remove(at: index)
+      if subscription.clock == .virtual { virtualSubscriptionCount -= 1 }
     }
     owedFrames.removeAll { $0.subscriptionID == subscription.id }
   }
@@ -187,9 +186,7 @@ final class Client: CustomStringConvertible {
   /// Produces virtual-clock frames until the unsent bytes reach the batch size or no
   /// virtual subscription has frames left.
   func pumpVirtual() {
-    guard virtualSubscriptionCount > 0,
-      subscriptions.contains(where: { $0.clock == .virtual && $0.hasVirtualFrames })
-    else { return }
+    guard virtualSubscriptionCount > 0 else { return }
     var active = subscriptions.filter { $0.clock == .virtual && $0.hasVirtualFrames }
     var pumped = false
     while isOpen, !active.isEmpty, peer.pendingOutputBytes < virtualBatchBytes {

@@ -101,7 +101,7 @@ struct DaemonBenchmarks {
         )
       ]
     }
-    let readerCPUs = try options.daemonCPU.map { cpu in
+    if let cpu = options.daemonCPU {
       let allowed = try CPUAffinity.allowed()
       let others = allowed.filter { $0 != cpu }
       guard allowed.contains(cpu), !others.isEmpty else {
@@ -109,7 +109,8 @@ struct DaemonBenchmarks {
           "--daemon-cpu \(cpu): not a CPU this process may use (\(allowed)), or none is left for the readers"
         )
       }
-      return others
+      // The readers, and every thread this process starts from now on, stay off the daemon's CPU.
+      try CPUAffinity.restrict(process: getpid(), to: others)
     }
     for (sessions, fps, connections, encoding) in scenarios {
       var results = [[ScaleBench.Result]](repeating: [], count: options.daemonBuilds.count)
@@ -117,9 +118,8 @@ struct DaemonBenchmarks {
         for (index, build) in options.daemonBuilds.enumerated() {
           let daemon = try DaemonProcess(binDirectory: build.directory, config: Self.config)
           defer { daemon.stop() }
-          if let cpu = options.daemonCPU, let readerCPUs {
+          if let cpu = options.daemonCPU {
             try CPUAffinity.restrict(process: daemon.pid, to: [cpu])
-            try CPUAffinity.restrict(process: getpid(), to: readerCPUs)
           }
           results[index].append(
             try ScaleBench(daemon: daemon).run(

@@ -40,6 +40,8 @@ struct SoakSummary {
     let (lateness, wakeUps) = (judgement.frames, judgement.wakeUps)
     let unexplained = judgement.machineKeptUp ? judgement.unexplainedLateFrames : 0
     let milliseconds = { (seconds: Double) in "\(((seconds * 10_000).rounded() / 10)) ms" }
+    // More than one only where each is pinned to a CPU (SoakRun.probeCPUs).
+    let probes = reports.filter { $0.role == WakeUpProbe.role }.count
     lines.append(
       "  requests \(sum(\.requests)) (refused \(sum(\.refused)), unanswered \(sum(\.unanswered))), "
         + "connections \(sum(\.connections)), sessions begun \(sum(\.sessionsBegun)) "
@@ -56,8 +58,7 @@ struct SoakSummary {
         + "after their deadline")
     lines.append(
       "  the machine: a 60 Hz deadline relayed through a pipe "
-        + (SoakRun.probeCPUs.count > 1
-          ? "(\(SoakRun.probeCPUs.count) probes, each on a CPU of its own) " : "(one probe) ")
+        + (probes > 1 ? "(\(probes) probes, each on a CPU of its own) " : "(one probe) ")
         + "arrived p50 \(milliseconds(wakeUps.percentile(0.5))), "
         + "p99 \(milliseconds(wakeUps.percentile(0.99))), max \(milliseconds(wakeUps.maximum)) late "
         + "(\(wakeUps.total) wake-ups, \(judgement.stalls.count) later than "
