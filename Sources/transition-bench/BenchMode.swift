@@ -27,8 +27,8 @@ enum BenchMode: String, CaseIterable {
       JSON); the daemon's timeline read (binary, JSON), compiled and first frame
       rendered; µs a tap. Then the daemon's work a frame of the push at 240 fps (what
       stream asks of it), of the zoom present, and of 1,000 zoom presents at 60 fps
-      rendered in turn (what scale asks of it), back to back and a tick apart; and
-      of 30 a tick apart (the cold a tick's pause leaves, whatever the sessions' number)
+      rendered in turn (what scale asks of it), and of 100, back to back and a tick
+      apart: a frame from state gone cold, and what waking for a tick costs
       """
     case .stream:
       """

@@ -166,39 +166,52 @@ struct TapStages {
     }
     // The same frames as `scale` has them rendered: a frame of each of 1,000 sessions in
     // turn, so that each renderer's state has gone cold since its previous frame; back to back,
-    // then asleep for a 60 fps tick between rounds, as the daemon is between its ticks. Then 30
-    // renderers a tick apart, whose state together fits any cache: what the pause alone costs.
-    let rounds: [(renderers: Int, pause: Double, name: String, detail: String)] = [
-      (
-        1_000, 0, "1,000 in turn",
-        "every frame at 60 fps of 1,000 renderers, one frame of each in turn (as scale renders them); median of \(options.runs) runs"
-      ),
-      (
-        1_000, 1.0 / 60, "1,000 in turn, a tick apart",
-        "as above, each round 16.7 ms after the one before (the machine's other work in between)"
-      ),
-      (
-        30, 1.0 / 60, "30 in turn, a tick apart",
-        "as above for 30 renderers, whose state fits any cache: the cold a tick's pause leaves"
-      ),
-    ]
-    for round in rounds {
+    // then asleep for a 60 fps tick between rounds, as the daemon is between its ticks. Then
+    // 100, whose state stays in the caches back to back: a tick apart, a round's time is the
+    // wake's own plus each session's cold frame, told apart by the two counts.
+    func secondsAFrame(renderers count: Int, pause: Double) -> Double {
       var samples: [Double] = []
       for _ in 0..<options.runs {
-        var renderers = (0..<round.renderers).map {
-          FrameRenderer(session: "z\($0)", timeline: zoom)
-        }
+        var renderers = (0..<count).map { FrameRenderer(session: "z\($0)", timeline: zoom) }
         for index in renderers.indices {
           checksum &+= renderers[index].render(seq: 0, progress: 0) { $0.count }
         }
-        let (bytes, seconds) = Self.renderFramesInTurn(&renderers, frames: 60, pause: round.pause)
+        let (bytes, seconds) = Self.renderFramesInTurn(&renderers, frames: 60, pause: pause)
         checksum &+= bytes
-        samples.append(seconds / Double(60 * renderers.count))
+        samples.append(seconds / Double(60 * count))
       }
-      report.add(
-        "stages", "daemon: a frame of the zoom present, \(round.name)",
-        Percentiles(samples).median * 1e6, "µs", round.detail)
+      return Percentiles(samples).median
     }
+    let tick = 1.0 / 60
+    let few = 100
+    let inTurn = secondsAFrame(renderers: 1_000, pause: 0)
+    let apart = secondsAFrame(renderers: 1_000, pause: tick)
+    let fewInTurn = secondsAFrame(renderers: few, pause: 0)
+    let fewApart = secondsAFrame(renderers: few, pause: tick)
+    let coldFrame = (apart * 1_000 - fewApart * Double(few)) / Double(1_000 - few)
+    let name = "daemon: a frame of the zoom present"
+    let median = "median of \(options.runs) runs"
+    report.add(
+      "stages", "\(name), 1,000 in turn", inTurn * 1e6, "µs",
+      "every frame at 60 fps of 1,000 renderers, one frame of each in turn (as scale renders them); \(median)"
+    )
+    report.add(
+      "stages", "\(name), 1,000 in turn, a tick apart", apart * 1e6, "µs",
+      "as above, each round 16.7 ms after the one before (the machine's other work in between)")
+    report.add(
+      "stages", "\(name), \(few) in turn", fewInTurn * 1e6, "µs",
+      "as 1,000 in turn, back to back: state that stays in the caches")
+    report.add(
+      "stages", "\(name), \(few) in turn, a tick apart", fewApart * 1e6, "µs",
+      "the same \(few), each round 16.7 ms after the one before")
+    report.add(
+      "stages", "\(name) a tick apart, each session's", coldFrame * 1e6, "µs",
+      "(a round of 1,000 − a round of \(few)) / \(1_000 - few): a frame from state gone cold"
+    )
+    report.add(
+      "stages", "\(name) a tick apart, the wake's own", (fewApart - coldFrame) * Double(few) * 1e6,
+      "µs a tick",
+      "a round of \(few) − \(few) cold frames: what waking for the tick costs")
     precondition(checksum != 0)
   }
 
