@@ -10,7 +10,9 @@
 /// time with room to spare), every subscriber's output is held (``HeldOutput``), and all of it
 /// is released when the deadline comes; a render that finishes late releases at once. A
 /// render runs in slices of at most ``sliceSeconds``, and the loop serves its other events
-/// between them, so a request never waits for a whole tick. Each due stream renders the
+/// between them, so a request never waits for a whole tick; each slice after the first begins
+/// by yielding the processor (``ServerClock/yieldProcessor()``), so that a client woken by a
+/// reply in between runs before the render goes on. Each due stream renders the
 /// deadline's frame once; a stream whose session ends by the deadline renders none (the
 /// session's own timer completes it at its end, and its final frame and `complete` leave
 /// then). While several uids stream, each tick renders the streams of a uid only when the uid
@@ -18,10 +20,13 @@
 /// clock's timers run only while it has streams (and until the last held frames are
 /// released).
 final class FrameClock {
-  /// The longest a render runs before the loop serves its other events, in seconds.
-  static let sliceSeconds = 0.000_5
+  /// The longest a render runs before the loop serves its other events, in seconds by
+  /// default: about as long as a request waits for a render under way.
+  static let defaultSliceSeconds = 0.000_1
 
   let fps: Double
+  /// The longest a render runs before the loop serves its other events, in seconds.
+  let sliceSeconds: Double
   /// The time of deadline 0.
   let origin: Double
   private let clock: ServerClock
@@ -45,8 +50,12 @@ final class FrameClock {
   private var renderNext = 0
   private var renderStart = 0.0
 
-  init(fps: Double, clock: ServerClock, stats: ServerStats, shares: RenderShares) {
+  init(
+    fps: Double, clock: ServerClock, stats: ServerStats, shares: RenderShares,
+    sliceSeconds: Double
+  ) {
     self.fps = fps
+    self.sliceSeconds = sliceSeconds
     self.clock = clock
     self.stats = stats
     self.shares = shares
@@ -119,7 +128,11 @@ final class FrameClock {
   }
 
   private func renderTimerFired() {
-    if renderTime == nil { beginRender() } else { renderSlice() }
+    guard renderTime != nil else { return beginRender() }
+    // The loop has served its other events since the last slice: a client a reply woke there
+    // may be waiting for this CPU, behind the render.
+    clock.yieldProcessor()
+    renderSlice()
   }
 
   /// Starts rendering the scheduled deadline: what an earlier tick still holds leaves first.
@@ -142,13 +155,15 @@ final class FrameClock {
 
   /// Renders due streams until the slice's time is up, then lets the loop run and goes on.
   private func renderSlice() {
-    let sliceEnd = clock.now + Self.sliceSeconds
+    let sliceEnd = clock.now + sliceSeconds
     while let time = renderTime, renderNext < renderStreams.count {
       let stream = renderStreams[renderNext]
       renderNext += 1
       renderIfDue(stream, at: time)
-      if renderTime != nil, renderNext < renderStreams.count, clock.now >= sliceEnd {
-        renderTimer?.schedule(at: clock.now)
+      guard renderTime != nil, renderNext < renderStreams.count else { continue }
+      let now = clock.now
+      if now >= sliceEnd {
+        renderTimer?.schedule(at: now)
         return
       }
     }

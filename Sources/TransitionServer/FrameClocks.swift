@@ -7,6 +7,9 @@ final class FrameClocks {
   private var clocks: [Double: FrameClock] = [:]
   /// The render time every clock shares out by uid.
   let shares = RenderShares()
+  /// The longest a clock's render runs before the loop serves its other events, for clocks
+  /// created from now on (``FrameClock/sliceSeconds``).
+  var sliceSeconds = FrameClock.defaultSliceSeconds
 
   init(clock: ServerClock, stats: ServerStats) {
     self.clock = clock
@@ -16,7 +19,9 @@ final class FrameClocks {
   /// Adds `stream` to the clock of its rate.
   func add(_ stream: FrameStream) {
     let frameClock =
-      clocks[stream.fps] ?? FrameClock(fps: stream.fps, clock: clock, stats: stats, shares: shares)
+      clocks[stream.fps]
+      ?? FrameClock(
+        fps: stream.fps, clock: clock, stats: stats, shares: shares, sliceSeconds: sliceSeconds)
     clocks[stream.fps] = frameClock
     frameClock.add(stream)
   }

@@ -16,6 +16,11 @@ public protocol ServerClock: AnyObject {
   var scheduledTimerCount: Int { get }
   /// A new idle timer that runs `fire` each time it expires.
   func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer
+  /// Lets the other threads ready to run on this CPU go first (`sched_yield`): the frame
+  /// clock calls it before each slice of a render after the first, so that a client woken by
+  /// a reply written between two slices does not wait for the rest of the render. Returns at
+  /// once when nothing else is ready.
+  func yieldProcessor()
 }
 
 /// A one-shot timer of a ``ServerClock``.

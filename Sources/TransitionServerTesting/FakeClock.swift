@@ -12,6 +12,8 @@ public final class FakeClock: ServerClock {
   /// What the clock reports as its timers' slack (the frame clock's least render lead); the
   /// daemon's loop reports a millisecond.
   public var timerSlack = 0.0
+  /// How many times the core has yielded the processor (``yieldProcessor()``).
+  public private(set) var processorYields = 0
   private var timers: [FakeTimer] = []
 
   /// A clock that reads `now` seconds.
@@ -22,6 +24,10 @@ public final class FakeClock: ServerClock {
   public var now: Double {
     current += secondsPerRead
     return current
+  }
+
+  public func yieldProcessor() {
+    processorYields += 1
   }
 
   public func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer {

@@ -1,3 +1,4 @@
+import Glibc
 import LibeventLoop
 import TransitionServer
 
@@ -21,6 +22,10 @@ final class LoopClock: ServerClock {
   /// Every scheduled ``LoopTimer`` of the daemon's loop: the core's, the plugin host
   /// supervisor's, the viewer listener's.
   var scheduledTimerCount: Int { loop.scheduledTimerCount }
+
+  func yieldProcessor() {
+    sched_yield()
+  }
 
   func makeTimer(_ fire: @escaping () -> Void) -> any ServerTimer {
     do {

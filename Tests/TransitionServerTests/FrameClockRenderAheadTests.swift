@@ -128,14 +128,16 @@ import TransitionServerTesting
     let harness = harness()
     let (sessions, viewer) = watchedSessions(40, fps: 30, in: harness)
     let frameClock = try #require(harness.core.frameClocks[30])
-    // 100 µs a read: a slice (0.5 ms) renders a few streams, the tick many slices.
-    harness.clock.secondsPerRead = 0.000_1
+    // 20 µs a read: a slice (0.1 ms) renders a few streams, the tick many slices.
+    harness.clock.secondsPerRead = 0.000_02
     harness.clock.advance(to: frameClock.deadline(1) - frameClock.lead.seconds + 0.000_5)
     let rendered = harness.core.sessions.all.filter {
       $0.streams[30]?.lastFrameTime == frameClock.deadline(1)
     }.count
     #expect(rendered > 0)
     #expect(rendered < sessions.count, "the whole tick ran in one slice")
+    // Each slice after the first let what the loop woke in between run first.
+    #expect(harness.clock.processorYields > 0)
     // Between slices the core serves a request at once.
     let control = harness.connect()
     let reply = harness.reply(#"{"op":"sessions"}"#, from: control)
@@ -144,6 +146,15 @@ import TransitionServerTesting
     harness.clock.secondsPerRead = 0
     harness.clock.advance(to: frameClock.deadline(1))
     #expect(viewer.readLines().frames.count == sessions.count)
+  }
+
+  @Test func aRenderInOneSliceNeverYieldsTheProcessor() throws {
+    let harness = harness()
+    let (sessions, viewer) = watchedSessions(40, fps: 30, in: harness)
+    let frameClock = try #require(harness.core.frameClocks[30])
+    harness.clock.advance(to: frameClock.deadline(3))
+    #expect(viewer.readLines().frames.count >= 3 * sessions.count)
+    #expect(harness.clock.processorYields == 0)
   }
 
   /// A peer following a 10 fps session, a millisecond before deadline 1, its frame for that
