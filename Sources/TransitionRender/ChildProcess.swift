@@ -64,8 +64,7 @@ public final class ChildProcess {
   @discardableResult
   public func wait() -> Int32 {
     if let status { return status }
-    var raw: Int32 = 0
-    while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+    let raw = waitForChild(pid)
     status = raw
     return raw
   }

@@ -160,11 +160,12 @@ final class FrameClock {
       let stream = renderStreams[renderNext]
       renderNext += 1
       renderIfDue(stream, at: time)
-      guard renderTime != nil, renderNext < renderStreams.count else { continue }
-      let now = clock.now
-      if now >= sliceEnd {
-        renderTimer?.schedule(at: now)
-        return
+      if renderTime != nil, renderNext < renderStreams.count {
+        let now = clock.now
+        if now >= sliceEnd {
+          renderTimer?.schedule(at: now)
+          return
+        }
       }
     }
     if renderTime != nil { finishRender() }

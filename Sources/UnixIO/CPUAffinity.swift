@@ -71,9 +71,7 @@ public enum CPUAffinity {
         executable: "/usr/bin/env", arguments: ["taskset"] + arguments,
         environment: ["PATH": path], fileActions: &actions)
     else { return nil }
-    var status: Int32 = 0
-    while waitpid(child, &status, 0) < 0, errno == EINTR {}
-    return exitStatus(ofWaitStatus: status)
+    return exitStatus(ofWaitStatus: waitForChild(child))
   }
 
   private static func list(_ cpus: [Int]) -> String {

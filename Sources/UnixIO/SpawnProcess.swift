@@ -49,6 +49,13 @@ public func withExecVectors<Result>(
   return body(argv, envp)
 }
 
+/// Waits for child `pid` to end (`waitpid`, again after a signal) and returns its wait status.
+public func waitForChild(_ pid: pid_t) -> Int32 {
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+  return status
+}
+
 /// The exit status in a wait status (`waitpid`'s), or nil when the child was killed by a signal.
 public func exitStatus(ofWaitStatus waitStatus: Int32) -> Int32? {
   waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : nil

@@ -11,11 +11,14 @@ final class WorkerProcess {
   /// Starts the worker of `role`, on CPU `cpu` alone when one is given (through `taskset`).
   init(role: String, arguments: [String], cpu: Int? = nil) throws {
     self.role = role
-    let workerArguments = ["worker", role] + arguments
-    process.executableURL = URL(fileURLWithPath: cpu == nil ? Self.executablePath : "/usr/bin/env")
-    process.arguments =
-      cpu.map { CPUAffinity.command([Self.executablePath] + workerArguments, on: [$0]) }
-      ?? workerArguments
+    let command = [Self.executablePath, "worker", role] + arguments
+    if let cpu {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = CPUAffinity.command(command, on: [cpu])
+    } else {
+      process.executableURL = URL(fileURLWithPath: Self.executablePath)
+      process.arguments = Array(command.dropFirst())
+    }
     process.standardOutput = output
     try process.run()
   }
