@@ -189,6 +189,12 @@ struct DaemonBenchmarks {
         "the same client and pacing, a peer that only echoes (UpdateEchoPeer)")
       report.add(
         "update", build.labelled("floor: echo peer p99"), latency.floor.value(0.99) * 1e3, "ms")
+      report.add(
+        "update", build.labelled("floor: echo process p50"), latency.processFloor.median * 1e3,
+        "ms", "the same from a process of its own, as the daemon is (EchoProcess)")
+      report.add(
+        "update", build.labelled("floor: echo process p99"),
+        latency.processFloor.value(0.99) * 1e3, "ms")
     }
   }
 

@@ -56,30 +56,17 @@ enum FairnessLoad {
 
   /// A running heavy user, started by the bench.
   final class Child {
-    private let process = Process()
+    private let helper: HelperProcess
 
     /// Starts the child against `socketPath` and waits until it has subscribed.
     init(socketPath: String, clients: Int, sessions: Int, fps: Int) throws {
-      process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        .resolvingSymlinksInPath()
-      process.arguments = [flag, socketPath, "\(clients)", "\(sessions)", "\(fps)"]
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
-      DaemonProcess.running.add(process)
-      let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-      guard line.hasPrefix("ready") else {
-        stop()
-        throw BenchError("the fairness load did not start (it needs root to become nobody)")
-      }
+      helper = try HelperProcess(
+        arguments: [flag, socketPath, "\(clients)", "\(sessions)", "\(fps)"],
+        failure: "the fairness load did not start (it needs root to become nobody)")
     }
 
     func stop() {
-      DaemonProcess.running.remove(process)
-      if process.isRunning {
-        process.terminate()
-        process.waitUntilExit()
-      }
+      helper.stop()
     }
   }
 }

@@ -3,14 +3,15 @@ import Foundation
 /// `update` → the frame that shows it: the time from sending an `update` on an interactive
 /// session to reading the frame with that progress, while `background` other sessions stream
 /// at `fps` (read by their own threads); beside each update, the same round trip to an
-/// ``UpdateEchoPeer`` (the machine's floor), from the same client with the same pacing.
+/// ``UpdateEchoPeer`` on a thread of the bench and to one in a process of its own
+/// (``EchoProcess``): the machine's floor, from the same client with the same pacing.
 struct UpdateBench {
   let daemon: DaemonProcess
 
   /// Sends `updates` updates a few milliseconds apart (off any frame grid), each followed by
-  /// one to the echo peer; returns both sets of latencies in seconds.
+  /// one to each echo peer; returns the three sets of latencies in seconds.
   func run(updates: Int, background: Int, fps: Int) throws -> (
-    daemon: Percentiles, floor: Percentiles
+    daemon: Percentiles, floor: Percentiles, processFloor: Percentiles
   ) {
     let control = try LineSocket(path: daemon.socketPath)
     let connections = min(10, background)
@@ -44,10 +45,14 @@ struct UpdateBench {
     while !frame.hasPrefix(#"{"event":"frame""#) { frame = try driver.readText() }
     let peer = try UpdateEchoPeer(frame: Array((frame + "\n").utf8))
     let echo = try peer.connect()
+    let echoProcess = try EchoProcess.Child(frame: frame)
+    defer { echoProcess.stop() }
     var daemonTrip = RoundTrip(socket: driver)
     var floorTrip = RoundTrip(socket: echo)
+    var processFloorTrip = RoundTrip(socket: try echoProcess.connect())
     var latencies: [Double] = []
     var floor: [Double] = []
+    var processFloor: [Double] = []
     for index in 0..<updates {
       // Three decimals, which every number writer spells the same way.
       let progress = Double(100 + (index * 7) % 800) / 1000
@@ -56,13 +61,15 @@ struct UpdateBench {
       latencies.append(try daemonTrip.time(line, showing: progress))
       usleep(UInt32.random(in: 2_000...8_000))
       floor.append(try floorTrip.time(line, showing: progress))
+      usleep(UInt32.random(in: 2_000...8_000))
+      processFloor.append(try processFloorTrip.time(line, showing: progress))
     }
     stop.set()
     for index in 0..<background {
       _ = try control.request(#"{"op":"end","session":"bg\#(index)"}"#)
     }
     _ = try control.request(#"{"op":"end","session":"u0"}"#)
-    return (Percentiles(latencies), Percentiles(floor))
+    return (Percentiles(latencies), Percentiles(floor), Percentiles(processFloor))
   }
 }
 

@@ -25,16 +25,22 @@ final class UpdateEchoPeer: @unchecked Sendable {
     listener = try TemporaryListener(name: "echo", backlog: 1)
   }
 
+  /// Where the peer listens.
+  var path: String { listener.path }
+
   /// Starts the answering thread and returns a client connected to it; the thread ends when
   /// the client closes.
   func connect() throws -> LineSocket {
-    let thread = Thread { [self] in
-      guard let connection = listener.accept() else { return }
-      defer { close(connection) }
-      answer(connection)
-    }
+    let thread = Thread { [self] in serveOne() }
     thread.start()
     return try LineSocket(path: listener.path)
+  }
+
+  /// Accepts one client and answers it on the calling thread until it closes.
+  func serveOne() {
+    guard let connection = listener.accept() else { return }
+    defer { close(connection) }
+    answer(connection)
   }
 
   /// Answers each line read on `connection` with the frame showing the line's `progress`.

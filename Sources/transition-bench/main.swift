@@ -15,6 +15,9 @@ func fail(_ message: String, status: Int32 = 64) -> Never {
 if let helper = FairnessLoad.helperArguments(CommandLine.arguments) {
   FairnessLoad.runHelper(helper)
 }
+if let frame = EchoProcess.helperArguments(CommandLine.arguments) {
+  EchoProcess.runHelper(frame: frame)
+}
 
 let options: BenchOptions
 do {
