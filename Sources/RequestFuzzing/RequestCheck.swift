@@ -32,12 +32,15 @@ public struct RequestCheck: Sendable {
   /// Runs `bytes` (one request line, without its `\n`) through the check.
   /// - Returns: a description of the first broken promise, or nil when all held.
   public func problem(with bytes: [UInt8]) -> String? {
+    let update = bytes.withUnsafeBufferPointer(UpdateLine.init)
     let request: Request
     do {
       request = try Request(line: bytes)
     } catch {
+      if update != nil { return "an update the general path refuses is read by UpdateLine" }
       return replyProblem(WireMessage.failure(id: error.id, error.error), id: error.id)
     }
+    if let update, let problem = Self.updateProblem(update, request) { return problem }
     if let problem = replyProblem(WireMessage.success(id: request.id), id: request.id) {
       return problem
     }
@@ -60,6 +63,22 @@ public struct RequestCheck: Sendable {
     case 0..<0x20, 0x7F...0x9F, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2064, 0xFEFF: true
     default: false
     }
+  }
+
+  /// What ``UpdateLine`` read must be what the general path reads: an `update` with nothing
+  /// but its members, the same session, numbers (to the bit), touch and id.
+  private static func updateProblem(_ update: UpdateLine, _ request: Request) -> String? {
+    let members = request.body.value.objectValue ?? [:]
+    func number(_ value: JSONValue?) -> UInt64? { value?.numberValue?.bitPattern }
+    let touch = members["touch"]?.arrayValue
+    let agrees =
+      request.op == "update" && request.id == update.id
+      && Set(members.keys).isSubset(of: ["op", "id", "session", "progress", "touch"])
+      && members["session"]?.stringValue == update.session
+      && number(members["progress"]) == update.progress?.bitPattern
+      && number(touch?.first) == update.touch?.x.bitPattern
+      && number(touch?.last) == update.touch?.y.bitPattern && (touch?.count ?? 2) == 2
+    return agrees ? nil : "UpdateLine reads \(update) where the general path reads another request"
   }
 
   /// A reply must be one line of JSON that echoes the id's text.

@@ -136,6 +136,10 @@ public struct JSONReader {
     try parser.parseValue()
   }
 
+  /// Where the next byte to read lies in the buffer: after ``kind()``, where the next value's
+  /// text starts (whitespace skipped); after a read, where that value's text ended.
+  public var offset: Int { parser.index }
+
   /// Reads past the next value, checked as any other read checks it, and returns a reader
   /// placed before it, to read it later (when what it means depends on a member that comes
   /// after it).

@@ -187,13 +187,10 @@ extension ServerCore {
       let code: WireError.Code = error.code == .invalidState ? .invalidState : .badRequest
       throw WireError(code, "session \(session.id): \(error.message)")
     }
-    // Room for the reply's members and the `ok` the reply adds: none of them grows it.
-    var members = [String: JSONValue](minimumCapacity: 5)
-    members["session"] = .string(session.id)
-    members["state"] = .string(session.clock.state.rawValue)
-    members["progress"] = .number(session.clock.progress(at: now))
-    if let followed { members["followed"] = .string(followed.rawValue) }
-    client.reply(id: requestID, members)
+    client.send(
+      WireMessage.controlReply(
+        id: requestID, session: session.id, state: session.clock.state.rawValue,
+        progress: session.clock.progress(at: now), followed: followed?.rawValue))
     session.propagateChange(at: now)
   }
 

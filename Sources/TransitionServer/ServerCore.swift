@@ -202,6 +202,18 @@ public final class ServerCore {
 
   /// Parses, decodes and runs one line.
   func handle(line: [UInt8], from client: Client) {
+    // The request sent most, read without a tree when its meaning is certain; the same reply
+    // as the general path's.
+    if let update = line.withUnsafeBufferPointer(UpdateLine.init) {
+      do throws(WireError) {
+        try control(
+          .update(progress: update.progress, touch: update.touch), session: update.session,
+          id: update.id, from: client)
+      } catch {
+        client.fail(id: update.id, error)
+      }
+      return
+    }
     let request: Request
     do {
       request = try Request(line: line)

@@ -11,6 +11,34 @@ public enum WireMessage {
     return line(members, id: id)
   }
 
+  /// The reply to a session control op: what ``success(id:_:)`` writes for the members
+  /// `session`, `state`, `progress` and, when there is one, `followed` (the same bytes, keys in
+  /// sorted order), written straight, without building the members (an `update`'s reply).
+  public static func controlReply(
+    id: RequestID?, session: String, state: String, progress: Double, followed: String?
+  ) -> [UInt8] {
+    var sink = ByteSink(capacity: 128)
+    sink.append(UInt8(ascii: "{"))
+    if let followed {
+      sink.append(#""followed":"#)
+      sink.appendString(followed)
+      sink.append(UInt8(ascii: ","))
+    }
+    if let id {
+      sink.append(#""id":"#)
+      sink.append(contentsOf: id.text)
+      sink.append(UInt8(ascii: ","))
+    }
+    sink.append(#""ok":true,"progress":"#)
+    sink.appendNumber(progress)
+    sink.append(#","session":"#)
+    sink.appendString(session)
+    sink.append(#","state":"#)
+    sink.appendString(state)
+    sink.append("}\n")
+    return sink.bytes
+  }
+
   /// `{"id":…,"ok":false,"error":{"code":…,"message":…}}\n`.
   public static func failure(id: RequestID?, _ error: WireError) -> [UInt8] {
     let members: [String: JSONValue] = [
