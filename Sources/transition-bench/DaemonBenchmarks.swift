@@ -195,6 +195,16 @@ struct DaemonBenchmarks {
       report.add(
         "update", build.labelled("floor: echo process p99"),
         latency.processFloor.value(0.99) * 1e3, "ms")
+      let window = "\(Int(UpdateBench.tickWindow * 1e3)) ms before a tick"
+      for (name, split) in [
+        ("update → frame", latency.daemonByTick), ("echo process", latency.processFloorByTick),
+      ] {
+        for (when, part) in [(window, split.before), ("between ticks", split.between)] {
+          report.add(
+            "update", build.labelled("\(name), \(when): p50 / p99"), part.median * 1e3, "ms",
+            "p99 \(BenchReport.format(part.value(0.99) * 1e3)) ms; \(part.count) round trips")
+        }
+      }
     }
   }
 

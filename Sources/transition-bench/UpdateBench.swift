@@ -8,11 +8,26 @@ import Foundation
 struct UpdateBench {
   let daemon: DaemonProcess
 
+  /// The round trips of one run, in seconds.
+  struct Latencies {
+    var daemon: Percentiles
+    var floor: Percentiles
+    var processFloor: Percentiles
+    /// The daemon's and the echo process's, of the round trips begun in the ``tickWindow``
+    /// before a tick's frames reached the background readers (while the frame clock may be
+    /// rendering that tick ahead of its deadline, and the readers are about to wake), and of
+    /// the others.
+    var daemonByTick: (before: Percentiles, between: Percentiles)
+    var processFloorByTick: (before: Percentiles, between: Percentiles)
+  }
+
+  /// How long before a tick's frames arrive an update counts as sent before the tick: longer
+  /// than the frame clock's render lead for the background sessions.
+  static let tickWindow = 0.004
+
   /// Sends `updates` updates a few milliseconds apart (off any frame grid), each followed by
-  /// one to each echo peer; returns the three sets of latencies in seconds.
-  func run(updates: Int, background: Int, fps: Int) throws -> (
-    daemon: Percentiles, floor: Percentiles, processFloor: Percentiles
-  ) {
+  /// one to each echo peer.
+  func run(updates: Int, background: Int, fps: Int) throws -> Latencies {
     let control = try LineSocket(path: daemon.socketPath)
     let connections = min(10, background)
     let backgroundReaders = try (0..<connections).map { _ in
@@ -27,9 +42,17 @@ struct UpdateBench {
         #"{"op":"subscribe","session":"bg\#(index)","fps":\#(fps),"clock":"wall"}"#)
     }
     let stop = StopFlag()
+    let ticks = TickArrivals()
     let drainers = backgroundReaders.map { socket in
       let thread = Thread {
-        while !stop.isSet, socket.readChunk({ _, _ in }) {}
+        // A tick's frames arrive together, then nothing for most of a frame period.
+        var last = -Double.infinity
+        while !stop.isSet,
+          socket.readChunk({ _, time in
+            if time - last > 0.004 { ticks.add(time) }
+            last = time
+          })
+        {}
       }
       thread.start()
       return thread
@@ -53,15 +76,19 @@ struct UpdateBench {
     var latencies: [Double] = []
     var floor: [Double] = []
     var processFloor: [Double] = []
+    var sent: [Double] = []
+    var processSent: [Double] = []
     for index in 0..<updates {
       // Three decimals, which every number writer spells the same way.
       let progress = Double(100 + (index * 7) % 800) / 1000
       let line = #"{"op":"update","session":"u0","progress":\#(progress)}"#
       usleep(UInt32.random(in: 2_000...8_000))
+      sent.append(Monotonic.now)
       latencies.append(try daemonTrip.time(line, showing: progress))
       usleep(UInt32.random(in: 2_000...8_000))
       floor.append(try floorTrip.time(line, showing: progress))
       usleep(UInt32.random(in: 2_000...8_000))
+      processSent.append(Monotonic.now)
       processFloor.append(try processFloorTrip.time(line, showing: progress))
     }
     stop.set()
@@ -69,7 +96,30 @@ struct UpdateBench {
       _ = try control.request(#"{"op":"end","session":"bg\#(index)"}"#)
     }
     _ = try control.request(#"{"op":"end","session":"u0"}"#)
-    return (Percentiles(latencies), Percentiles(floor), Percentiles(processFloor))
+    let arrivals = ticks.sorted
+    return Latencies(
+      daemon: Percentiles(latencies), floor: Percentiles(floor),
+      processFloor: Percentiles(processFloor),
+      daemonByTick: Self.split(latencies, sent: sent, ticks: arrivals),
+      processFloorByTick: Self.split(processFloor, sent: processSent, ticks: arrivals))
+  }
+
+  /// `latencies` of round trips begun at `sent`, those begun within ``tickWindow`` before one
+  /// of `ticks` (sorted) apart from the others.
+  private static func split(_ latencies: [Double], sent: [Double], ticks: [Double]) -> (
+    before: Percentiles, between: Percentiles
+  ) {
+    var before: [Double] = []
+    var between: [Double] = []
+    for (time, latency) in zip(sent, latencies) {
+      let next = ticks.first { $0 > time } ?? .infinity
+      if next - time <= tickWindow {
+        before.append(latency)
+      } else {
+        between.append(latency)
+      }
+    }
+    return (Percentiles(before), Percentiles(between))
   }
 }
 
@@ -95,6 +145,24 @@ private struct RoundTrip {
       else { throw BenchError("the peer closed the connection") }
     }
     return arrived! - sent
+  }
+}
+
+/// When the background readers saw each tick's frames arrive, from several threads.
+private final class TickArrivals: @unchecked Sendable {
+  private let lock = NSLock()
+  private var times: [Double] = []
+
+  func add(_ time: Double) {
+    lock.lock()
+    times.append(time)
+    lock.unlock()
+  }
+
+  var sorted: [Double] {
+    lock.lock()
+    defer { lock.unlock() }
+    return times.sorted()
   }
 }
 
