@@ -28,7 +28,8 @@ enum BenchMode: String, CaseIterable {
       rendered; µs a tap. Then the daemon's work a frame of the push at 240 fps (what
       stream asks of it), of the zoom present, and of 1,000 zoom presents at 60 fps
       rendered in turn (what scale asks of it), and of 100, back to back and a tick
-      apart: a frame from state gone cold, and what waking for a tick costs
+      apart: a frame from state gone cold, and what waking for a tick costs; last, an
+      update's reply and frame in the server core, back to back and 2–8 ms apart
       """
     case .stream:
       """
@@ -47,7 +48,8 @@ enum BenchMode: String, CaseIterable {
       """
       update → the frame showing it, with 100 other sessions streaming (or
       --sessions); beside each update, the same round trip to a peer that only
-      echoes (the machine's floor)
+      echoes, from a thread and from a process (the machine's floor); the daemon's
+      and the echo process's round trips in the 4 ms before a tick and between ticks
       """
     case .begin:
       """
