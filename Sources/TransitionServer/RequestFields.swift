@@ -50,7 +50,7 @@ extension Request {
       "\(key) must be two finite numbers [x, y] within ±\(JSONValue.format(limit))"
     guard case .array(let elements) = field.value, elements.count == 2,
       case .number(let x) = elements[0], case .number(let y) = elements[1],
-      x.isFinite, y.isFinite, abs(x) <= limit, abs(y) <= limit
+      ContextBounds.coordinate.contains(x), ContextBounds.coordinate.contains(y)
     else { throw WireError(.badRequest, problem + ", got \(field.value.serialized)") }
     return Point(x: x, y: y)
   }

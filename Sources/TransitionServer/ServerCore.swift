@@ -202,40 +202,50 @@ public final class ServerCore {
 
   /// Parses, decodes and runs one line.
   func handle(line: [UInt8], from client: Client) {
-    // The request sent most, read without a tree when its meaning is certain; the same reply
-    // as the general path's.
+    let command: Command
+    let id: RequestID?
+    // The request sent most, read without a tree when its meaning is certain: the same
+    // command as the general path's.
     if let update = line.withUnsafeBufferPointer(UpdateLine.init) {
-      do throws(WireError) {
-        try control(
-          .update(progress: update.progress, touch: update.touch), session: update.session,
-          id: update.id, from: client)
+      command = .control(
+        session: update.session, .update(progress: update.progress, touch: update.touch))
+      id = update.id
+    } else {
+      let request: Request
+      do {
+        request = try Request(line: line)
       } catch {
-        client.fail(id: update.id, error)
+        client.fail(id: error.id, error.error)
+        return
       }
-      return
-    }
-    let request: Request
-    do {
-      request = try Request(line: line)
-    } catch {
-      client.fail(id: error.id, error.error)
-      return
+      do throws(WireError) {
+        command = try decode(request, from: client)
+      } catch {
+        client.fail(id: request.id, error)
+        return
+      }
+      id = request.id
     }
     do throws(WireError) {
-      guard let op = Op(rawValue: request.op) else {
-        throw WireError(.unknownOp, "unknown op \"\(request.op)\"")
-      }
-      if op.isAdmin, !adminPolicy.isAdmin(client.identity) {
-        logger.warnRefusal("refused admin op \(op.rawValue) from \(client)")
-        throw WireError(
-          .forbidden,
-          "\(op.rawValue) is an admin op: it needs uid 0, the daemon's uid or the admin group")
-      }
-      let command = try Command(op, request, defaultFps: config.defaultFps)
-      try run(command, id: request.id, from: client)
+      try run(command, id: id, from: client)
     } catch {
-      client.fail(id: request.id, error)
+      client.fail(id: id, error)
     }
+  }
+
+  /// The command of `request` from `client`: its op looked up, refused when it is an admin op
+  /// and the client no admin, and its fields decoded.
+  private func decode(_ request: Request, from client: Client) throws(WireError) -> Command {
+    guard let op = Op(rawValue: request.op) else {
+      throw WireError(.unknownOp, "unknown op \"\(request.op)\"")
+    }
+    if op.isAdmin, !adminPolicy.isAdmin(client.identity) {
+      logger.warnRefusal("refused admin op \(op.rawValue) from \(client)")
+      throw WireError(
+        .forbidden,
+        "\(op.rawValue) is an admin op: it needs uid 0, the daemon's uid or the admin group")
+    }
+    return try Command(op, request, defaultFps: config.defaultFps)
   }
 
   /// The handler table: each command to its one handler.

@@ -63,8 +63,9 @@ public struct UpdateLine: Equatable, Sendable {
     guard try reader.nextElement(), try reader.kind() == .number else { return nil }
     let y = try reader.number()
     guard try !reader.nextElement() else { return nil }
-    let limit = ContextBounds.maximumCoordinate
-    guard x.isFinite, y.isFinite, abs(x) <= limit, abs(y) <= limit else { return nil }
+    guard ContextBounds.coordinate.contains(x), ContextBounds.coordinate.contains(y) else {
+      return nil
+    }
     return Point(x: x, y: y)
   }
 }

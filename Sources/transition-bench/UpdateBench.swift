@@ -22,7 +22,8 @@ struct UpdateBench {
   }
 
   /// How long before a tick's frames arrive an update counts as sent before the tick: longer
-  /// than the frame clock's render lead for the background sessions.
+  /// than the frame clock's render lead for the background sessions; also the quiet a reader
+  /// sees before a tick's frames, which are read together.
   static let tickWindow = 0.004
 
   /// Sends `updates` updates a few milliseconds apart (off any frame grid), each followed by
@@ -49,7 +50,7 @@ struct UpdateBench {
         var last = -Double.infinity
         while !stop.isSet,
           socket.readChunk({ _, time in
-            if time - last > 0.004 { ticks.add(time) }
+            if time - last > Self.tickWindow { ticks.add(time) }
             last = time
           })
         {}
