@@ -72,9 +72,12 @@ extension ServerCore {
       try requireFree(request.session)
       let session: Session
       do {
+        let id = request.session ?? sessions.makeID()
         session = try Session(
-          id: request.session ?? sessions.makeID(), context: request.context,
-          animatorName: made.animator, timeline: made.timeline, duration: request.duration,
+          id: id, context: request.context, animatorName: made.animator,
+          timeline: made.timeline,
+          renderer: compiledTimelines.renderer(for: made.timeline, session: id),
+          duration: request.duration,
           interactive: request.interactive, touch: request.touch, owner: client, clock: clock,
           frameClocks: frameClocks)
       } catch {

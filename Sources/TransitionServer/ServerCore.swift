@@ -31,6 +31,8 @@ public final class ServerCore {
   private(set) var adminPolicy: AdminPolicy
   let sessions = SessionTable()
   let frameClocks: FrameClocks
+  /// What sessions with equal timelines share of their renderers.
+  let compiledTimelines: CompiledTimelines
   private(set) var clients: [UInt64: Client] = [:]
   /// Connections counted in all and per uid (`maxClients`, `maxClientsPerUser`).
   private var clientQuota = ClientQuota()
@@ -65,6 +67,7 @@ public final class ServerCore {
     stats = ServerStats(startTime: clock.now)
     routes = AnimatorRoutes(config.routes)
     frameClocks = FrameClocks(clock: clock, stats: stats)
+    compiledTimelines = CompiledTimelines(stats: stats, scratch: frameClocks.scratch)
   }
 
   /// Puts a reloaded configuration in force: routes are reset to its routes, limits apply to

@@ -30,6 +30,10 @@ final class ServerStats {
   /// Streams' deadlines a tick left out because their uid had spent its share of render time
   /// (``RenderShares``).
   var framesDeferred = 0
+  /// Sessions' timelines compiled, and those whose session shared what an equal timeline's
+  /// session compiled instead (``CompiledTimelines``).
+  var timelinesCompiled = 0
+  var timelinesShared = 0
   /// Sessions begun, by the animator that served them.
   var sessionsByAnimator: [String: Int] = [:]
 
@@ -65,6 +69,10 @@ final class ServerStats {
       "ticks": .object([
         "rendered": .number(Double(ticksRendered)), "late": .number(Double(ticksLate)),
         "deferred": .number(Double(framesDeferred)),
+      ]),
+      "timelines": .object([
+        "compiled": .number(Double(timelinesCompiled)),
+        "shared": .number(Double(timelinesShared)),
       ]),
       "timers": .object(["scheduled": .number(Double(scheduledTimers))]),
       "slowDisconnects": .number(Double(slowSubscribersDisconnected)),

@@ -55,11 +55,14 @@ final class Session {
 
   /// Creates a session whose clock starts now.
   ///
-  /// - Parameter duration: The length to play the timeline at; nil for the timeline's own.
+  /// - Parameters:
+  ///   - renderer: Of `timeline`'s frames for `id` (``CompiledTimelines``).
+  ///   - duration: The length to play the timeline at; nil for the timeline's own.
   /// - Throws: `EngineError` when the duration cannot drive a clock.
   init(
     id: String, context: TransitionContext, animatorName: String, timeline: Timeline,
-    duration: Double?, interactive: Bool, touch: Point? = nil, owner: Client, clock: ServerClock,
+    renderer: FrameRenderer, duration: Double?, interactive: Bool, touch: Point? = nil,
+    owner: Client, clock: ServerClock,
     frameClocks: FrameClocks
   ) throws(EngineError) {
     self.id = id
@@ -71,7 +74,7 @@ final class Session {
     self.interactive = interactive
     self.clockSource = clock
     self.frameClocks = frameClocks
-    self.renderer = FrameRenderer(session: id, timeline: timeline)
+    self.renderer = renderer
     self.ownerPeerID = owner.id
     self.ownerUID = owner.identity?.uid
     let now = clock.now

@@ -42,12 +42,15 @@ public struct FrameEncoder {
   /// The frame's text from `,"layers":[` on with what never changes written once, built from
   /// the first frame of an encoder made with `animatedFields`.
   private var template: FrameTemplate?
+  /// Where templated lines are written and lent from, when the encoder shares one.
+  private let scratch: FrameScratch?
 
   /// An encoder for frames of any timelines: a layer's content is compared with the cached
   /// one every frame.
   public init() {
     comparesContent = true
     animatedFields = nil
+    scratch = nil
   }
 
   /// An encoder for the frames of one timeline (``FrameRenderer``'s): every frame has
@@ -55,9 +58,13 @@ public struct FrameEncoder {
   /// from frame to frame only in the fields `animatedFields[i]` (``TimelineEvaluator/animatedFields``).
   /// The rest of the text is written once, from the first frame, and copied as bytes after
   /// that. A frame with another number of layers is written field by field.
-  public init(animatedFields: [LayerFields]) {
+  ///
+  /// With a `scratch`, each templated line is written into it and lent from it (see
+  /// ``FrameScratch``), not into the encoder's own buffer.
+  public init(animatedFields: [LayerFields], scratch: FrameScratch? = nil) {
     comparesContent = false
     self.animatedFields = animatedFields
+    self.scratch = scratch
   }
 
   /// Encodes the `frame` event for `frame` of `session` and passes the `\n`-terminated line to
@@ -67,6 +74,13 @@ public struct FrameEncoder {
     session: String, seq: Int, frame: Frame,
     _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
+    if let scratch, !scratch.isLent,
+      let count = writeFromTemplate(session: session, seq: seq, frame: frame, into: scratch)
+    {
+      scratch.isLent = true
+      defer { scratch.isLent = false }
+      return try body(UnsafeRawBufferPointer(start: scratch.start, count: count))
+    }
     write(session: session, seq: seq, frame: frame)
     return try sink.bytes.withUnsafeBytes(body)
   }
@@ -86,18 +100,37 @@ public struct FrameEncoder {
     return sink.bytes
   }
 
-  private mutating func write(session: String, seq: Int, frame: Frame) {
-    sink.bytes.removeAll(keepingCapacity: true)
+  /// Makes the line head `session`'s, and the template from `frame` when the encoder has
+  /// none yet; true when `frame` is written from the template.
+  private mutating func prepare(session: String, frame: Frame) -> Bool {
     if headSession != session {
       head = FrameEncoder.head(session: session)
       headSession = session
     }
-    if let animatedFields, animatedFields.count == frame.layers.count {
-      if template == nil {
-        template = FrameTemplate(firstFrame: frame, animatedFields: animatedFields)
-      }
-      if template != nil { return writeFromTemplate(seq: seq, frame: frame) }
+    guard let animatedFields, animatedFields.count == frame.layers.count else { return false }
+    if template == nil {
+      template = FrameTemplate(firstFrame: frame, animatedFields: animatedFields)
     }
+    return template != nil
+  }
+
+  /// Writes the line from the template into `scratch` and returns its length; nil (nothing
+  /// written that counts) when the frame is not written from a template or may not fit.
+  private mutating func writeFromTemplate(
+    session: String, seq: Int, frame: Frame, into scratch: FrameScratch
+  ) -> Int? {
+    guard prepare(session: session, frame: frame),
+      head.count + Self.headBound + template!.bound <= scratch.capacity
+    else { return nil }
+    var cursor = ReservedTextCursor(scratch.start)
+    Self.writeHead(head, seq: seq, frame: frame, into: &cursor)
+    template!.write(frame, into: &cursor)
+    return cursor.isIncomplete ? nil : cursor.position - scratch.start
+  }
+
+  private mutating func write(session: String, seq: Int, frame: Frame) {
+    sink.bytes.removeAll(keepingCapacity: true)
+    if prepare(session: session, frame: frame) { return writeFromTemplate(seq: seq, frame: frame) }
     Self.writeHead(head, seq: seq, frame: frame, into: &sink)
     sink.append(",\"layers\":[")
     if headRanges.count != frame.layers.count {

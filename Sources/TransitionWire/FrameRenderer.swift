@@ -9,7 +9,7 @@ import TransitionKit
 /// evaluating a frame and writing it to every subscriber.
 public struct FrameRenderer {
   /// The session the frames belong to, written into every event.
-  public let session: String
+  public private(set) var session: String
   /// The evaluator of the session's timeline.
   public let evaluator: TimelineEvaluator
   /// The frame evaluated last.
@@ -17,14 +17,16 @@ public struct FrameRenderer {
   /// Serves one timeline: what its layers never change is encoded once.
   private var encoder: FrameEncoder
 
-  public init(session: String, evaluator: TimelineEvaluator) {
+  /// A renderer of `evaluator`'s frames; with a `scratch`, its lines are written there (see
+  /// ``FrameScratch``).
+  public init(session: String, evaluator: TimelineEvaluator, scratch: FrameScratch? = nil) {
     self.session = session
     self.evaluator = evaluator
-    encoder = FrameEncoder(animatedFields: evaluator.animatedFields)
+    encoder = FrameEncoder(animatedFields: evaluator.animatedFields, scratch: scratch)
   }
 
-  public init(session: String, timeline: Timeline) {
-    self.init(session: session, evaluator: TimelineEvaluator(timeline))
+  public init(session: String, timeline: Timeline, scratch: FrameScratch? = nil) {
+    self.init(session: session, evaluator: TimelineEvaluator(timeline), scratch: scratch)
   }
 
   /// Renders the `frame` event at linear `progress` and lends the `\n`-terminated line to
@@ -77,6 +79,15 @@ public struct FrameRenderer {
     evaluator.update(&frame, progress: progress, time: time)
     follower?.apply(to: &frame, at: clockTime)
     return try body(frame)
+  }
+
+  /// A copy that renders `session`'s frames, from the frame this one evaluated last: what
+  /// is compiled and written once (the evaluator, the frame's template) is shared with this
+  /// renderer, not made again.
+  public func renamed(to session: String) -> FrameRenderer {
+    var copy = self
+    copy.session = session
+    return copy
   }
 
   /// The `frame` event at linear `progress`, `\n`-terminated, as a new array.

@@ -149,10 +149,13 @@ struct TapStages {
         ("zoom present", zoom, Self.renderFramesOfZoom),
       ]
     let frames = 240
+    // The daemon's sessions write their lines into one buffer (`FrameScratch`).
+    let scratch = FrameScratch()
     for scene in scenes {
       var samples: [Double] = []
       for _ in 0..<options.runs {
-        var renderer = FrameRenderer(session: "stream", timeline: scene.timeline)
+        var renderer = FrameRenderer(
+          session: "stream", timeline: scene.timeline, scratch: scratch)
         // The template is built at the first frame: not part of a frame's work.
         checksum &+= renderer.render(seq: 0, progress: 0) { $0.count }
         let start = Monotonic.now
@@ -172,7 +175,11 @@ struct TapStages {
     func secondsAFrame(renderers count: Int, pause: Double) -> Double {
       var samples: [Double] = []
       for _ in 0..<options.runs {
-        var renderers = (0..<count).map { FrameRenderer(session: "z\($0)", timeline: zoom) }
+        // Alike sessions, as the daemon makes them: copies of one renderer
+        // (`CompiledTimelines`), which share its compiled timeline and template.
+        var prototype = FrameRenderer(session: "z", timeline: zoom, scratch: scratch)
+        checksum &+= prototype.render(seq: 0, progress: 0) { $0.count }
+        var renderers = (0..<count).map { prototype.renamed(to: "z\($0)") }
         for index in renderers.indices {
           checksum &+= renderers[index].render(seq: 0, progress: 0) { $0.count }
         }

@@ -195,3 +195,39 @@ import TransitionServerTesting
     #expect(frames.map { $0["seq"]?.numberValue ?? -1 } == (0...2_400).map(Double.init))
   }
 }
+
+/// Sessions with equal timelines share one compiled timeline (``CompiledTimelines``) and
+/// still stream frames of their own.
+@Suite struct ServerCoreSharedTimelineTests {
+  @Test func sessionsWithEqualTimelinesShareTheCompiledOneAndStreamTheirOwnFrames() throws {
+    let harness = CoreHarness()
+    let peer = harness.connect()
+    let first = harness.beginCrossfade(from: peer)
+    let second = harness.beginCrossfade(from: peer)
+    // Another screen: another timeline.
+    let otherLine = CoreHarness.beginCrossfadeLine().replacingOccurrences(
+      of: "[10,10,20,20]", with: "[30,40,20,20]")
+    let other = try #require(harness.reply(otherLine, from: peer)["session"]?.stringValue)
+    #expect((harness.core.stats.timelinesCompiled, harness.core.stats.timelinesShared) == (2, 1))
+    let stats = harness.reply(#"{"op":"stats"}"#, from: peer)
+    #expect(
+      stats["stats"]?["timelines"] == .object(["compiled": .number(2), "shared": .number(1)]))
+    for id in [first, second, other] {
+      _ = harness.send(#"{"op":"subscribe","session":"\#(id)","fps":10}"#, from: peer)
+    }
+    // The second session sent on half way: the first's frames go on without it.
+    _ = harness.send(#"{"op":"seek","session":"\#(second)","progress":0.5}"#, from: peer)
+    harness.clock.advance(by: 0.2)
+    let frames = peer.readLines().filter { $0.event == "frame" }
+    let bySession = Dictionary(grouping: frames) { $0["session"]?.stringValue ?? "" }
+    #expect(Set(bySession.keys) == [first, second, other])
+    let firstFrames = try #require(bySession[first])
+    let secondFrames = try #require(bySession[second])
+    #expect(firstFrames.map { $0["progress"] } == [.number(0.2), .number(0.4)])
+    #expect(secondFrames.map { $0["progress"] } == [.number(0.7), .number(0.9)])
+    // The same timeline at the same progress: the same layers, whichever session.
+    let otherFrames = try #require(bySession[other])
+    #expect(firstFrames[0]["layers"] != otherFrames[0]["layers"])
+    #expect(secondFrames.last?["layers"] != firstFrames.last?["layers"])
+  }
+}

@@ -30,6 +30,8 @@ import TransitionKit
     stats.ticksRendered = 600
     stats.ticksLate = 2
     stats.framesDeferred = 9
+    stats.timelinesCompiled = 11
+    stats.timelinesShared = 12
     stats.sessionsByAnimator = ["album-flip": 3, "default-slide": 1]
     let json = stats.json(now: 101.23456, activeSessions: 5, subscriptions: 6, scheduledTimers: 8)
     #expect(
@@ -46,6 +48,7 @@ import TransitionKit
           ]),
           "bytes": .object(["sent": .number(5_000), "received": .number(300)]),
           "ticks": .object(["rendered": .number(600), "late": .number(2), "deferred": .number(9)]),
+          "timelines": .object(["compiled": .number(11), "shared": .number(12)]),
           "timers": .object(["scheduled": .number(8)]),
           "slowDisconnects": .number(1),
           "animators": .object(["album-flip": .number(3), "default-slide": .number(1)]),
