@@ -1,7 +1,8 @@
 import TransitionJSON
 import TransitionKit
 
-/// Writes `frame` events as one line of JSON each, straight into a reused buffer.
+/// Writes `frame` events as one line of JSON each, straight into a reused buffer: its own, or
+/// a ``FrameScratch`` it shares with the other encoders of its thread.
 ///
 /// The layer fields follow docs/architecture.md's frame contract and docs/protocol.md: `anchor` is left
 /// out when it is [0.5, 0.5], `transform` when it is the identity, `alpha` when it is 1,
