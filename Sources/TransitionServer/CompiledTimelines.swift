@@ -11,27 +11,25 @@ import TransitionWire
 /// Holds at most ``capacity`` timelines of at most ``weightBudget`` layers and keyframes in
 /// all, the least lately used dropped first (a timeline heavier than a quarter of the budget
 /// is not kept), so that what it keeps after its sessions end stays small; a timeline is
-/// matched by equality, after its duration and layer count.
+/// matched by equality. Every renderer made here writes its lines into its one
+/// ``TransitionWire/FrameScratch``.
 final class CompiledTimelines {
   let capacity: Int
   let weightBudget: Int
   /// The weight of the timelines kept.
   private var keptWeight = 0
-  /// Where the renderers made here write their lines.
-  private let scratch: FrameScratch?
+  /// Where the renderers made here write their lines, one after another on the core's
+  /// thread, each line handed on before the next is written.
+  private let scratch = FrameScratch()
   /// Most lately used last; each renderer has rendered its timeline's first frame.
   private var entries: [(timeline: Timeline, renderer: FrameRenderer, weight: Int)] = []
   /// Counts the timelines compiled and shared (`stats.timelines`).
   private let stats: ServerStats
 
-  init(
-    stats: ServerStats, capacity: Int = 16, weightBudget: Int = 16_384,
-    scratch: FrameScratch? = nil
-  ) {
+  init(stats: ServerStats, capacity: Int = 16, weightBudget: Int = 16_384) {
     self.stats = stats
     self.capacity = capacity
     self.weightBudget = weightBudget
-    self.scratch = scratch
   }
 
   /// What keeping `timeline` counts against ``weightBudget``: its layers and keyframes.
@@ -44,10 +42,9 @@ final class CompiledTimelines {
   /// A renderer of `timeline`'s frames for `session`: a copy of one made before for an equal
   /// timeline, or a new one.
   func renderer(for timeline: Timeline, session: String) -> FrameRenderer {
-    let index = entries.lastIndex {
-      $0.timeline.duration == timeline.duration
-        && $0.timeline.layers.count == timeline.layers.count && $0.timeline == timeline
-    }
+    // Timeline's equality compares the duration first, then the layer count: a timeline
+    // that differs is told apart at once.
+    let index = entries.lastIndex { $0.timeline == timeline }
     if let index {
       stats.timelinesShared += 1
       let entry = entries.remove(at: index)

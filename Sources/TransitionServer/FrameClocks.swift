@@ -1,5 +1,3 @@
-import TransitionWire
-
 /// The frame clocks by frame rate: one per rate in use, created on demand and dropped when
 /// its last stream leaves.
 final class FrameClocks {
@@ -12,9 +10,6 @@ final class FrameClocks {
   /// The longest a clock's render runs before the loop serves its other events, for clocks
   /// created from now on (``FrameClock/sliceSeconds``).
   var sliceSeconds = FrameClock.defaultSliceSeconds
-  /// The buffer every session's frames are written into on the loop's thread, each line
-  /// handed on before the next is written.
-  let scratch = FrameScratch()
 
   init(clock: ServerClock, stats: ServerStats) {
     self.clock = clock

@@ -67,7 +67,7 @@ public final class ServerCore {
     stats = ServerStats(startTime: clock.now)
     routes = AnimatorRoutes(config.routes)
     frameClocks = FrameClocks(clock: clock, stats: stats)
-    compiledTimelines = CompiledTimelines(stats: stats, scratch: frameClocks.scratch)
+    compiledTimelines = CompiledTimelines(stats: stats)
   }
 
   /// Puts a reloaded configuration in force: routes are reset to its routes, limits apply to
@@ -205,31 +205,26 @@ public final class ServerCore {
 
   /// Parses, decodes and runs one line.
   func handle(line: [UInt8], from client: Client) {
-    let command: Command
     let id: RequestID?
-    // The request sent most, read without a tree when its meaning is certain: the same
-    // command as the general path's.
-    if let update = line.withUnsafeBufferPointer(UpdateLine.init) {
-      command = .control(
-        session: update.session, .update(progress: update.progress, touch: update.touch))
-      id = update.id
-    } else {
-      let request: Request
-      do {
-        request = try Request(line: line)
-      } catch {
-        client.fail(id: error.id, error.error)
-        return
-      }
-      do throws(WireError) {
-        command = try decode(request, from: client)
-      } catch {
-        client.fail(id: request.id, error)
-        return
-      }
-      id = request.id
-    }
     do throws(WireError) {
+      let command: Command
+      // The request sent most, read without a tree when its meaning is certain: the same
+      // command as the general path's.
+      if let update = line.withUnsafeBufferPointer(UpdateLine.init) {
+        command = .control(
+          session: update.session, .update(progress: update.progress, touch: update.touch))
+        id = update.id
+      } else {
+        let request: Request
+        do {
+          request = try Request(line: line)
+        } catch {
+          client.fail(id: error.id, error.error)
+          return
+        }
+        id = request.id
+        command = try decode(request, from: client)
+      }
       try run(command, id: id, from: client)
     } catch {
       client.fail(id: id, error)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `update` → the frame that shows it: the time from sending an `update` on an interactive
 /// session to reading the frame with that progress, while `background` other sessions stream
@@ -150,35 +151,19 @@ private struct RoundTrip {
 }
 
 /// When the background readers saw each tick's frames arrive, from several threads.
-private final class TickArrivals: @unchecked Sendable {
-  private let lock = NSLock()
-  private var times: [Double] = []
+private final class TickArrivals: Sendable {
+  private let times = Mutex<[Double]>([])
 
   func add(_ time: Double) {
-    lock.lock()
-    times.append(time)
-    lock.unlock()
+    times.withLock { $0.append(time) }
   }
 
-  var sorted: [Double] {
-    lock.lock()
-    defer { lock.unlock() }
-    return times.sorted()
-  }
+  var sorted: [Double] { times.withLock { $0.sorted() } }
 }
 
 /// A flag one thread sets and others read.
-final class StopFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
-  var isSet: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return value
-  }
-  func set() {
-    lock.lock()
-    value = true
-    lock.unlock()
-  }
+final class StopFlag: Sendable {
+  private let value = Mutex(false)
+  var isSet: Bool { value.withLock { $0 } }
+  func set() { value.withLock { $0 = true } }
 }

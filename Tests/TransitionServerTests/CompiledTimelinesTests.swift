@@ -33,9 +33,8 @@ import TransitionWire
   }
 
   @Test func copiesOfOneRendererWriteWhatRenderersOfTheirOwnWrite() throws {
-    let scratch = FrameScratch()
     let stats = ServerStats(startTime: 0)
-    let compiled = CompiledTimelines(stats: stats, scratch: scratch)
+    let compiled = CompiledTimelines(stats: stats)
     for session in ["first", "second", "third"] {
       var shared = compiled.renderer(for: try timeline(z: 4), session: session)
       var own = FrameRenderer(session: session, timeline: try timeline(z: 4))
