@@ -41,12 +41,21 @@ final class FrameClock {
   private var presentTimer: (any ServerTimer)?
   /// The grid index of the next deadline to render.
   private var scheduledIndex = 0
-  private(set) var streams: [FrameStream] = []
+  /// The streams, in order of joining. A stream taken out leaves a hole (nil) until the next
+  /// render begins, so that taking one out costs the same however many tick, and never copies
+  /// the list while a render walks it.
+  private var slots: [FrameStream?] = []
+  private var holes = 0
+  /// The streams, in order of joining.
+  var streams: [FrameStream] { slots.compactMap { $0 } }
+  /// True when no stream ticks on the clock.
+  var isEmpty: Bool { slots.count == holes }
   private(set) var lead: RenderLead
   private let held = HeldOutput()
   /// The deadline being rendered, between slices; nil when no render is under way.
   private var renderTime: Double?
-  private var renderStreams: [FrameStream] = []
+  /// The slots the render under way walks: those filled when it began.
+  private var renderEnd = 0
   private var renderNext = 0
   private var renderStart = 0.0
 
@@ -76,7 +85,8 @@ final class FrameClock {
   func add(_ stream: FrameStream) {
     guard !stream.isOnFrameClock else { return }
     stream.tickingClock = self
-    streams.append(stream)
+    stream.clockSlot = slots.count
+    slots.append(stream)
     shares.streamAdded(stream.session.ownerUID, at: clock.now)
     guard renderTimer?.isScheduled != true, renderTime == nil else { return }
     scheduleRender(after: clock.now, notBefore: scheduledIndex + 1)
@@ -87,9 +97,12 @@ final class FrameClock {
   func remove(_ stream: FrameStream) {
     guard stream.tickingClock === self else { return }
     stream.tickingClock = nil
-    streams.removeAll { $0 === stream }
+    slots[stream.clockSlot] = nil
+    holes += 1
     shares.streamRemoved(stream.session.ownerUID, at: clock.now)
-    guard streams.isEmpty else { return }
+    guard isEmpty else { return }
+    slots.removeAll(keepingCapacity: true)
+    holes = 0
     renderTimer?.cancel()
     if renderTime != nil { finishRender() }
   }
@@ -145,7 +158,8 @@ final class FrameClock {
     let (index, time) = tickTime(at: now)
     scheduledIndex = index
     renderTime = time
-    renderStreams = streams
+    closeHoles()
+    renderEnd = slots.count
     renderNext = 0
     renderStart = now
     tickAllowance.removeAll(keepingCapacity: true)
@@ -156,11 +170,12 @@ final class FrameClock {
   /// Renders due streams until the slice's time is up, then lets the loop run and goes on.
   private func renderSlice() {
     let sliceEnd = clock.now + sliceSeconds
-    while let time = renderTime, renderNext < renderStreams.count {
-      let stream = renderStreams[renderNext]
+    while let time = renderTime, renderNext < renderEnd {
+      let slot = renderNext
       renderNext += 1
+      guard let stream = slots[slot] else { continue }
       renderIfDue(stream, at: time)
-      if renderTime != nil, renderNext < renderStreams.count {
+      if renderTime != nil, renderNext < renderEnd {
         let now = clock.now
         if now >= sliceEnd {
           renderTimer?.schedule(at: now)
@@ -200,7 +215,7 @@ final class FrameClock {
     let now = clock.now
     lead.record(now - renderStart)
     renderTime = nil
-    renderStreams = []
+    renderEnd = 0
     stats.ticksRendered += 1
     if time > now {
       if presentTimer == nil { presentTimer = clock.makeTimer { [held] in held.release() } }
@@ -209,8 +224,22 @@ final class FrameClock {
       stats.ticksLate += 1
       held.release()
     }
-    guard !streams.isEmpty else { return }
+    guard !isEmpty else { return }
     scheduleRender(after: now, notBefore: scheduledIndex + 1)
+  }
+
+  /// Moves the streams up over the holes that those taken out left, keeping their order.
+  private func closeHoles() {
+    guard holes > 0 else { return }
+    var filled = 0
+    for slot in slots.indices {
+      guard let stream = slots[slot] else { continue }
+      stream.clockSlot = filled
+      slots.swapAt(filled, slot)
+      filled += 1
+    }
+    slots.removeLast(slots.count - filled)
+    holes = 0
   }
 }
 

@@ -37,7 +37,7 @@ final class FrameClocks {
   func remove(_ stream: FrameStream) {
     guard let frameClock = stream.tickingClock else { return }
     frameClock.remove(stream)
-    if frameClock.streams.isEmpty, clocks[stream.fps] === frameClock {
+    if frameClock.isEmpty, clocks[stream.fps] === frameClock {
       clocks[stream.fps] = nil
     }
   }

@@ -59,6 +59,8 @@ final class FrameStream {
   /// a tick asks a stream rather than searching the clock's list, and so that the stream
   /// leaves the very clock it is on: ``FrameClocks`` may by then hold another for its rate).
   var tickingClock: FrameClock?
+  /// The stream's place in its frame clock's list, while it is on one (kept by ``FrameClock``).
+  var clockSlot = 0
   /// True while the stream ticks on a frame clock.
   var isOnFrameClock: Bool { tickingClock != nil }
   /// The number of subscribers.

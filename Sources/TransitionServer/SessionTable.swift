@@ -1,8 +1,9 @@
 /// The running sessions by id, in order of `begin`, and the `*` subscriptions that follow
 /// every session.
 final class SessionTable {
-  private var sessions: [String: Session] = [:]
-  private var order: [String] = []
+  /// Each session with the number of its `begin` among all the table has held.
+  private var sessions: [String: (begun: Int, session: Session)] = [:]
+  private var begins = 0
   private var lastNumber = 0
   /// Subscriptions to `*`: they follow every session, including those that begin later.
   private(set) var everySessionSubscriptions: [Subscription] = []
@@ -10,9 +11,9 @@ final class SessionTable {
   var count: Int { sessions.count }
 
   /// Every running session, oldest first.
-  var all: [Session] { order.compactMap { sessions[$0] } }
+  var all: [Session] { sessions.values.sorted { $0.begun < $1.begun }.map(\.session) }
 
-  subscript(id: String) -> Session? { sessions[id] }
+  subscript(id: String) -> Session? { sessions[id]?.session }
 
   /// A fresh server-chosen id: `s1`, `s2`, … skipping ids clients chose.
   func makeID() -> String {
@@ -21,14 +22,13 @@ final class SessionTable {
   }
 
   func insert(_ session: Session) {
-    sessions[session.id] = session
-    order.append(session.id)
+    begins += 1
+    sessions[session.id] = (begins, session)
   }
 
   func remove(_ session: Session) {
-    guard sessions[session.id] === session else { return }
+    guard sessions[session.id]?.session === session else { return }
     sessions[session.id] = nil
-    order.removeAll { $0 == session.id }
   }
 
   func addEverySessionSubscription(_ subscription: Subscription) {

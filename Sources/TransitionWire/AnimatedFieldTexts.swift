@@ -8,8 +8,12 @@ import TransitionKit
 ///
 /// Only the fields made of doubles are kept (`frame`, `anchor`, `transform`, `alpha`, `z`):
 /// their bytes have no padding (their sizes are multiples of 8), so equal bytes are the same
-/// value, which the frame number writer always spells the same way.
-struct AnimatedFieldTexts {
+/// value, which the frame number writer always spells the same way. A kept text depends on
+/// nothing but its value, so the encoders that share a template (the renderers of one compiled
+/// timeline, ``FrameRenderer/renamed(to:)``) share one instance: alike sessions resting at the
+/// same values copy the same texts, and a frame touches no field texts of its session's own.
+/// Not for use from two threads at once.
+final class AnimatedFieldTexts {
   fileprivate struct Slot {
     /// Where the field's value lies in a ``TransitionKit/LayerState``, and its size; 0 for
     /// a field that is not kept.
@@ -23,15 +27,16 @@ struct AnimatedFieldTexts {
     var textLength: Int
   }
 
-  private var slots: [Slot] = []
-  private var values: [UInt8] = []
-  private var texts: [UInt8] = []
+  private let slots: UnsafeMutableBufferPointer<Slot>
+  private let values: UnsafeMutableRawPointer
+  private let texts: UnsafeMutablePointer<UInt8>
 
   /// Slots for `fields`, one a field, in the order they are written; `bound(field)` is the
   /// most bytes a field's text takes.
   init(fields: some Collection<LayerFields>, bound: (LayerFields) -> Int) {
     var valueCount = 0
     var textCount = 0
+    var slots: [Slot] = []
     slots.reserveCapacity(fields.count)
     for field in fields {
       guard let (offset, size) = Self.storage(of: field) else {
@@ -46,13 +51,20 @@ struct AnimatedFieldTexts {
       valueCount += size
       textCount += bound(field)
     }
-    // Kept for the session's lifetime: at exact capacity (never empty, so that each has a
-    // base address to lend). Left unwritten: a slot's value and text are read only once
-    // the field has been written (its `textLength` is -1 until then).
-    let valueBytes = max(valueCount, 1)
-    let textBytes = max(textCount, 1)
-    values = Array(unsafeUninitializedCapacity: valueBytes) { $1 = valueBytes }
-    texts = Array(unsafeUninitializedCapacity: textBytes) { $1 = textBytes }
+    self.slots = .allocate(capacity: slots.count)
+    _ = self.slots.initialize(from: slots)
+    // A slot's value and text are read only once the field has been written (its
+    // `textLength` is -1 until then).
+    values = .allocate(byteCount: max(valueCount, 1), alignment: 8)
+    values.initializeMemory(as: UInt8.self, repeating: 0, count: max(valueCount, 1))
+    texts = .allocate(capacity: max(textCount, 1))
+    texts.initialize(repeating: 0, count: max(textCount, 1))
+  }
+
+  deinit {
+    slots.deallocate()
+    values.deallocate()
+    texts.deallocate()
   }
 
   /// Where a kept field's value lies in a layer state, and its size.
@@ -68,22 +80,13 @@ struct AnimatedFieldTexts {
     }
   }
 
-  /// Lends `body` a writer of this frame's fields, over the slots and their storage.
-  @inline(__always)
-  mutating func withWriter<Result>(_ body: (inout Writer) -> Result) -> Result {
-    slots.withUnsafeMutableBufferPointer { slots in
-      values.withUnsafeMutableBytes { values in
-        texts.withUnsafeMutableBufferPointer { texts in
-          var writer = Writer(
-            slots: slots.baseAddress!, values: values.baseAddress!, texts: texts.baseAddress!)
-          return body(&writer)
-        }
-      }
-    }
+  /// A writer of a frame's fields, over the slots and their storage.
+  var writer: Writer {
+    Writer(slots: slots.baseAddress!, values: values, texts: texts)
   }
 
-  /// Writes a frame's fields through the storage of an ``AnimatedFieldTexts``, borrowed
-  /// for the frame.
+  /// Writes a frame's fields through the storage of an ``AnimatedFieldTexts``, which must
+  /// outlive it.
   struct Writer {
     fileprivate let slots: UnsafeMutablePointer<Slot>
     fileprivate let values: UnsafeMutableRawPointer

@@ -361,8 +361,9 @@ private struct FrameTemplate {
   var steps: [Step]
   /// The most bytes a frame's layers take: the text and the bound of each animated field.
   var bound: Int
-  /// The text of each step's field as last written, copied while its value stays the same.
-  var fieldTexts: AnimatedFieldTexts
+  /// The text of each step's field as last written, copied while its value stays the same
+  /// (shared by the copies of the template).
+  let fieldTexts: AnimatedFieldTexts
 
   /// The template of every frame like `first`, whose layer `i` changes only
   /// `animatedFields[i]`: the constant fields are written from `first`.
@@ -453,10 +454,9 @@ private struct FrameTemplate {
   /// as bytes, between them the animated fields, each copied as it was last written while
   /// its value stays the same.
   @inline(__always)
-  mutating func write(_ frame: Frame, into cursor: inout ReservedTextCursor) {
-    let text = self.text
-    let steps = self.steps
-    fieldTexts.withWriter { fields in
+  func write(_ frame: Frame, into cursor: inout ReservedTextCursor) {
+    withExtendedLifetime(fieldTexts) {
+      let fields = fieldTexts.writer
       Self.writeRuns(text, steps, of: frame, into: &cursor) { index, field, layer, cursor in
         fields.write(index, field: field, of: layer, into: &cursor)
       }

@@ -82,8 +82,9 @@ public struct FrameRenderer {
   }
 
   /// A copy that renders `session`'s frames, from the frame this one evaluated last: what
-  /// is compiled and written once (the evaluator, the frame's template) is shared with this
-  /// renderer, not made again.
+  /// is compiled and written once (the evaluator, the frame's template and the texts kept of
+  /// its animated fields) is shared with this renderer, not made again. A renderer and its
+  /// copies are for one thread.
   public func renamed(to session: String) -> FrameRenderer {
     var copy = self
     copy.session = session

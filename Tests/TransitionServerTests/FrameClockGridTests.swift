@@ -101,6 +101,48 @@ import TransitionServerTesting
     #expect(frameClock.streams.count == sessions.count)
   }
 
+  /// Streams that leave between ticks leave the others ticking in the order they joined, and
+  /// a stream that joins again ticks after those already there; the last to leave stops the
+  /// clock.
+  @Test func streamsThatLeaveLeaveTheOthersTickingInTheOrderTheyJoined() throws {
+    let harness = CoreHarness()
+    let peer = harness.connect()
+    let sessions = (0..<6).map { _ in harness.beginCrossfade(from: peer, duration: 100) }
+    var subscriptions: [String: Double] = [:]
+    func subscribe(_ index: Int) {
+      let reply = harness.reply(
+        #"{"op":"subscribe","session":"\#(sessions[index])","fps":30}"#, from: peer)
+      subscriptions[sessions[index]] = reply["subscription"]?.numberValue
+    }
+    func unsubscribe(_ index: Int) {
+      let subscription = subscriptions[sessions[index]] ?? 0
+      let reply = harness.reply(
+        #"{"op":"unsubscribe","subscription":\#(subscription)}"#, from: peer)
+      #expect(reply["ok"] == .bool(true), "\(reply)")
+    }
+    for index in sessions.indices { subscribe(index) }
+    _ = peer.readLines()
+    let frameClock = try #require(harness.core.frameClocks[30])
+    func tickOrder(_ tick: Int) -> [String] {
+      harness.clock.advance(to: frameClock.deadline(tick))
+      return peer.readLines().frames.compactMap { $0["session"]?.stringValue }
+    }
+    #expect(tickOrder(1) == sessions)
+    unsubscribe(1)
+    unsubscribe(3)
+    _ = peer.readLines()
+    #expect(tickOrder(2) == [0, 2, 4, 5].map { sessions[$0] })
+    #expect(frameClock.streams.count == 4)
+    subscribe(1)
+    unsubscribe(4)
+    _ = peer.readLines()
+    #expect(tickOrder(3) == [0, 2, 5, 1].map { sessions[$0] })
+    #expect(tickOrder(4) == [0, 2, 5, 1].map { sessions[$0] })
+    for index in [0, 2, 5, 1] { unsubscribe(index) }
+    #expect(frameClock.streams.isEmpty)
+    #expect(harness.core.frameClocks[30] == nil)
+  }
+
   @Test func aControlOpSendsItsFrameAtOnceAndTheGridGoesOn() throws {
     let harness = CoreHarness()
     let peer = harness.connect()

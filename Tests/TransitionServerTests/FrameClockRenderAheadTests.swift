@@ -148,6 +148,49 @@ import TransitionServerTesting
     #expect(viewer.readLines().frames.count == sessions.count)
   }
 
+  /// Streams that leave between two slices of a tick, one already rendered and one not yet,
+  /// and one that joins there: the tick's other frames all leave at its deadline, in order,
+  /// and the next tick renders the streams on the clock in the order they joined.
+  @Test func streamsThatLeaveOrJoinBetweenSlicesLeaveTheRenderWhole() throws {
+    let harness = harness()
+    let owner = harness.connect()
+    let sessions = (0..<40).map { _ in harness.beginCrossfade(from: owner, duration: 100) }
+    let viewer = harness.connect()
+    let subscriptions = sessions.map { id in
+      harness.reply(#"{"op":"subscribe","session":"\#(id)","fps":30}"#, from: viewer)[
+        "subscription"]?.numberValue ?? 0
+    }
+    _ = viewer.readLines()
+    let frameClock = try #require(harness.core.frameClocks[30])
+    harness.clock.secondsPerRead = 0.000_02
+    harness.clock.advance(to: frameClock.deadline(1) - frameClock.lead.seconds + 0.000_5)
+    let rendered = sessions.filter {
+      harness.core.sessions[$0]?.streams[30]?.lastFrameTime == frameClock.deadline(1)
+    }
+    #expect(rendered.first == sessions[0])
+    #expect(rendered.count > 1 && rendered.count < sessions.count - 1, "\(rendered.count)")
+    let rest = sessions.filter { !rendered.contains($0) }
+    let control = harness.connect()
+    // A reply leaves after the frames held for its connection: they go first, in order.
+    var lines: [JSONValue] = []
+    for subscription in [subscriptions[1], subscriptions.last ?? 0] {
+      lines += harness.send(
+        #"{"op":"unsubscribe","subscription":\#(subscription)}"#, from: viewer)
+    }
+    #expect(lines.filter { $0["ok"] == .bool(true) }.count == 2, "\(lines)")
+    let late = harness.beginCrossfade(from: control, duration: 100)
+    lines += harness.send(#"{"op":"subscribe","session":"\#(late)","fps":30}"#, from: viewer)
+    harness.clock.secondsPerRead = 0
+    harness.clock.advance(to: frameClock.deadline(1))
+    lines += viewer.readLines()
+    let tick = lines.frames.compactMap { $0["session"]?.stringValue }.filter { $0 != late }
+    #expect(tick == rendered + rest.dropLast(), "\(tick)")
+    harness.clock.advance(to: frameClock.deadline(2))
+    let next = viewer.readLines().frames.compactMap { $0["session"]?.stringValue }
+    let staying = sessions.enumerated().filter { $0.offset != 1 }.map(\.element).dropLast()
+    #expect(next == staying + [late], "\(next)")
+  }
+
   @Test func aRenderInOneSliceNeverYieldsTheProcessor() throws {
     let harness = harness()
     let (sessions, viewer) = watchedSessions(40, fps: 30, in: harness)

@@ -134,6 +134,23 @@ import TransitionServerTesting
     #expect(harness.reply(line, from: harness.connect(uid: 0))["ok"] == .bool(true))
   }
 
+  /// `sessions` lists the running sessions oldest first: one that ended leaves the others in
+  /// place, and an id chosen again later is listed as the newest.
+  @Test func sessionsAreListedInTheOrderTheyBegan() {
+    let harness = CoreHarness()
+    let owner = harness.connect()
+    let admin = harness.connect(uid: 0)
+    let first = (0..<4).map { _ in harness.beginCrossfade(from: owner, duration: 100) }
+    _ = harness.send(#"{"op":"end","session":"\#(first[1])"}"#, from: admin)
+    let chosen = harness.beginCrossfade(from: owner, duration: 100, extra: #","session":"a""#)
+    _ = harness.send(#"{"op":"end","session":"\#(first[0])"}"#, from: admin)
+    let again = harness.beginCrossfade(
+      from: owner, duration: 100, extra: #","session":"\#(first[0])""#)
+    let listed = harness.reply(#"{"op":"sessions"}"#, from: owner)["sessions"]?.arrayValue ?? []
+    #expect(
+      listed.compactMap { $0["session"]?.stringValue } == [first[2], first[3], chosen, again])
+  }
+
   @Test func endCancelsAtOnceWithAFinalFrameOfTheInitialState() {
     let harness = CoreHarness()
     let owner = harness.connect()

@@ -159,6 +159,32 @@ import TransitionWire
     }
   }
 
+  /// Copies of an encoder share its template and the texts kept of its fields: copies
+  /// encoding frames in turn, each at its own point of the stream (some of their fields at
+  /// the values another copy just wrote, some not), each write what a plain encoder writes.
+  @Test func copiesSharingTheirFieldTextsWriteWhatAPlainEncoderWrites() {
+    let fields: [LayerFields] = Array(repeating: [.frame, .transform, .alpha, .hidden], count: 4)
+    var first = FrameEncoder(animatedFields: fields)
+    let layers = (0..<4).map { changingLayer($0, seq: 0) }
+    _ = first.encode(session: "s0", seq: 0, frame: Frame(layers: layers))
+    var copies = [first, first, first]
+    for seq in 0..<200 {
+      for index in copies.indices {
+        let shifted = seq + [0, 1, 40][index]
+        let frame = Frame(
+          t: Double(shifted) / 60, progress: 0.5,
+          layers: (0..<4).map { changingLayer($0, seq: shifted) })
+        var plain = FrameEncoder()
+        let session = "s\(index)"
+        let written = copies[index].encode(session: session, seq: seq, frame: frame)
+        let expected = plain.encode(session: session, seq: seq, frame: frame)
+        #expect(
+          String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
+          "copy \(index), seq \(seq)")
+      }
+    }
+  }
+
   /// A field's text is copied while its value's bits stay the same: values that are equal but
   /// spelled alike from other bits (0 and -0), NaN (written 0) and a value that comes back
   /// after another are each written as a plain encoder writes them.
