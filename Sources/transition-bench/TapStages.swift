@@ -44,17 +44,19 @@ struct TapStages {
   /// Renders frames 1 … `frames` of every renderer at `frames` fps, one frame of each in turn
   /// (`'*renderFramesInTurn*'`), each round `pause` seconds after the one before ends (as the
   /// daemon's ticks leave its cores to others); returns the bytes written and the seconds spent
-  /// rendering.
+  /// rendering. The renderers' sessions began a little apart, as `scale`'s do, so no two show
+  /// the same progress in a round.
   @inline(never)
   static func renderFramesInTurn(
     _ renderers: inout [FrameRenderer], frames: Int, pause: Double = 0
   ) -> (bytes: Int, seconds: Double) {
     var bytes = 0
     var seconds = 0.0
+    let phase = 1 / Double(max(renderers.count, 1))
     for seq in 1...frames {
-      let progress = Double(seq) / Double(frames)
       let start = Monotonic.now
       for index in renderers.indices {
+        let progress = (Double(seq) - Double(index) * phase) / Double(frames)
         bytes &+= renderers[index].render(seq: seq, progress: progress) { $0.count }
       }
       seconds += Monotonic.now - start
