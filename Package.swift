@@ -247,7 +247,7 @@ let package = Package(
       // (it exports `transitiond_plugin_entry`); `swift test` builds it.
       dependencies: [
         "TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck", "DataAnimator",
-        "TransitionPluginSDK", "TransitionPluginABI",
+        "TransitionPluginSDK", "TransitionPluginABI", "TransitionWire",
       ],
       exclude: ["Golden"]
     ),

@@ -12,8 +12,12 @@ public struct FrameRenderer {
   public private(set) var session: String
   /// The evaluator of the session's timeline.
   public let evaluator: TimelineEvaluator
-  /// The frame evaluated last.
-  public private(set) var frame = Frame()
+  /// The frame evaluated last, by this renderer or by one of its copies (``renamed(to:)``).
+  public var frame: Frame { latest.frame }
+  /// Where the renderer and its copies evaluate: each render brings the whole frame to its
+  /// own progress (``TimelineEvaluator/update(_:progress:time:)`` takes any frame its
+  /// evaluator wrote), so alike sessions write into one frame, not each into its own.
+  private let latest = LatestFrame()
   /// Serves one timeline: what its layers never change is encoded once.
   private var encoder: FrameEncoder
 
@@ -39,9 +43,9 @@ public struct FrameRenderer {
     seq: Int, progress: Double, time: Double? = nil,
     _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
-    // The frame is this renderer's alone: only what the timeline animates is written again.
-    evaluator.update(&frame, progress: progress, time: time)
-    return try encoder.encode(session: session, seq: seq, frame: frame, body)
+    // Only what the timeline animates is written again.
+    evaluator.update(&latest.frame, progress: progress, time: time)
+    return try encoder.encode(session: session, seq: seq, frame: latest.frame, body)
   }
 
   /// Renders the `frame` event at linear `progress` with the held layers moved as `follower`
@@ -52,9 +56,9 @@ public struct FrameRenderer {
     seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower,
     at clockTime: Double, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
-    evaluator.update(&frame, progress: progress, time: time)
-    follower.apply(to: &frame, at: clockTime)
-    return try encoder.encode(session: session, seq: seq, frame: frame, body)
+    evaluator.update(&latest.frame, progress: progress, time: time)
+    follower.apply(to: &latest.frame, at: clockTime)
+    return try encoder.encode(session: session, seq: seq, frame: latest.frame, body)
   }
 
   /// Renders the `frame` event as the methods above do (with the held layers moved as
@@ -64,8 +68,9 @@ public struct FrameRenderer {
     seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
     at clockTime: Double = 0, _ body: (UnsafeRawBufferPointer, Frame) throws -> Result
   ) rethrows -> Result {
-    evaluator.update(&frame, progress: progress, time: time)
-    follower?.apply(to: &frame, at: clockTime)
+    evaluator.update(&latest.frame, progress: progress, time: time)
+    follower?.apply(to: &latest.frame, at: clockTime)
+    let frame = latest.frame
     return try encoder.encode(session: session, seq: seq, frame: frame) { try body($0, frame) }
   }
 
@@ -76,14 +81,14 @@ public struct FrameRenderer {
     progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
     at clockTime: Double = 0, _ body: (Frame) throws -> Result
   ) rethrows -> Result {
-    evaluator.update(&frame, progress: progress, time: time)
-    follower?.apply(to: &frame, at: clockTime)
-    return try body(frame)
+    evaluator.update(&latest.frame, progress: progress, time: time)
+    follower?.apply(to: &latest.frame, at: clockTime)
+    return try body(latest.frame)
   }
 
-  /// A copy that renders `session`'s frames, from the frame this one evaluated last: what
-  /// is compiled and written once (the evaluator, the frame's template and the texts kept of
-  /// its animated fields) is shared with this renderer, not made again. A renderer and its
+  /// A copy that renders `session`'s frames: what is compiled and written once (the
+  /// evaluator, the frame's template and the texts kept of its animated fields) and the frame
+  /// it evaluates into are shared with this renderer, not made again. A renderer and its
   /// copies are for one thread.
   public func renamed(to session: String) -> FrameRenderer {
     var copy = self
@@ -95,4 +100,9 @@ public struct FrameRenderer {
   public mutating func render(seq: Int, progress: Double, time: Double? = nil) -> [UInt8] {
     render(seq: seq, progress: progress, time: time) { Array($0) }
   }
+}
+
+/// The frame a renderer and its copies evaluate into.
+private final class LatestFrame {
+  var frame = Frame()
 }
