@@ -78,7 +78,8 @@ public struct TransitionClock: Sendable {
     case .still(let progress):
       return progress
     case .linear(let progress, let start, let direction):
-      return min(max(progress + direction * (time - start) / duration, 0), 1)
+      return Line(progress: progress, time: start, direction: direction, duration: duration)
+        .progress(at: time)
     case .eased(let progress, let target, let start, let length, let curve):
       guard time < start + length else { return target }
       let local = max(time - start, 0) / length
@@ -87,6 +88,18 @@ public struct TransitionClock: Sendable {
       guard time < start + spring.settlingDuration else { return target }
       // A released spring may overshoot its target; progress stays in [0, 1].
       return Self.unit(progress + (target - progress) * spring.value(at: max(time - start, 0)))
+    }
+  }
+
+  /// The clock's progress as a ``Line`` until it changes; nil while a finish or cancel eases
+  /// or springs it to its end.
+  public var line: Line? {
+    switch motion {
+    case .still(let progress):
+      Line(progress: progress, time: 0, direction: 0, duration: duration)
+    case .linear(let progress, let start, let direction):
+      Line(progress: progress, time: start, direction: direction, duration: duration)
+    case .eased, .spring: nil
     }
   }
 

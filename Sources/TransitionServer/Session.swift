@@ -41,9 +41,22 @@ final class Session {
   private let clockSource: ServerClock
   private let frameClocks: FrameClocks
   private var renderer: FrameRenderer
-  private(set) var clock: TransitionClock
+  private(set) var clock: TransitionClock {
+    didSet {
+      clockLine = clock.line
+      clockEndTime = clock.endTime
+    }
+  }
   /// Follows the finger when the timeline has a gesture; nil otherwise.
-  private(set) var follower: GestureFollower?
+  private(set) var follower: GestureFollower? {
+    didSet { isFollowingTouch = follower?.isTouched == true }
+  }
+  /// The clock's progress line and end time, and whether a finger has touched the follower,
+  /// kept as each changes: every frame asks, and reading the clock or the follower (a few
+  /// hundred bytes each) would copy it.
+  private var clockLine: TransitionClock.Line?
+  private var clockEndTime: Double?
+  private var isFollowingTouch = false
   private(set) var outcome: Outcome?
   /// The wall-clock frame streams, one per frame rate.
   private(set) var streams: [Double: FrameStream] = [:]
@@ -81,11 +94,14 @@ final class Session {
     startTime = now
     self.clock = try TransitionClock(
       duration: self.duration, interactive: interactive, at: now)
+    clockLine = self.clock.line
+    clockEndTime = self.clock.endTime
     follower = GestureFollower(renderer.evaluator)
     if interactive, let touch {
       // The grab, at progress 0: the clock stays where it is.
       _ = follower?.move(to: touch, progress: 0, evaluator: renderer.evaluator)
     }
+    isFollowingTouch = follower?.isTouched == true
   }
 
   deinit {
@@ -96,7 +112,7 @@ final class Session {
   var isCompleted: Bool { outcome != nil }
 
   /// True while the clock moves on its own (running, finishing, cancelling).
-  var isMoving: Bool { outcome == nil && clock.endTime != nil }
+  var isMoving: Bool { outcome == nil && clockEndTime != nil }
 
   /// The state name of the protocol (`running`, `paused`, `interactive`, `finishing`,
   /// `cancelling`, `completed`).
@@ -105,7 +121,7 @@ final class Session {
   /// Linear progress at monotonic `now`.
   func progress(at now: Double) -> Double {
     if let outcome { return outcome.finished ? 1 : 0 }
-    return clock.progress(at: now)
+    return clockLine?.progress(at: now) ?? clock.progress(at: now)
   }
 
   /// Subscriptions currently receiving this session's frames.
@@ -121,12 +137,11 @@ final class Session {
     seq: Int, progress: Double, t: Double, live: Bool = true,
     _ body: (UnsafeRawBufferPointer) -> Void
   ) {
-    if let follower = liveFollower(live) {
-      renderer.render(
-        seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
-    } else {
-      renderer.render(seq: seq, progress: progress, time: t, body)
+    guard followsFinger(live), let follower else {
+      return renderer.render(seq: seq, progress: progress, time: t, body)
     }
+    renderer.render(
+      seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
   }
 
   /// The finger's last position, while the session follows one.
@@ -137,23 +152,27 @@ final class Session {
     seq: Int, progress: Double, t: Double, live: Bool = true,
     _ body: (UnsafeRawBufferPointer, Frame) -> Void
   ) {
+    guard followsFinger(live), let follower else {
+      return renderer.render(seq: seq, progress: progress, time: t, body)
+    }
     renderer.render(
-      seq: seq, progress: progress, time: t, following: liveFollower(live), at: startTime + t,
-      body)
+      seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
   }
 
   /// Evaluates the frame the methods above render and lends it to `body`, its line not
   /// encoded: for a frame only delta subscribers take (``FrameDeltaEncoder``).
   func evaluate(progress: Double, t: Double, live: Bool = true, _ body: (Frame) -> Void) {
-    renderer.evaluate(
-      progress: progress, time: t, following: liveFollower(live), at: startTime + t, body)
+    guard followsFinger(live), let follower else {
+      return renderer.evaluate(progress: progress, time: t, body)
+    }
+    renderer.evaluate(progress: progress, time: t, following: follower, at: startTime + t, body)
   }
 
-  /// The follower that moves a frame's held layers: while a finger holds them, for a live
-  /// frame (the session's own clock) of a session not yet completed.
-  private func liveFollower(_ live: Bool) -> GestureFollower? {
-    guard live, outcome == nil, let follower, follower.isTouched else { return nil }
-    return follower
+  /// Whether a frame moves the layers a finger holds: while a finger holds them, for a live
+  /// frame (the session's own clock) of a session not yet completed. Asked before the
+  /// follower is read, so that a frame without a finger copies none of it.
+  private func followsFinger(_ live: Bool) -> Bool {
+    live && outcome == nil && isFollowingTouch
   }
 
   /// Per layer, the fields its timeline animates (``TimelineEvaluator/animatedFields``).
@@ -183,7 +202,7 @@ final class Session {
   /// timer then sends the final frame at the end, and a frame clock renders no frame for a
   /// deadline at or after it.
   func ends(by time: Double) -> Bool {
-    guard let end = clock.endTime else { return false }
+    guard let end = clockEndTime else { return false }
     return end <= time
   }
 

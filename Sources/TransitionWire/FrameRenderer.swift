@@ -11,13 +11,14 @@ public struct FrameRenderer {
   /// The session the frames belong to, written into every event.
   public private(set) var session: String
   /// The evaluator of the session's timeline.
-  public let evaluator: TimelineEvaluator
+  public var evaluator: TimelineEvaluator { shared.evaluator }
   /// The frame evaluated last, by this renderer or by one of its copies (``renamed(to:)``).
-  public var frame: Frame { latest.frame }
-  /// Where the renderer and its copies evaluate: each render brings the whole frame to its
-  /// own progress (``TimelineEvaluator/update(_:progress:time:)`` takes any frame its
-  /// evaluator wrote), so alike sessions write into one frame, not each into its own.
-  private let latest = LatestFrame()
+  public var frame: Frame { shared.frame }
+  /// The evaluator, and the frame the renderer and its copies evaluate into: each render
+  /// brings the whole frame to its own progress (``TimelineEvaluator/update(_:progress:time:)``
+  /// takes any frame its evaluator wrote), so alike sessions write into one frame, not each
+  /// into its own, and read one evaluator where they all left it.
+  private let shared: SharedEvaluation
   /// Serves one timeline: what its layers never change is encoded once.
   private var encoder: FrameEncoder
 
@@ -25,7 +26,7 @@ public struct FrameRenderer {
   /// ``FrameScratch``).
   public init(session: String, evaluator: TimelineEvaluator, scratch: FrameScratch? = nil) {
     self.session = session
-    self.evaluator = evaluator
+    shared = SharedEvaluation(evaluator)
     encoder = FrameEncoder(animatedFields: evaluator.animatedFields, scratch: scratch)
   }
 
@@ -44,8 +45,8 @@ public struct FrameRenderer {
     _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
     // Only what the timeline animates is written again.
-    evaluator.update(&latest.frame, progress: progress, time: time)
-    return try encoder.encode(session: session, seq: seq, frame: latest.frame, body)
+    shared.evaluator.update(&shared.frame, progress: progress, time: time)
+    return try encoder.encode(session: session, seq: seq, frame: shared.frame, body)
   }
 
   /// Renders the `frame` event at linear `progress` with the held layers moved as `follower`
@@ -56,9 +57,9 @@ public struct FrameRenderer {
     seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower,
     at clockTime: Double, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
-    evaluator.update(&latest.frame, progress: progress, time: time)
-    follower.apply(to: &latest.frame, at: clockTime)
-    return try encoder.encode(session: session, seq: seq, frame: latest.frame, body)
+    shared.evaluator.update(&shared.frame, progress: progress, time: time)
+    follower.apply(to: &shared.frame, at: clockTime)
+    return try encoder.encode(session: session, seq: seq, frame: shared.frame, body)
   }
 
   /// Renders the `frame` event as the methods above do (with the held layers moved as
@@ -68,9 +69,9 @@ public struct FrameRenderer {
     seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
     at clockTime: Double = 0, _ body: (UnsafeRawBufferPointer, Frame) throws -> Result
   ) rethrows -> Result {
-    evaluator.update(&latest.frame, progress: progress, time: time)
-    follower?.apply(to: &latest.frame, at: clockTime)
-    let frame = latest.frame
+    shared.evaluator.update(&shared.frame, progress: progress, time: time)
+    follower?.apply(to: &shared.frame, at: clockTime)
+    let frame = shared.frame
     return try encoder.encode(session: session, seq: seq, frame: frame) { try body($0, frame) }
   }
 
@@ -81,9 +82,9 @@ public struct FrameRenderer {
     progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
     at clockTime: Double = 0, _ body: (Frame) throws -> Result
   ) rethrows -> Result {
-    evaluator.update(&latest.frame, progress: progress, time: time)
-    follower?.apply(to: &latest.frame, at: clockTime)
-    return try body(latest.frame)
+    shared.evaluator.update(&shared.frame, progress: progress, time: time)
+    follower?.apply(to: &shared.frame, at: clockTime)
+    return try body(shared.frame)
   }
 
   /// A copy that renders `session`'s frames: what is compiled and written once (the
@@ -102,7 +103,12 @@ public struct FrameRenderer {
   }
 }
 
-/// The frame a renderer and its copies evaluate into.
-private final class LatestFrame {
+/// The evaluator of a renderer and its copies, and the frame they evaluate into.
+private final class SharedEvaluation {
+  let evaluator: TimelineEvaluator
   var frame = Frame()
+
+  init(_ evaluator: TimelineEvaluator) {
+    self.evaluator = evaluator
+  }
 }
