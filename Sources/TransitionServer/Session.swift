@@ -19,7 +19,31 @@ final class Session {
     var time: Double
   }
 
+  // What every frame reads comes first, so that a frame touches the object's first lines
+  // rather than lines all over it.
   let id: String
+  /// The monotonic time of `begin`: frame `t` counts from here.
+  let startTime: Double
+  /// The uid of the peer that began the session, when known.
+  let ownerUID: UInt32?
+  private(set) var outcome: Outcome?
+  /// The clock's progress line and end time, and whether a finger has touched the follower,
+  /// kept as each changes: every frame asks, and reading the clock or the follower (a few
+  /// hundred bytes each) would copy it.
+  private var clockLine: TransitionClock.Line?
+  private var clockEndTime: Double?
+  private var isFollowingTouch = false
+  private var renderer: FrameRenderer
+  private(set) var clock: TransitionClock {
+    didSet {
+      clockLine = clock.line
+      clockEndTime = clock.endTime
+    }
+  }
+  /// Follows the finger when the timeline has a gesture; nil otherwise.
+  private(set) var follower: GestureFollower? {
+    didSet { isFollowingTouch = follower?.isTouched == true }
+  }
   /// The length of the transition in seconds: the client's `duration` when it asked for one
   /// (keyframe times are relative, so a timeline plays at any length), else the timeline's.
   let duration: Double
@@ -32,32 +56,10 @@ final class Session {
   let layerCount: Int
   /// Whether the session began waiting for interaction (`interactive: true`).
   let interactive: Bool
-  /// The monotonic time of `begin`: frame `t` counts from here.
-  let startTime: Double
   /// The peer that began the session.
   let ownerPeerID: UInt64
-  /// The uid of the peer that began the session, when known.
-  let ownerUID: UInt32?
   private let clockSource: ServerClock
   private let frameClocks: FrameClocks
-  private var renderer: FrameRenderer
-  private(set) var clock: TransitionClock {
-    didSet {
-      clockLine = clock.line
-      clockEndTime = clock.endTime
-    }
-  }
-  /// Follows the finger when the timeline has a gesture; nil otherwise.
-  private(set) var follower: GestureFollower? {
-    didSet { isFollowingTouch = follower?.isTouched == true }
-  }
-  /// The clock's progress line and end time, and whether a finger has touched the follower,
-  /// kept as each changes: every frame asks, and reading the clock or the follower (a few
-  /// hundred bytes each) would copy it.
-  private var clockLine: TransitionClock.Line?
-  private var clockEndTime: Double?
-  private var isFollowingTouch = false
-  private(set) var outcome: Outcome?
   /// The wall-clock frame streams, one per frame rate.
   private(set) var streams: [Double: FrameStream] = [:]
   /// Virtual-clock subscriptions still reading this session.
