@@ -46,10 +46,6 @@ final class FrameStream {
   private var members: [Member] = []
   /// The number of delta subscribers.
   private var deltaSubscribers = 0
-  private var deltaEncoder: FrameDeltaEncoder?
-  /// The `seq` of the frame the delta encoder encoded last; nil before its first.
-  private var deltaEncoderSeq: Int?
-  private var keyWriter = KeyFrameWriter()
   private let frameClocks: FrameClocks
   private var seq = 0
   /// The time the last frame showed; nil before the first. A frame clock's tick renders a
@@ -61,6 +57,12 @@ final class FrameStream {
   var tickingClock: FrameClock?
   /// The stream's place in its frame clock's list, while it is on one (kept by ``FrameClock``).
   var clockSlot = 0
+  // The delta encoding's state comes after what every tick reads (it is read only while the
+  // stream has delta subscribers), so that a tick touches the object's first lines.
+  private var deltaEncoder: FrameDeltaEncoder?
+  /// The `seq` of the frame the delta encoder encoded last; nil before its first.
+  private var deltaEncoderSeq: Int?
+  private var keyWriter = KeyFrameWriter()
   /// True while the stream ticks on a frame clock.
   var isOnFrameClock: Bool { tickingClock != nil }
   /// The number of subscribers.
