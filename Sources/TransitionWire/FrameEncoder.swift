@@ -20,6 +20,17 @@ import TransitionKit
 /// as the template's constant runs with the animated fields between them, into capacity
 /// reserved once for the frame.
 public struct FrameEncoder {
+  // What a templated frame reads comes first, so that it touches the encoder's first lines.
+  /// Where templated lines are written and lent from, when the encoder shares one.
+  private let scratch: FrameScratch?
+  /// `{"event":"frame","session":"…","seq":` for `headSession`.
+  private var head: [UInt8] = []
+  private var headSession: String?
+  /// Per layer, the fields that may change from frame to frame (``init(animatedFields:)``).
+  private let animatedFields: [LayerFields]?
+  /// The frame's text from `,"layers":[` on with what never changes written once, built from
+  /// the first frame of an encoder made with `animatedFields`.
+  private var template: FrameTemplate?
   /// Grows to the largest frame once; small at first, as a daemon holds one per session.
   private var sink = ByteSink(capacity: 2_048)
   /// What never changes in a layer, written once: per layer index, `{"id":"…","frame":` and
@@ -34,17 +45,6 @@ public struct FrameEncoder {
   private var contentValues: [JSONValue?] = []
   /// False for an encoder of one timeline's frames, whose layers keep their contents.
   private let comparesContent: Bool
-  /// `{"event":"frame","session":"…","seq":` for `headSession`.
-  private var head: [UInt8] = []
-  private var headSession: String?
-
-  /// Per layer, the fields that may change from frame to frame (``init(animatedFields:)``).
-  private let animatedFields: [LayerFields]?
-  /// The frame's text from `,"layers":[` on with what never changes written once, built from
-  /// the first frame of an encoder made with `animatedFields`.
-  private var template: FrameTemplate?
-  /// Where templated lines are written and lent from, when the encoder shares one.
-  private let scratch: FrameScratch?
 
   /// An encoder for frames of any timelines: a layer's content is compared with the cached
   /// one every frame.
