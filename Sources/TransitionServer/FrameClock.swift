@@ -42,14 +42,16 @@ final class FrameClock {
   /// The grid index of the next deadline to render.
   private var scheduledIndex = 0
   /// The streams, in order of joining. A stream taken out leaves a hole (nil) until the next
-  /// render begins, so that taking one out costs the same however many tick, and never copies
-  /// the list while a render walks it.
+  /// render begins (or a stream joins when holes are half the list), so that taking one out
+  /// costs the same however many tick, and never copies the list while a render walks it.
   private var slots: [FrameStream?] = []
   private var holes = 0
   /// The streams, in order of joining.
   var streams: [FrameStream] { slots.compactMap { $0 } }
   /// True when no stream ticks on the clock.
   var isEmpty: Bool { slots.count == holes }
+  /// The length of the list, holes included.
+  var slotCount: Int { slots.count }
   private(set) var lead: RenderLead
   private let held = HeldOutput()
   /// The deadline being rendered, between slices; nil when no render is under way.
@@ -84,6 +86,9 @@ final class FrameClock {
   /// Adds `stream` to the ticks, from the next grid deadline not yet rendered on.
   func add(_ stream: FrameStream) {
     guard !stream.isOnFrameClock else { return }
+    // Streams that join and leave between two renders leave holes: past half the list they
+    // are closed now, so that the list stays within twice the streams on the clock.
+    if renderTime == nil, holes > slots.count / 2 { closeHoles() }
     stream.tickingClock = self
     stream.clockSlot = slots.count
     slots.append(stream)

@@ -143,6 +143,29 @@ import TransitionServerTesting
     #expect(harness.core.frameClocks[30] == nil)
   }
 
+  /// A client that subscribes and unsubscribes over and over between two ticks leaves the
+  /// clock's list within twice the streams on it, and the others ticking.
+  @Test func joiningAndLeavingBetweenTicksKeepsTheListBounded() throws {
+    let harness = CoreHarness()
+    let peer = harness.connect()
+    let sessions = (0..<4).map { _ in harness.beginCrossfade(from: peer, duration: 100) }
+    for id in sessions.prefix(3) {
+      _ = harness.reply(#"{"op":"subscribe","session":"\#(id)","fps":30}"#, from: peer)
+    }
+    let frameClock = try #require(harness.core.frameClocks[30])
+    for _ in 0..<500 {
+      let reply = harness.reply(
+        #"{"op":"subscribe","session":"\#(sessions[3])","fps":30}"#, from: peer)
+      let subscription = reply["subscription"]?.numberValue ?? 0
+      _ = harness.reply(#"{"op":"unsubscribe","subscription":\#(subscription)}"#, from: peer)
+      #expect(frameClock.slotCount <= 2 * 4 + 1)
+    }
+    _ = peer.readLines()
+    harness.clock.advance(to: frameClock.deadline(1))
+    let tick = peer.readLines().frames.compactMap { $0["session"]?.stringValue }
+    #expect(tick == Array(sessions.prefix(3)))
+  }
+
   @Test func aControlOpSendsItsFrameAtOnceAndTheGridGoesOn() throws {
     let harness = CoreHarness()
     let peer = harness.connect()
