@@ -44,8 +44,7 @@ public struct FrameRenderer {
     seq: Int, progress: Double, time: Double? = nil,
     _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
-    // Only what the timeline animates is written again.
-    shared.evaluator.update(&shared.frame, progress: progress, time: time)
+    bringFrame(to: progress, time: time)
     return try encoder.encode(session: session, seq: seq, frame: shared.frame, body)
   }
 
@@ -57,8 +56,7 @@ public struct FrameRenderer {
     seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower,
     at clockTime: Double, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
-    shared.evaluator.update(&shared.frame, progress: progress, time: time)
-    follower.apply(to: &shared.frame, at: clockTime)
+    bringFrame(to: progress, time: time, following: follower, at: clockTime)
     return try encoder.encode(session: session, seq: seq, frame: shared.frame, body)
   }
 
@@ -69,8 +67,7 @@ public struct FrameRenderer {
     seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
     at clockTime: Double = 0, _ body: (UnsafeRawBufferPointer, Frame) throws -> Result
   ) rethrows -> Result {
-    shared.evaluator.update(&shared.frame, progress: progress, time: time)
-    follower?.apply(to: &shared.frame, at: clockTime)
+    bringFrame(to: progress, time: time, following: follower, at: clockTime)
     let frame = shared.frame
     return try encoder.encode(session: session, seq: seq, frame: frame) { try body($0, frame) }
   }
@@ -82,9 +79,19 @@ public struct FrameRenderer {
     progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
     at clockTime: Double = 0, _ body: (Frame) throws -> Result
   ) rethrows -> Result {
+    bringFrame(to: progress, time: time, following: follower, at: clockTime)
+    return try body(shared.frame)
+  }
+
+  /// Brings the shared frame to linear `progress`, writing only what the timeline animates,
+  /// with the held layers moved as `follower` has them at monotonic `clockTime` when there
+  /// is one: every render and evaluation starts here.
+  private func bringFrame(
+    to progress: Double, time: Double?, following follower: GestureFollower? = nil,
+    at clockTime: Double = 0
+  ) {
     shared.evaluator.update(&shared.frame, progress: progress, time: time)
     follower?.apply(to: &shared.frame, at: clockTime)
-    return try body(shared.frame)
   }
 
   /// A copy that renders `session`'s frames: what is compiled and written once (the
