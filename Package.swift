@@ -11,6 +11,16 @@ let pluginExports: [LinkerSetting] = [
   ])
 ]
 
+/// Settings of the modules every frame runs through (the wire codec, the event loop, the server
+/// core, the daemon): their release builds leave out the run-time exclusivity checks, as the
+/// Swift standard library's do. Each check is a call, a thread-local lookup and a set insert on
+/// every access to a class's stored property that the compiler cannot prove alone, several a
+/// frame per subscriber (docs/performance.md, "Nothing a frame does not need"). Debug builds,
+/// which the test suite, the sanitizers and the fuzzer run, keep them.
+let framePathSettings: [SwiftSetting] = [
+  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 /// transitiond: a transition-animation daemon, its CLI, its engine and its animator plugins.
 ///
 /// Pipeline: context → animator (plugin) → timeline → evaluate → encode → stream.
@@ -89,12 +99,15 @@ let package = Package(
       ]),
 
     // Wire codec, event loop, server, client.
-    .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
+    .target(
+      name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"],
+      swiftSettings: framePathSettings),
     // The pure stages of a line transport: the line framer and the output batch (when output
     // leaves: write, hold, flush), shared by the Unix socket and HTTP event-stream transports.
     .target(name: "LineTransport"),
     .target(
-      name: "LibeventLoop", dependencies: ["CLibevent", "LineTransport", "UnixDaemon", "UnixIO"]),
+      name: "LibeventLoop", dependencies: ["CLibevent", "LineTransport", "UnixDaemon", "UnixIO"],
+      swiftSettings: framePathSettings),
     // What the daemon needs of the OS beside its loop: the socket's lock and the ownership
     // checks of its files, systemd's readiness, socket activation and watchdog.
     .target(name: "UnixDaemon", dependencies: ["UnixIO"]),
@@ -103,7 +116,8 @@ let package = Package(
     // through `AnimatorSource`, and logs through a `LogSink` (docs/architecture.md).
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues"]
+      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues"],
+      swiftSettings: framePathSettings
     ),
     // The server core's fakes, shared by its tests and the fuzzer: a clock advanced by hand
     // (`FakeClock`), a peer read by hand (`FakePeer`) and the animators of a registry loaded
@@ -144,7 +158,7 @@ let package = Package(
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
         "PluginLoader", "PluginValues", "UnixIO", "UnixDaemon", "TransitionViewer", "PluginHost",
         "BuiltinAnimators", "DataAnimator", "DaemonSupport",
-      ]),
+      ], swiftSettings: framePathSettings),
     .executableTarget(
       name: "transitionctl",
       dependencies: [

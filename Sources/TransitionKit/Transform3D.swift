@@ -119,6 +119,14 @@ public struct Transform3D: Equatable, Hashable, Sendable {
   /// it maps points without a perspective divide.
   public var isAffine: Bool { m14 == 0 && m24 == 0 && m34 == 0 && m44 == 1 }
 
+  /// Whether the transform only scales along x and y and moves in the plane: every field is
+  /// the identity's (`-0.0` counting as `0`) but `m11`, `m22`, `m41` and `m42`.
+  @inlinable
+  public var isPlanarScaleAndTranslation: Bool {
+    m12 == 0 && m13 == 0 && m14 == 0 && m21 == 0 && m23 == 0 && m24 == 0 && m31 == 0
+      && m32 == 0 && m33 == 1 && m34 == 0 && m43 == 0 && m44 == 1
+  }
+
   // MARK: - Constructors
 
   /// A translation by `(x, y, z)`, as `CATransform3DMakeTranslation`: `m41 = x`, `m42 = y`,

@@ -23,17 +23,25 @@ import TransitionWire
 /// (``Client``). A tick that no subscriber can take renders nothing.
 final class FrameStream {
   /// One subscriber of the stream, and what the stream remembers of it between frames.
+  /// A frame reads only the member: its client and encoding are kept here, not looked up
+  /// through the subscription.
   private final class Member {
     let subscription: Subscription
+    /// The subscription's client (a member leaves the stream when its subscription ends).
+    let client: Client
+    /// Whether it takes delta frames.
+    let isDelta: Bool
     /// A delta subscriber's next frame must be a key frame: it has not been sent the frame
     /// the stream's delta encoder holds (it joined, asked `resync`, or missed a frame).
     var needsKeyFrame: Bool
     /// Whether the frame being rendered is written to it, decided before the render.
     var takesFrame = false
 
-    init(_ subscription: Subscription) {
+    init(_ subscription: Subscription, client: Client) {
       self.subscription = subscription
-      needsKeyFrame = subscription.encoding == .delta
+      self.client = client
+      isDelta = subscription.encoding == .delta
+      needsKeyFrame = isDelta
     }
   }
 
@@ -79,8 +87,9 @@ final class FrameStream {
   /// seq 0); otherwise the first one, or one joining a session that stands still, gets a
   /// frame at once (and so do the others), and any other joins at the next tick.
   func attach(_ subscription: Subscription, at now: Double) {
+    guard let client = subscription.client else { return }
     let isFirst = members.isEmpty
-    let member = Member(subscription)
+    let member = Member(subscription, client: client)
     members.append(member)
     if subscription.encoding == .delta {
       deltaSubscribers += 1
@@ -115,7 +124,7 @@ final class FrameStream {
     guard let member = members.first(where: { $0.subscription === subscription }) else {
       return
     }
-    member.needsKeyFrame = subscription.encoding == .delta
+    member.needsKeyFrame = member.isDelta
     guard seq > 0, lastFrameTime != nil, !session.isCompleted else { return }
     resend(to: member)
   }
@@ -123,13 +132,14 @@ final class FrameStream {
   /// Renders the frame last sent (same seq, same instant) again for `member` alone, through
   /// the slow-subscriber policy (a subscriber that cannot take it now is owed it).
   private func resend(to member: Member) {
-    guard let time = lastFrameTime, let client = member.subscription.client else { return }
+    guard let time = lastFrameTime else { return }
+    let client = member.client
     let session = self.session
     guard admit(member, client: client, session: session.id) else { return }
     let frameSeq = seq - 1
     frameClocks.charging(session.ownerUID) {
       render(seq: frameSeq, at: time) { bytes, frame in
-        guard member.subscription.encoding == .delta else { return client.writeFrame(bytes) }
+        guard member.isDelta else { return client.writeFrame(bytes) }
         keyWriter.keyFrame(fromFull: bytes) { client.writeFrame($0) }
         member.needsKeyFrame = false
         // The next delta follows on from this frame: the encoder must hold it. When it does
@@ -165,7 +175,7 @@ final class FrameStream {
     for member: Member, full: UnsafeRawBufferPointer, delta: UnsafeRawBufferPointer,
     _ body: (UnsafeRawBufferPointer) -> Void
   ) {
-    guard member.subscription.encoding == .delta else { return body(full) }
+    guard member.isDelta else { return body(full) }
     guard member.needsKeyFrame else { return body(delta) }
     keyWriter.keyFrame(fromFull: full, body)
     member.needsKeyFrame = false
@@ -180,7 +190,7 @@ final class FrameStream {
     case .write:
       return true
     case .coalesce:
-      member.needsKeyFrame = member.subscription.encoding == .delta
+      member.needsKeyFrame = member.isDelta
       return false
     case .closed:
       return false
@@ -193,7 +203,7 @@ final class FrameStream {
     guard !members.isEmpty, !session.isCompleted else { return }
     tick(at: now)
     // The frame answers a request: it leaves now, not behind the rest of the iteration.
-    for member in members { member.subscription.client?.flushNow() }
+    for member in members { member.client.flushNow() }
     // Sending can close a subscriber's client (a write fails, the slow-subscriber rule drops
     // it); with the last one the stream has left its session, and must not tick on its own.
     if session.isMoving, !members.isEmpty, !session.isCompleted { frameClocks.add(self) }
@@ -225,12 +235,10 @@ final class FrameStream {
     // Whether some taker gets the full line (a full subscriber, or a key frame).
     var takesFull = false
     for member in members {
-      member.takesFrame = false
-      guard let client = member.subscription.client else { continue }
-      member.takesFrame = admit(member, client: client, session: sessionID)
+      member.takesFrame = admit(member, client: member.client, session: sessionID)
       guard member.takesFrame else { continue }
       takers += 1
-      takesFull = takesFull || member.subscription.encoding == .full || member.needsKeyFrame
+      takesFull = takesFull || !member.isDelta || member.needsKeyFrame
     }
     if takers > 0, !takesFull {
       // Deltas alone: the full line is not written at all.
@@ -264,9 +272,8 @@ final class FrameStream {
     to members: [Member], holding held: HeldOutput?, _ write: (Member, Client) -> Void
   ) {
     for member in members where member.takesFrame {
-      guard let client = member.subscription.client else { continue }
-      held?.hold(client)
-      write(member, client)
+      held?.hold(member.client)
+      write(member, member.client)
     }
   }
 
@@ -286,7 +293,7 @@ final class FrameStream {
     session.render(seq: seq, progress: progress, t: t) { bytes, frame in
       guard hasDelta else {
         for member in finalMembers {
-          member.subscription.client?.sendFinal(
+          member.client.sendFinal(
             frame: bytes, complete: complete, subscription: member.subscription,
             session: sessionID)
         }
@@ -295,9 +302,8 @@ final class FrameStream {
       deltaEncoder?.encode(session: sessionID, seq: frameSeq, frame: frame) { delta in
         // A final frame is never coalesced: after a missed frame it is a key frame.
         for member in finalMembers {
-          guard let client = member.subscription.client else { continue }
           line(for: member, full: bytes, delta: delta) {
-            client.sendFinal(
+            member.client.sendFinal(
               frame: $0, complete: complete, subscription: member.subscription,
               session: sessionID)
           }
@@ -306,7 +312,7 @@ final class FrameStream {
     }
     seq += 1
     for member in finalMembers {
-      member.subscription.client?.flushNow()
+      member.client.flushNow()
       member.subscription.streamFinished(self)
     }
   }

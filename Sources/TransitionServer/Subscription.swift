@@ -33,8 +33,10 @@ final class Subscription {
   let includesTimeline: Bool
   /// How its frames are written: full, or deltas after a key frame.
   let encoding: FrameEncoding
-  /// The client holding the subscription; it owns its subscriptions.
-  weak var client: Client?
+  /// The client holding the subscription, until the subscription ends or is cancelled (the
+  /// client then drops it too). Strong, not weak: a weak reference would give every client a
+  /// side table, and each frame's retain and release of it would take the slow path.
+  private(set) var client: Client?
   private(set) var streams: [FrameStream] = []
   private(set) var cursors: [VirtualCursor] = []
   private var nextCursor = 0
@@ -95,6 +97,7 @@ final class Subscription {
     for stream in followed { stream.detach(self) }
     for cursor in cursors { cursor.session.virtualReaders -= 1 }
     cursors = []
+    client = nil
   }
 
   /// Writes one virtual frame (or a `complete` after a session's last frame) to `client`,
@@ -119,6 +122,7 @@ final class Subscription {
   private func endIfDone() {
     guard case .session = target, streams.isEmpty, cursors.isEmpty else { return }
     client?.subscriptionEnded(self)
+    client = nil
   }
 }
 

@@ -306,6 +306,18 @@ public struct FrameEncoder {
       let m = layer.pointee.transform
       guard m != .identity else { return }
       sink.append(transformKey)
+      if m.isPlanarScaleAndTranslation {
+        // What the sixteen numbers spell for a zoom's or a slide's transform, the constant
+        // ones as one run each.
+        sink.appendFixed(m.m11, prefix: UInt8(ascii: "["))
+        sink.append(",0,0,0,0")
+        sink.appendFixed(m.m22, prefix: UInt8(ascii: ","))
+        sink.append(",0,0,0,0,1,0")
+        sink.appendFixed(m.m41, prefix: UInt8(ascii: ","))
+        sink.appendFixed(m.m42, prefix: UInt8(ascii: ","))
+        sink.append(",0,1]")
+        return
+      }
       sink.appendFixed(m.m11, prefix: UInt8(ascii: "["))
       sink.appendFixed(m.m12, prefix: UInt8(ascii: ","))
       sink.appendFixed(m.m13, prefix: UInt8(ascii: ","))

@@ -222,6 +222,64 @@ import TransitionWire
     }
   }
 
+  /// A transform that only scales and moves in the plane is written with its constant
+  /// numbers as runs of text: every such transform, and every one a field away from being
+  /// one, reads as its sixteen numbers written one by one, by a plain encoder and a templated
+  /// one alike.
+  @Test func aPlanarScaleAndTranslationIsSpelledAsItsSixteenNumbers() {
+    var transforms: [Transform3D] = []
+    for (sx, sy, tx, ty) in [
+      (0.4839103, 0.3482829, 0, -102.1739), (1, 1, 12.5, 0), (-1, 2, -0.0, 1e-9),
+      (0, 0, 2e15, -7e20), (.nan, 1, .infinity, 3), (1e-300, .leastNonzeroMagnitude, 844, 390),
+    ] {
+      var planar = Transform3D.identity
+      planar.m11 = sx
+      planar.m22 = sy
+      planar.m41 = tx
+      planar.m42 = ty
+      transforms.append(planar)
+      var negativeZeros = planar
+      negativeZeros.m12 = -0.0
+      negativeZeros.m34 = -0.0
+      transforms.append(negativeZeros)
+      // Each field off the pattern in turn: the general writer's.
+      for (index, off) in [
+        (1, 0.5), (2, 1e-9), (5, 1e-300), (10, 0.9999999), (11, -0.002), (14, 3), (15, .nan),
+      ] {
+        var elements = planar.elements
+        elements[index] = off
+        let e = elements
+        transforms.append(
+          Transform3D(
+            m11: e[0], m12: e[1], m13: e[2], m14: e[3], m21: e[4], m22: e[5], m23: e[6],
+            m24: e[7], m31: e[8], m32: e[9], m33: e[10], m34: e[11], m41: e[12], m42: e[13],
+            m43: e[14], m44: e[15]))
+      }
+    }
+    for transform in transforms {
+      var expected = ByteSink()
+      expected.append(#","transform":"#)
+      for (index, element) in transform.elements.enumerated() {
+        expected.appendFixed(element, prefix: UInt8(ascii: index == 0 ? "[" : ","))
+      }
+      expected.append(UInt8(ascii: "]"))
+      var layer = LayerState(id: "zoomed", frame: Rect(x: 0, y: 0, width: 390, height: 844))
+      layer.transform = transform
+      let frame = Frame(layers: [layer])
+      var plain = FrameEncoder()
+      var templated = FrameEncoder(animatedFields: [[.transform]])
+      for line in [
+        plain.encode(session: "s", seq: 0, frame: frame),
+        templated.encode(session: "s", seq: 0, frame: frame),
+      ] {
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(
+          text.contains(String(decoding: expected.bytes, as: UTF8.self)),
+          "\(transform.elements): \(text)")
+      }
+    }
+  }
+
   @Test func aFrameWithANumberPastTheReservedBoundIsWrittenValueByValue() {
     var templated = FrameEncoder(animatedFields: [[], [.frame, .alpha]])
     var plain = FrameEncoder()
