@@ -81,7 +81,8 @@ extension FixedPrecisionNumber {
   /// Writes `value` as the frame number writer spells it at `out`, after the byte `prefix`
   /// when it is not 0, and returns the count of bytes written (at most ``maximumLength``);
   /// nil, having written nothing, for a value that is not finite or whose magnitude is 10^15
-  /// or more (``ByteSink/appendFixed(_:prefix:)`` writes those).
+  /// or more (``ByteSink/appendFixed(_:prefix:)`` writes those). `out` must have room for
+  /// ``maximumLength`` bytes: the bytes after the text, within that room, may be overwritten.
   @inline(__always)
   public static func write(_ value: Double, prefix: UInt8, to out: UnsafeMutablePointer<UInt8>)
     -> Int?
@@ -156,11 +157,19 @@ extension ByteSink {
   /// variable: all digits of `units` are written once, right to left two at a time, one byte
   /// after the integer part, which then moves left to make room for the point (or, below 1,
   /// after `0.` and the leading zeros of the fraction); trailing zeros of the fraction, and a
-  /// point left without digits, are dropped. Returns the index after the last byte.
+  /// point left without digits, are dropped. Returns the index after the last byte. Units
+  /// below 10^8 (every number of 7 significant digits) go the way of
+  /// ``writeEightDigitScaled(_:decimals:to:)``, which may write past the text up to
+  /// `out[index + 21]`.
   @inline(__always)
   static func writeScaledDigits(
     _ units: UInt64, decimals: Int, to out: UnsafeMutablePointer<UInt8>, at index: Int
   ) -> Int {
+    if units < 100_000_000, decimals <= 13 {
+      return index
+        + writeEightDigitScaled(
+          UInt32(truncatingIfNeeded: units), decimals: decimals, to: out + index)
+    }
     let length = digitCount(units)
     var last: Int
     if length > decimals {
@@ -180,6 +189,60 @@ extension ByteSink {
     while out[last] == UInt8(ascii: "0") { last -= 1 }
     if out[last] == UInt8(ascii: ".") { last -= 1 }
     return last + 1
+  }
+
+  /// Writes `units` / 10^`decimals` (1 ≤ `units` < 10^8, 3 ≤ `decimals` ≤ 13) at `out` as
+  /// ``writeScaledDigits(_:decimals:to:at:)`` spells it, from the eight digits of `units`
+  /// made at once (``eightDigits(_:)``) and stored eight bytes at a time: the integer digits
+  /// and, over them from just after the point, the fraction's; or, below 1, `0.`, a run of
+  /// zeros and the digits over it. Returns the count of bytes of the text; the stores may
+  /// write scratch bytes after it, up to `out[21]`.
+  @inline(__always)
+  static func writeEightDigitScaled(
+    _ units: UInt32, decimals: Int, to out: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    let length = digitCount(UInt64(units))
+    let digits = eightDigits(units)
+    // The significant digits from the lowest byte: the leading zeros shifted out.
+    let significant = (digits | asciiZeros) >> (8 &* (8 &- length))
+    // The fraction's trailing zeros are the last digits' zero bytes, the highest ones.
+    let trailingZeros = digits.leadingZeroBitCount >> 3
+    let raw = UnsafeMutableRawPointer(out)
+    guard length > decimals else {
+      out[0] = UInt8(ascii: "0")
+      out[1] = UInt8(ascii: ".")
+      raw.storeBytes(of: asciiZeros, toByteOffset: 2, as: UInt64.self)
+      raw.storeBytes(of: asciiZeros, toByteOffset: 10, as: UInt64.self)
+      raw.storeBytes(
+        of: significant.littleEndian, toByteOffset: 2 &+ decimals &- length, as: UInt64.self)
+      return 2 &+ decimals &- trailingZeros
+    }
+    let integerLength = length &- decimals
+    raw.storeBytes(of: significant.littleEndian, as: UInt64.self)
+    raw.storeBytes(
+      of: (significant >> (8 &* integerLength)).littleEndian, toByteOffset: integerLength &+ 1,
+      as: UInt64.self)
+    out[integerLength] = UInt8(ascii: ".")
+    let fractionLength = decimals &- min(trailingZeros, decimals)
+    return fractionLength == 0 ? integerLength : integerLength &+ 1 &+ fractionLength
+  }
+
+  /// Eight ASCII zeros, as a word.
+  private static let asciiZeros: UInt64 = 0x3030_3030_3030_3030
+
+  /// The eight decimal digits of `value` (< 10^8), leading zeros included, as numbers 0–9 a
+  /// byte, the first digit in the lowest byte: the word's bytes in the order the digits are
+  /// written. Made without a loop or a division by a variable: the two halves of four digits
+  /// in a 32-bit lane each, each split into its two pairs in 16-bit lanes, each pair into its
+  /// two digits, every lane at once (a quotient by 100 is `(v × 5243) >> 19` below 43,699, by 10
+  /// `(v × 103) >> 10` below 179).
+  @inline(__always)
+  static func eightDigits(_ value: UInt32) -> UInt64 {
+    let halves = UInt64(value / 10_000) | (UInt64(value % 10_000) << 32)
+    let hundreds = ((halves &* 5243) >> 19) & 0x0000_007F_0000_007F
+    let pairs = hundreds | ((halves &- hundreds &* 100) << 16)
+    let tens = ((pairs &* 103) >> 10) & 0x000F_000F_000F_000F
+    return tens | ((pairs &- tens &* 10) << 8)
   }
 
   /// The count of decimal digits of `value` (1 for 0).

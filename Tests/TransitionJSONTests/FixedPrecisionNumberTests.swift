@@ -133,6 +133,56 @@ import Testing
     }
   }
 
+  /// `units` / 10^`decimals` spelled the plain way (Swift's integer printing, a point
+  /// before the last `decimals` digits, trailing zeros and a bare point dropped).
+  private func plainScaled(_ units: UInt64, decimals: Int) -> String {
+    var digits = String(units)
+    if digits.count <= decimals {
+      digits = String(repeating: "0", count: decimals - digits.count + 1) + digits
+    }
+    var fraction = String(digits.suffix(decimals))
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    let integer = String(digits.dropLast(decimals))
+    return fraction.isEmpty ? integer : integer + "." + fraction
+  }
+
+  @Test func eightDigitsAtOnceAreTheDigitsOneByOne() {
+    var values: [UInt32] = [0, 1, 9, 10, 99, 100, 4_839_103, 10_000_000, 99_999_999]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<100_000 { values.append(UInt32.random(in: 0..<100_000_000, using: &generator)) }
+    for value in values {
+      let word = ByteSink.eightDigits(value)
+      let digits = (0..<8).map { Character(String((word >> (8 * $0)) & 0xFF)) }
+      let padded = String(repeating: "0", count: 8 - String(value).count) + String(value)
+      #expect(String(digits) == padded, "\(value)")
+    }
+  }
+
+  /// Every digit count at every decimals count the writer uses, both sides of each power of
+  /// ten, trailing zeros of every length: the text is the plain spelling, and nothing is
+  /// written past the room the writer claims (`out[21]`).
+  @Test func scaledUnitsBelowTenToTheEighthAreSpelledPlainlyWithinTheirRoom() {
+    var units: [UInt64] = [1, 9, 10, 11, 99_999_999, 10_000_000, 4_839_103, 1_021_739, 2_500_000]
+    for exponent in 0...7 {
+      let power = UInt64(pow(10, Double(exponent)))
+      units += [power, power &- 1, power &+ 1, power * 3, power * 7 + 1]
+    }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<5_000 { units.append(UInt64.random(in: 1..<100_000_000, using: &generator)) }
+    let guardByte: UInt8 = 0xEE
+    for unit in units where unit >= 1 && unit < 100_000_000 {
+      for decimals in 3...13 {
+        var buffer = [UInt8](repeating: guardByte, count: 40)
+        let count = buffer.withUnsafeMutableBufferPointer {
+          ByteSink.writeEightDigitScaled(UInt32(unit), decimals: decimals, to: $0.baseAddress!)
+        }
+        let text = String(decoding: buffer.prefix(count), as: UTF8.self)
+        #expect(text == plainScaled(unit, decimals: decimals), "\(unit) / 10^\(decimals)")
+        #expect(buffer[22...].allSatisfy { $0 == guardByte }, "\(unit) / 10^\(decimals)")
+      }
+    }
+  }
+
   @Test func appendsAfterTheGivenPrefixInOneReservation() {
     var sink = ByteSink(capacity: 4)
     sink.appendFixed(1.5, prefix: UInt8(ascii: "["))
