@@ -201,8 +201,9 @@ extension ByteSink {
   static func writeEightDigitScaled(
     _ units: UInt32, decimals: Int, to out: UnsafeMutablePointer<UInt8>
   ) -> Int {
-    let length = digitCount(UInt64(units))
     let digits = eightDigits(units)
+    // The number's leading zeros are the first digits' zero bytes, the lowest ones.
+    let length = 8 &- (digits.trailingZeroBitCount >> 3)
     // The significant digits from the lowest byte: the leading zeros shifted out.
     let significant = (digits | asciiZeros) >> (8 &* (8 &- length))
     // The fraction's trailing zeros are the last digits' zero bytes, the highest ones.

@@ -121,7 +121,7 @@ public struct Transform3D: Equatable, Hashable, Sendable {
 
   /// Whether the transform only scales along x and y and moves in the plane: every field is
   /// the identity's (`-0.0` counting as `0`) but `m11`, `m22`, `m41` and `m42`.
-  @inlinable
+  @inlinable @inline(__always)
   public var isPlanarScaleAndTranslation: Bool {
     m12 == 0 && m13 == 0 && m14 == 0 && m21 == 0 && m23 == 0 && m24 == 0 && m31 == 0
       && m32 == 0 && m33 == 1 && m34 == 0 && m43 == 0 && m44 == 1
