@@ -91,7 +91,7 @@ final class FrameStream {
     let isFirst = members.isEmpty
     let member = Member(subscription, client: client)
     members.append(member)
-    if subscription.encoding == .delta {
+    if member.isDelta {
       deltaSubscribers += 1
       if deltaEncoder == nil {
         deltaEncoder = FrameDeltaEncoder(animatedFields: session.animatedFields)

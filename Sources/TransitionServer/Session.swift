@@ -139,11 +139,9 @@ final class Session {
     seq: Int, progress: Double, t: Double, live: Bool = true,
     _ body: (UnsafeRawBufferPointer) -> Void
   ) {
-    guard followsFinger(live), let follower else {
-      return renderer.render(seq: seq, progress: progress, time: t, body)
-    }
     renderer.render(
-      seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
+      seq: seq, progress: progress, time: t, following: liveFollower(live), at: startTime + t,
+      body)
   }
 
   /// The finger's last position, while the session follows one.
@@ -154,27 +152,24 @@ final class Session {
     seq: Int, progress: Double, t: Double, live: Bool = true,
     _ body: (UnsafeRawBufferPointer, Frame) -> Void
   ) {
-    guard followsFinger(live), let follower else {
-      return renderer.render(seq: seq, progress: progress, time: t, body)
-    }
     renderer.render(
-      seq: seq, progress: progress, time: t, following: follower, at: startTime + t, body)
+      seq: seq, progress: progress, time: t, following: liveFollower(live), at: startTime + t,
+      body)
   }
 
   /// Evaluates the frame the methods above render and lends it to `body`, its line not
   /// encoded: for a frame only delta subscribers take (``FrameDeltaEncoder``).
   func evaluate(progress: Double, t: Double, live: Bool = true, _ body: (Frame) -> Void) {
-    guard followsFinger(live), let follower else {
-      return renderer.evaluate(progress: progress, time: t, body)
-    }
-    renderer.evaluate(progress: progress, time: t, following: follower, at: startTime + t, body)
+    renderer.evaluate(
+      progress: progress, time: t, following: liveFollower(live), at: startTime + t, body)
   }
 
-  /// Whether a frame moves the layers a finger holds: while a finger holds them, for a live
-  /// frame (the session's own clock) of a session not yet completed. Asked before the
-  /// follower is read, so that a frame without a finger copies none of it.
-  private func followsFinger(_ live: Bool) -> Bool {
-    live && outcome == nil && isFollowingTouch
+  /// The follower that moves a frame's held layers: while a finger holds them, for a live
+  /// frame (the session's own clock) of a session not yet completed; nil otherwise. Asked of
+  /// the kept flag before the follower is read, so that a frame without a finger copies none
+  /// of it.
+  private func liveFollower(_ live: Bool) -> GestureFollower? {
+    live && outcome == nil && isFollowingTouch ? follower : nil
   }
 
   /// Per layer, the fields its timeline animates (``TimelineEvaluator/animatedFields``).

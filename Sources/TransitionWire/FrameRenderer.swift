@@ -35,26 +35,17 @@ public struct FrameRenderer {
   }
 
   /// Renders the `frame` event at linear `progress` and lends the `\n`-terminated line to
-  /// `body` (valid only during the call).
+  /// `body` (valid only during the call). With a `follower`, the held layers are moved as it
+  /// has them at monotonic `clockTime` (``GestureFollower/apply(to:at:)``); the frame is
+  /// evaluated without the offset first, so the next render starts from the timeline's own
+  /// values.
   /// - Parameters:
   ///   - seq: the frame's number in its stream.
   ///   - progress: linear progress, clamped to [0, 1].
   ///   - time: the frame's `t` (session time); `progress × duration` when nil.
   public mutating func render<Result>(
-    seq: Int, progress: Double, time: Double? = nil,
-    _ body: (UnsafeRawBufferPointer) throws -> Result
-  ) rethrows -> Result {
-    bringFrame(to: progress, time: time)
-    return try encoder.encode(session: session, seq: seq, frame: shared.frame, body)
-  }
-
-  /// Renders the `frame` event at linear `progress` with the held layers moved as `follower`
-  /// has them at monotonic `clockTime` (``GestureFollower/apply(to:at:)``), and lends the line
-  /// to `body`. The frame is evaluated without the offset first, so the next render starts
-  /// from the timeline's own values.
-  public mutating func render<Result>(
-    seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower,
-    at clockTime: Double, _ body: (UnsafeRawBufferPointer) throws -> Result
+    seq: Int, progress: Double, time: Double? = nil, following follower: GestureFollower? = nil,
+    at clockTime: Double = 0, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
     bringFrame(to: progress, time: time, following: follower, at: clockTime)
     return try encoder.encode(session: session, seq: seq, frame: shared.frame, body)
