@@ -304,11 +304,12 @@ public struct FrameEncoder {
       sink.append(UInt8(ascii: "]"))
     case .transform:
       let m = layer.pointee.transform
-      guard m != .identity else { return }
-      sink.append(transformKey)
       if m.isPlanarScaleAndTranslation {
+        // The identity is the default, left out.
+        if m.m11 == 1, m.m22 == 1, m.m41 == 0, m.m42 == 0 { return }
         // What the sixteen numbers spell for a zoom's or a slide's transform, the constant
         // ones as one run each.
+        sink.append(transformKey)
         sink.appendFixed(m.m11, prefix: UInt8(ascii: "["))
         sink.append(",0,0,0,0")
         sink.appendFixed(m.m22, prefix: UInt8(ascii: ","))
@@ -318,6 +319,8 @@ public struct FrameEncoder {
         sink.append(",0,1]")
         return
       }
+      // Not the identity, which is planar.
+      sink.append(transformKey)
       sink.appendFixed(m.m11, prefix: UInt8(ascii: "["))
       sink.appendFixed(m.m12, prefix: UInt8(ascii: ","))
       sink.appendFixed(m.m13, prefix: UInt8(ascii: ","))

@@ -256,6 +256,22 @@ import TransitionWire
             m43: e[14], m44: e[15]))
       }
     }
+    // The identity, `-0` anywhere in it too, is the default: no key at all.
+    var identity = Transform3D.identity
+    identity.m41 = -0.0
+    identity.m12 = -0.0
+    for transform in [Transform3D.identity, identity] {
+      var layer = LayerState(id: "still", frame: Rect(x: 0, y: 0, width: 1, height: 1))
+      layer.transform = transform
+      var plain = FrameEncoder()
+      var templated = FrameEncoder(animatedFields: [[.transform]])
+      for line in [
+        plain.encode(session: "s", seq: 0, frame: Frame(layers: [layer])),
+        templated.encode(session: "s", seq: 0, frame: Frame(layers: [layer])),
+      ] {
+        #expect(!String(decoding: line, as: UTF8.self).contains("transform"))
+      }
+    }
     for transform in transforms {
       var expected = ByteSink()
       expected.append(#","transform":"#)
