@@ -52,6 +52,9 @@ let package = Package(
     // prctl, pidfd_open and close_range, which Swift cannot call directly (variadic or raw
     // system calls), for the plugin host's sandbox and its supervision.
     .target(name: "CProcessControl"),
+    // The C client library (docs/client-c.md): a header any language's FFI can use, built
+    // also by the Makefile as a shared and a static library.
+    .target(name: "CTransitionClient"),
 
     // JSON: the typed value, its parser and writer, and a path-naming field reader.
     .target(name: "TransitionJSON"),
