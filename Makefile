@@ -1,6 +1,7 @@
 # transitiond: set-up, build, run and test.
 #
 #   make run            install what the machine lacks, build, start the daemon in the foreground
+#                       with the live viewer on 127.0.0.1:7878 (VIEWER=; VIEWER= turns it off)
 #   make test           install what the machine lacks, build, run the whole test suite
 #   make fuzz           build the libFuzzer target and run each byte stream the daemon reads
 #                       for its share of FUZZ_SECONDS (default 60) on its corpus in
@@ -106,8 +107,13 @@ build: setup
 release: setup
 	$(BUILD_UMASK) $(SWIFT) build -c release
 
+## run: the daemon in the foreground on CONFIG, with the live viewer on for this run only
+## (VIEWER, a loopback address and port; its URL with the token is logged at start), serving
+## the example scenes' pictures. The installed config keeps the viewer off.
+VIEWER ?= 127.0.0.1:7878
 run: build
-	$$($(SWIFT) build --show-bin-path)/transitiond --config $(CONFIG)
+	$$($(SWIFT) build --show-bin-path)/transitiond --config $(CONFIG) \
+	  $(if $(VIEWER),--viewer $(VIEWER) --viewer-images $(CURDIR)/$(SCENE_IMAGES))
 
 test: setup
 	$(BUILD_UMASK) $(SWIFT) test

@@ -21,8 +21,10 @@ struct DaemonViewerHTTPTests {
     let port: UInt16
     let token: String
 
-    init(config: String = #"{"http": {"listen": "127.0.0.1:0"}}"#) throws {
-      let daemon = try DaemonProcess(config: config)
+    init(config: String? = #"{"http": {"listen": "127.0.0.1:0"}}"#, arguments: [String] = [])
+      throws
+    {
+      let daemon = try DaemonProcess(config: config, arguments: arguments)
       self.daemon = daemon
       var line: String?
       _ = DaemonHarness.waitUntil {
@@ -75,6 +77,18 @@ struct DaemonViewerHTTPTests {
     // Another daemon draws another token.
     let other = try Viewer()
     #expect(other.token != viewer.token)
+  }
+
+  @Test("--viewer turns the listener on over a config that leaves it off, as make run does")
+  func viewerOptionOverridesTheConfig() throws {
+    let images = FileManager.default.temporaryDirectory.path
+    let viewer = try Viewer(
+      config: #"{"http": {"listen": ""}}"#,
+      arguments: ["--viewer", "127.0.0.1:0", "--viewer-images", images])
+    let view = try TransitionctlRun.run(["view"], socket: viewer.daemon.socketPath)
+    #expect(view.status == 0, "\(view.stderr)")
+    #expect(view.stdout == viewer.url + "\n")
+    #expect(try viewer.get("/", token: viewer.token).status == 200)
   }
 
   @Test("every request needs the token: 403 without it or with a wrong one, page files with it")
