@@ -87,7 +87,7 @@ static td_frame_state *find_state(td_decoder *decoder, const char *session, size
 static void release_state_at(td_decoder *decoder, size_t index) {
     td_frame_state *state = decoder->sessions[index];
     state->count = 0;
-    state->keyed = state->awaiting_key = state->last_full = 0;
+    state->keyed = state->awaiting_key = state->last_full = state->completed = 0;
     decoder->session_count--;
     decoder->sessions[index] = decoder->sessions[decoder->session_count];
     decoder->sessions[decoder->session_count] = state;
@@ -102,7 +102,27 @@ void td_decoder_reset(td_decoder *decoder) {
     while (decoder->session_count > 0) release_state_at(decoder, 0);
 }
 
+int td_decoder_last_frame_full(td_decoder *decoder, const char *session) {
+    td_frame_state *state = find_state(decoder, session, strlen(session), NULL);
+    return !state || state->last_full;
+}
+
+/* Makes room for a new session's state by dropping the oldest completed one, when there are
+ * many completed ones or the limit is reached. */
+static void drop_completed(td_decoder *decoder) {
+    size_t completed = 0, first = (size_t)-1;
+    for (size_t i = 0; i < decoder->session_count; i++)
+        if (decoder->sessions[i]->completed) {
+            if (first == (size_t)-1) first = i;
+            completed++;
+        }
+    if (first != (size_t)-1 &&
+        (completed >= TD_KEPT_COMPLETED_SESSIONS || decoder->session_count >= decoder->limits.max_sessions))
+        release_state_at(decoder, first);
+}
+
 static td_frame_state *add_state(td_decoder *decoder, const char *session, size_t length) {
+    drop_completed(decoder);
     if (decoder->session_count >= decoder->limits.max_sessions) return NULL;
     if (decoder->session_count == decoder->session_allocated) {
         if (decoder->session_allocated == decoder->session_capacity) {
@@ -578,6 +598,7 @@ static int decode_frame(td_decoder *decoder, td_json_cursor *cursor, const spans
         swap_layers(state, &decoder->scratch);
         target = state;
         state->keyed = 1;
+        state->completed = 0;
         state->awaiting_key = 0;
     } else {
         if (!state || (!state->keyed && !state->awaiting_key))
@@ -696,9 +717,10 @@ int td_decoder_feed_line(td_decoder *decoder, const char *bytes, size_t length, 
             cursor.p = s.finished;
             if (td_json_bool(&cursor, &event->finished) != 0)
                 return td_decoder_fail(decoder, TD_ERR_MALFORMED, "finished: %s", cursor.message);
-            size_t index;
-            td_frame_state *state = find_state(decoder, event->session, decoder->session_text.length, &index);
-            if (state && !state->last_full) release_state_at(decoder, index);
+            /* Kept: another subscription's stream of the session may still be reading; a new
+             * session of the same id starts with a key frame. */
+            td_frame_state *state = find_state(decoder, event->session, decoder->session_text.length, NULL);
+            if (state) state->completed = 1;
             event->type = TD_EVENT_COMPLETE;
         } else if (strcmp(name, "stopping") == 0) {
             event->type = TD_EVENT_STOPPING;

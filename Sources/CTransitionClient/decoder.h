@@ -2,6 +2,9 @@
 #ifndef TD_DECODER_H
 #define TD_DECODER_H
 
+/* Completed sessions whose delta state is kept, for another stream of theirs still reading. */
+#define TD_KEPT_COMPLETED_SESSIONS 64
+
 #include "json_scan.h"
 #include "transitiond_client.h"
 
@@ -26,6 +29,7 @@ typedef struct td_frame_state {
     int keyed;                   /* a key frame came: deltas apply */
     int awaiting_key;            /* a gap: deltas are skipped until a key frame */
     int last_full;               /* the session's last frame was a full subscription's */
+    int completed;               /* a complete came: the state is kept for a stream still reading */
 } td_frame_state;
 
 struct td_decoder {
@@ -44,6 +48,9 @@ struct td_decoder {
     td_buffer animator, operation, clock, encoding;
     td_buffer text;              /* scratch for strings read and dropped */
 };
+
+/** Whether the last frame of `session` was a full subscription's (or it has no delta state). */
+int td_decoder_last_frame_full(td_decoder *decoder, const char *session);
 
 /** Sets the decoder's error; returns `code`. */
 int td_decoder_fail(td_decoder *decoder, int code, const char *format, ...);

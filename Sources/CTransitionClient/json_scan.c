@@ -425,6 +425,7 @@ int td_buffer_append(td_buffer *buffer, const void *bytes, size_t length) {
     if (td_buffer_reserve(buffer, buffer->length + length + 1) != 0) return -1;
     memcpy(buffer->bytes + buffer->length, bytes, length);
     buffer->length += length;
+    buffer->bytes[buffer->length] = '\0';
     return 0;
 }
 

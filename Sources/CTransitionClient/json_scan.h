@@ -19,7 +19,7 @@ typedef struct td_json_cursor {
     char message[160];      /* why the last call failed */
 } td_json_cursor;
 
-/** A growable byte buffer, reused from line to line. */
+/** A growable byte buffer, reused from line to line; td_buffer_append keeps it NUL-terminated. */
 typedef struct td_buffer {
     char *bytes;
     size_t length;

@@ -368,8 +368,8 @@ int td_reply_number(const td_reply *reply, const char *name, double *value);
  * callback, user_data and id rules, same returns). Optional numbers are given by pointer (NULL:
  * left out); strings are escaped by the library. */
 
-/** hello, naming this client (`name` may be NULL) and asking for TD_PROTOCOL_VERSION. */
-int td_client_hello(td_client *client, const char *name, td_reply_fn callback, void *user_data, uint64_t *id);
+/** hello: the reply has `server`, `version`, `protocol`, `pid`, `admin` and `features`. */
+int td_client_hello(td_client *client, td_reply_fn callback, void *user_data, uint64_t *id);
 
 typedef struct td_begin_options {
     uint32_t size;           /* sizeof(td_begin_options) */
