@@ -40,6 +40,13 @@
 extern "C" {
 #endif
 
+/* TD_API marks the library's exported calls; everything else in it is hidden. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TD_API __attribute__((visibility("default")))
+#else
+#define TD_API
+#endif
+
 #define TD_CLIENT_VERSION_MAJOR 1
 #define TD_CLIENT_VERSION_MINOR 0
 #define TD_CLIENT_VERSION_PATCH 0
@@ -49,7 +56,7 @@ extern "C" {
 
 /** The library's version, as `major * 1000 + minor`: compare with the macros to detect a
  *  header and a library of different versions. Cheap. */
-int td_client_version(void);
+TD_API int td_client_version(void);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Status codes                                                                               */
@@ -76,7 +83,7 @@ typedef enum td_status {
 } td_status;
 
 /** A status code's name ("TD_ERR_CLOSED"), a static string; "TD_UNKNOWN" for others. Cheap. */
-const char *td_status_name(int status);
+TD_API const char *td_status_name(int status);
 
 /** An error: its code (a td_status) and a one-line message. */
 typedef struct td_error {
@@ -170,7 +177,7 @@ typedef struct td_limits {
 #define TD_DEFAULT_MAX_SESSIONS 4096
 
 /** Fills `limits` with the defaults. Cheap. */
-void td_limits_init(td_limits *limits);
+TD_API void td_limits_init(td_limits *limits);
 
 /** Decodes event lines (a recording made by `transitionctl play --out`, or a socket's lines)
  *  into whole frames. It keeps each session's last frame to apply delta frames to. */
@@ -178,10 +185,10 @@ typedef struct td_decoder td_decoder;
 
 /** A new decoder; `limits` may be NULL (the defaults). Returns NULL only when out of memory.
  *  Destroy it with td_decoder_destroy. */
-td_decoder *td_decoder_new(const td_limits *limits);
+TD_API td_decoder *td_decoder_new(const td_limits *limits);
 
 /** Frees the decoder and everything it handed out. NULL is allowed. */
-void td_decoder_destroy(td_decoder *decoder);
+TD_API void td_decoder_destroy(td_decoder *decoder);
 
 /**
  * Decodes one line: `bytes` is `length` bytes of one JSON event, with or without its trailing
@@ -198,17 +205,17 @@ void td_decoder_destroy(td_decoder *decoder);
  * A line without `event` (a reply) is TD_ERR_MALFORMED. On a steady stream the decoder
  * allocates nothing: its buffers are reused from line to line.
  */
-int td_decoder_feed_line(td_decoder *decoder, const char *bytes, size_t length, const td_event **event);
+TD_API int td_decoder_feed_line(td_decoder *decoder, const char *bytes, size_t length, const td_event **event);
 
 /** Forgets every session's state (after a reconnect, or to seek in a recording). */
-void td_decoder_reset(td_decoder *decoder);
+TD_API void td_decoder_reset(td_decoder *decoder);
 
 /** Forgets one session's state: its next frame must be a key frame or a full frame. */
-void td_decoder_forget(td_decoder *decoder, const char *session);
+TD_API void td_decoder_forget(td_decoder *decoder, const char *session);
 
 /** The last error of this decoder (code TD_OK and "" after a success). Owned by the decoder,
  *  valid until its next call. Cheap. */
-const td_error *td_decoder_error(const td_decoder *decoder);
+TD_API const td_error *td_decoder_error(const td_decoder *decoder);
 
 
 /* ---------------------------------------------------------------------------------------- */
@@ -243,7 +250,7 @@ typedef struct td_client_options {
 } td_client_options;
 
 /** Fills `options` with the defaults (no path, no reconnect, events queued). Cheap. */
-void td_client_options_init(td_client_options *options);
+TD_API void td_client_options_init(td_client_options *options);
 
 /**
  * The socket path a client uses when it is given none, the rules of `transitionctl`:
@@ -253,35 +260,35 @@ void td_client_options_init(td_client_options *options);
  * (without the NUL) either way, so a caller can retry with a larger buffer. Thread-safe as
  * getenv is.
  */
-size_t td_default_socket_path(char *buffer, size_t capacity);
+TD_API size_t td_default_socket_path(char *buffer, size_t capacity);
 
 /** A new client, not yet connected (td_client_connect). `options` may be NULL. Returns NULL
  *  only when out of memory. Destroy it with td_client_destroy. */
-td_client *td_client_new(const td_client_options *options);
+TD_API td_client *td_client_new(const td_client_options *options);
 
 /** Closes the connection and frees everything, also replies not taken. NULL is allowed. Not
  *  from inside a callback of this client. */
-void td_client_destroy(td_client *client);
+TD_API void td_client_destroy(td_client *client);
 
 /** Connects to the socket path, blocking only for connect(2) (a Unix socket answers at once
  *  or refuses). Returns TD_OK, or TD_ERR_CONNECT naming the path. With `reconnect` set, a
  *  failed connect leaves the client retrying from td_client_dispatch. */
-int td_client_connect(td_client *client);
+TD_API int td_client_connect(td_client *client);
 
 /** The socket path the client uses. Owned by the client. Cheap. */
-const char *td_client_socket_path(const td_client *client);
+TD_API const char *td_client_socket_path(const td_client *client);
 
 /** The connection's descriptor to wait on for POLLIN (and POLLOUT while td_client_flush says
  *  TD_AGAIN), or -1 while disconnected. It changes after a reconnect: watch the
  *  TD_EVENT_DISCONNECTED and TD_EVENT_RECONNECTED events. Cheap. */
-int td_client_fd(const td_client *client);
+TD_API int td_client_fd(const td_client *client);
 
 /** Whether queued request bytes wait to be written. Cheap. */
-int td_client_want_write(const td_client *client);
+TD_API int td_client_want_write(const td_client *client);
 
 /** Writes queued requests without blocking. Returns TD_OK when all are written, TD_AGAIN when
  *  bytes remain (wait for POLLOUT and call again), or an error. */
-int td_client_flush(td_client *client);
+TD_API int td_client_flush(td_client *client);
 
 /**
  * Reads what the socket holds without blocking and dispatches it: replies to their callbacks
@@ -292,26 +299,26 @@ int td_client_flush(td_client *client);
  * connection is then closed, and with `reconnect` set opened again), TD_ERR_REPLY for an error
  * line the daemon sent with no id (such as a refused connection).
  */
-int td_client_dispatch(td_client *client);
+TD_API int td_client_dispatch(td_client *client);
 
 /** Milliseconds until td_client_dispatch must be called again without the descriptor becoming
  *  ready (a reconnection attempt), or -1 for no such deadline. Cheap. */
-int td_client_timeout_ms(const td_client *client);
+TD_API int td_client_timeout_ms(const td_client *client);
 
 /** The next queued event (when no `on_event` is set), without reading the socket: TD_OK with
  *  `*event` valid until the next call on this client that reads or returns events, or TD_AGAIN
  *  when none is queued. May return an error like td_client_dispatch (a frame that cannot be
  *  applied). */
-int td_client_next_event(td_client *client, const td_event **event);
+TD_API int td_client_next_event(td_client *client, const td_event **event);
 
 /** The blocking form: flushes, then waits up to `timeout_ms` (-1: for ever) for the next event
  *  (queued mode), reconnecting meanwhile when asked. Returns TD_OK with `*event`, TD_ERR_TIMEOUT,
  *  or an error as td_client_dispatch. With `on_event` set, it dispatches until one event was
  *  delivered to the callback and `*event` is set to NULL. */
-int td_client_wait_event(td_client *client, int timeout_ms, const td_event **event);
+TD_API int td_client_wait_event(td_client *client, int timeout_ms, const td_event **event);
 
 /** The last error of this client. Owned by the client, valid until its next call. Cheap. */
-const td_error *td_client_error(const td_client *client);
+TD_API const td_error *td_client_error(const td_client *client);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Requests and replies                                                                       */
@@ -326,50 +333,50 @@ const td_error *td_client_error(const td_client *client);
  * set: they fail with a "disconnected" reply unless they are written after the reconnection.
  * Returns TD_OK or TD_ERR_ARGUMENT (members not an object, bad op), TD_ERR_CLOSED.
  */
-int td_client_request(td_client *client, const char *op, const char *members, td_reply_fn callback,
+TD_API int td_client_request(td_client *client, const char *op, const char *members, td_reply_fn callback,
                       void *user_data, uint64_t *id);
 
 /** Takes the reply to request `id` (sent without a callback): TD_OK with `*reply` the caller's
  *  (td_reply_destroy), or TD_AGAIN when it has not come yet. Does not read the socket. */
-int td_client_take_reply(td_client *client, uint64_t id, td_reply **reply);
+TD_API int td_client_take_reply(td_client *client, uint64_t id, td_reply **reply);
 
 /** Flushes and waits up to `timeout_ms` (-1: for ever) for the reply to request `id` (sent
  *  without a callback), dispatching events meanwhile (queued or to `on_event`). Returns TD_OK
  *  with `*reply` the caller's when the daemon said ok:true, TD_ERR_REPLY with `*reply` still
  *  set when it said ok:false, or TD_ERR_TIMEOUT, TD_ERR_CLOSED (`*reply` NULL). */
-int td_client_wait_reply(td_client *client, uint64_t id, int timeout_ms, td_reply **reply);
+TD_API int td_client_wait_reply(td_client *client, uint64_t id, int timeout_ms, td_reply **reply);
 
 /** td_client_request then td_client_wait_reply. */
-int td_client_request_sync(td_client *client, const char *op, const char *members, int timeout_ms,
+TD_API int td_client_request_sync(td_client *client, const char *op, const char *members, int timeout_ms,
                            td_reply **reply);
 
 /** Frees a reply taken by td_client_take_reply or a blocking call. NULL is allowed. */
-void td_reply_destroy(td_reply *reply);
+TD_API void td_reply_destroy(td_reply *reply);
 
 /** The request id the reply answers. Cheap. */
-uint64_t td_reply_id(const td_reply *reply);
+TD_API uint64_t td_reply_id(const td_reply *reply);
 /** 1 for ok:true, 0 for ok:false. Cheap. */
-int td_reply_ok(const td_reply *reply);
+TD_API int td_reply_ok(const td_reply *reply);
 /** The reply line as received (without its newline); owned by the reply. Cheap. */
-const char *td_reply_json(const td_reply *reply, size_t *length);
+TD_API const char *td_reply_json(const td_reply *reply, size_t *length);
 /** For ok:false, the error's code ("unknown_session") and message; NULL for ok:true. */
-const char *td_reply_error_code(const td_reply *reply);
-const char *td_reply_error_message(const td_reply *reply);
+TD_API const char *td_reply_error_code(const td_reply *reply);
+TD_API const char *td_reply_error_message(const td_reply *reply);
 /** The raw JSON text of the top-level member `name` (not NUL-terminated; `*length` bytes,
  *  pointing into td_reply_json's text): TD_OK, or TD_AGAIN when the reply has no such member. */
-int td_reply_member(const td_reply *reply, const char *name, const char **value, size_t *length);
+TD_API int td_reply_member(const td_reply *reply, const char *name, const char **value, size_t *length);
 /** The string member `name`, unescaped, into `buffer` (NUL-terminated when it fits): returns its
  *  length, or -1 when the member is missing or not a string. */
-long td_reply_string(const td_reply *reply, const char *name, char *buffer, size_t capacity);
+TD_API long td_reply_string(const td_reply *reply, const char *name, char *buffer, size_t capacity);
 /** The number member `name`: TD_OK, or TD_AGAIN when missing, TD_ERR_MALFORMED when not a number. */
-int td_reply_number(const td_reply *reply, const char *name, double *value);
+TD_API int td_reply_number(const td_reply *reply, const char *name, double *value);
 
 /* Typed helpers: each builds the members of one op and calls td_client_request (same
  * callback, user_data and id rules, same returns). Optional numbers are given by pointer (NULL:
  * left out); strings are escaped by the library. */
 
 /** hello: the reply has `server`, `version`, `protocol`, `pid`, `admin` and `features`. */
-int td_client_hello(td_client *client, td_reply_fn callback, void *user_data, uint64_t *id);
+TD_API int td_client_hello(td_client *client, td_reply_fn callback, void *user_data, uint64_t *id);
 
 typedef struct td_begin_options {
     uint32_t size;           /* sizeof(td_begin_options) */
@@ -383,7 +390,7 @@ typedef struct td_begin_options {
 
 /** begin with `context`, a JSON object text (docs/protocol.md, "begin"); `options` may be NULL.
  *  The reply's `session` member names the session (td_reply_string). */
-int td_client_begin(td_client *client, const char *context, const td_begin_options *options,
+TD_API int td_client_begin(td_client *client, const char *context, const td_begin_options *options,
                     td_reply_fn callback, void *user_data, uint64_t *id);
 
 typedef enum td_clock { TD_CLOCK_DEFAULT = 0, TD_CLOCK_WALL = 1, TD_CLOCK_VIRTUAL = 2 } td_clock;
@@ -393,30 +400,30 @@ typedef enum td_encoding { TD_ENCODING_DEFAULT = 0, TD_ENCODING_FULL = 1, TD_ENC
  *  delta subscription the client applies the deltas: events carry whole frames, and a gap in
  *  seq makes the client send `resync` by itself. With `reconnect`, the subscription is renewed
  *  after a daemon restart. The reply's `subscription` member is its number. */
-int td_client_subscribe(td_client *client, const char *session, double fps, td_clock clock,
+TD_API int td_client_subscribe(td_client *client, const char *session, double fps, td_clock clock,
                         td_encoding encoding, int timeline, td_reply_fn callback, void *user_data, uint64_t *id);
 
 /** unsubscribe and resync take a subscription number (the subscribe reply's `subscription`). */
-int td_client_unsubscribe(td_client *client, int64_t subscription, td_reply_fn callback, void *user_data, uint64_t *id);
-int td_client_resync(td_client *client, int64_t subscription, td_reply_fn callback, void *user_data, uint64_t *id);
+TD_API int td_client_unsubscribe(td_client *client, int64_t subscription, td_reply_fn callback, void *user_data, uint64_t *id);
+TD_API int td_client_resync(td_client *client, int64_t subscription, td_reply_fn callback, void *user_data, uint64_t *id);
 
 /** update an interactive session with `progress` and/or `touch` (two numbers; either may be NULL,
  *  not both). */
-int td_client_update(td_client *client, const char *session, const double *progress, const double *touch,
+TD_API int td_client_update(td_client *client, const char *session, const double *progress, const double *touch,
                      td_reply_fn callback, void *user_data, uint64_t *id);
 
 /** seek to `progress`. */
-int td_client_seek(td_client *client, const char *session, double progress, td_reply_fn callback,
+TD_API int td_client_seek(td_client *client, const char *session, double progress, td_reply_fn callback,
                    void *user_data, uint64_t *id);
 
 /** A control op on `session` without other members: "pause", "resume", "reverse", "end",
  *  "finish" or "cancel". */
-int td_client_control(td_client *client, const char *op, const char *session, td_reply_fn callback,
+TD_API int td_client_control(td_client *client, const char *op, const char *session, td_reply_fn callback,
                       void *user_data, uint64_t *id);
 
 /** finish or cancel (`op`) with a release `velocity` and/or the finger's `touch_velocity`
  *  (two numbers); either may be NULL. */
-int td_client_release(td_client *client, const char *op, const char *session, const double *velocity,
+TD_API int td_client_release(td_client *client, const char *op, const char *session, const double *velocity,
                       const double *touch_velocity, td_reply_fn callback, void *user_data, uint64_t *id);
 
 #ifdef __cplusplus
