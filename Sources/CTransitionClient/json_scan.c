@@ -32,6 +32,19 @@ int td_json_fail(td_json_cursor *cursor, const char *format, ...) {
     return -1;
 }
 
+#define PLAIN4 1, 1, 1, 1
+#define PLAIN16 PLAIN4, PLAIN4, PLAIN4, PLAIN4
+#define NONE4 0, 0, 0, 0
+#define NONE16 NONE4, NONE4, NONE4, NONE4
+const unsigned char td_json_plain_byte[256] = {
+    NONE16, NONE16,                                          /* 0x00-0x1f: control characters */
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,          /* 0x20-0x2f: '"' is 0x22 */
+    PLAIN16, PLAIN16,                                        /* 0x30-0x4f */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,          /* 0x50-0x5f: '\\' is 0x5c */
+    PLAIN16, PLAIN16,                                        /* 0x60-0x7f */
+    NONE16, NONE16, NONE16, NONE16, NONE16, NONE16, NONE16, NONE16, /* 0x80-0xff: UTF-8, checked */
+};
+
 int td_json_expected(td_json_cursor *cursor, const char *what) {
     if (cursor->p >= cursor->end) return td_json_fail(cursor, "expected %s, found the end", what);
     return td_json_fail(cursor, "expected %s", what);
@@ -120,9 +133,7 @@ static int scan_string(td_json_cursor *cursor, td_buffer *out) {
     for (;;) {
         const char *run = cursor->p;
         const char *p = run;
-        while (p < cursor->end && (unsigned char)*p >= 0x20 && *p != '"' && *p != '\\' &&
-               (unsigned char)*p < 0x80)
-            p++;
+        while (p < cursor->end && td_json_plain_byte[(unsigned char)*p]) p++;
         if (out && p > run && td_buffer_append(out, run, (size_t)(p - run)) != 0)
             return td_json_fail(cursor, "out of memory");
         cursor->p = p;
@@ -189,7 +200,7 @@ int td_json_string(td_json_cursor *cursor, td_buffer *out) {
     return scan_string(cursor, out);
 }
 
-int td_json_name(td_json_cursor *cursor, td_buffer *scratch, const char **name, size_t *length) {
+int td_json_name_slow(td_json_cursor *cursor, td_buffer *scratch, const char **name, size_t *length) {
     td_json_skip_space(cursor);
     if (cursor->p >= cursor->end || *cursor->p != '"') return td_json_fail(cursor, "expected a member name");
     const char *p = cursor->p + 1;
@@ -208,9 +219,7 @@ int td_json_name(td_json_cursor *cursor, td_buffer *scratch, const char **name, 
     return td_json_expect(cursor, ':', "':' after a member name");
 }
 
-static const double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 
 static locale_t c_numeric_locale(void) {
     static locale_t locale = (locale_t)0;
@@ -294,14 +303,14 @@ static int scan_number(td_json_cursor *cursor, double *value) {
     if (!value) return 0;
     if (digits <= 19 && mantissa <= (UINT64_C(1) << 53) && exponent >= -22 && exponent <= 22) {
         double d = (double)mantissa;
-        d = exponent < 0 ? d / powers_of_ten[-exponent] : d * powers_of_ten[exponent];
+        d = exponent < 0 ? d / td_json_powers_of_ten[-exponent] : d * td_json_powers_of_ten[exponent];
         *value = negative ? -d : d;
         return 0;
     }
     return convert_number(cursor, first, (size_t)(p - first), value);
 }
 
-int td_json_number(td_json_cursor *cursor, double *value) {
+int td_json_number_slow(td_json_cursor *cursor, double *value) {
     td_json_skip_space(cursor);
     if (cursor->p < cursor->end && *cursor->p != '-' && (*cursor->p < '0' || *cursor->p > '9'))
         return td_json_fail(cursor, "expected a number");
@@ -336,16 +345,6 @@ int td_json_null(td_json_cursor *cursor) {
         return 1;
     }
     return 0;
-}
-
-int td_json_numbers(td_json_cursor *cursor, double *values, size_t count, const char *what) {
-    if (td_json_expect(cursor, '[', what) != 0) return -1;
-    for (size_t i = 0; i < count; i++) {
-        if (i > 0 && td_json_expect(cursor, ',', what) != 0) return -1;
-        td_json_skip_space(cursor);
-        if (scan_number(cursor, &values[i]) != 0) return -1;
-    }
-    return td_json_expect(cursor, ']', what);
 }
 
 /* Skips (and with `out`, appends compactly) one value. */
