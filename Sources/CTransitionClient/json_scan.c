@@ -18,6 +18,7 @@ void td_json_init(td_json_cursor *cursor, const char *bytes, size_t length, unsi
     cursor->start = bytes;
     cursor->end = bytes + length;
     cursor->max_depth = max_depth;
+    cursor->spaced = 0;
     cursor->message[0] = '\0';
 }
 
@@ -397,11 +398,11 @@ int td_json_skip_value(td_json_cursor *cursor, unsigned depth) { return walk_val
 int td_json_compact_value(td_json_cursor *cursor, unsigned depth, td_buffer *out) {
     td_json_skip_space(cursor);
     td_json_cursor start = *cursor;
+    cursor->spaced = 0;
     if (walk_value(cursor, depth, NULL) != 0) return -1;
     /* Most values are compact already (the daemon writes them so): copied whole. */
-    const char *p = start.p;
-    while (p < cursor->p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') p++;
-    if (p == cursor->p) {
+    if (!cursor->spaced) {
+        cursor->spaced = start.spaced;
         if (td_buffer_append(out, start.p, (size_t)(cursor->p - start.p)) != 0) return td_json_fail(cursor, "out of memory");
         return 0;
     }

@@ -23,6 +23,7 @@ typedef struct td_json_cursor {
     const char *start;      /* the line's first byte (for offsets in messages) */
     const char *end;        /* one past the line's last byte */
     unsigned max_depth;     /* the deepest nesting accepted */
+    int spaced;             /* set when white space was skipped (td_json_compact_value's test) */
     char message[160];      /* why the last call failed */
 } td_json_cursor;
 
@@ -41,8 +42,12 @@ int td_json_expected(td_json_cursor *cursor, const char *what);
 
 TD_JSON_INLINE void td_json_skip_space(td_json_cursor *cursor) {
     const char *p = cursor->p;
+    if (p < cursor->end && (unsigned char)*p > ' ') return;
     while (p < cursor->end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
-    cursor->p = p;
+    if (p != cursor->p) {
+        cursor->spaced = 1;
+        cursor->p = p;
+    }
 }
 
 /** Consumes `c` after any white space, or fails naming `what`. */
