@@ -134,7 +134,7 @@ static int scan_string(td_json_cursor *cursor, td_buffer *out) {
     for (;;) {
         const char *run = cursor->p;
         const char *p = run;
-        while (p < cursor->end && td_json_plain_byte[(unsigned char)*p]) p++;
+        p = td_json_plain_run(p, cursor->end);
         if (out && p > run && td_buffer_append(out, run, (size_t)(p - run)) != 0)
             return td_json_fail(cursor, "out of memory");
         cursor->p = p;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The reader's hot paths are inlined into the decoder. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -95,6 +96,31 @@ int td_json_finish(td_json_cursor *cursor);
 /** 1 for the bytes a string holds as they are (printable ASCII other than '"' and '\\'). */
 extern const unsigned char td_json_plain_byte[256];
 
+/** The end of the run of plain bytes (td_json_plain_byte) from `p`: eight bytes a step while
+ *  none of them is a quote, a backslash, a control character or a UTF-8 byte. */
+TD_JSON_INLINE const char *td_json_plain_run(const char *p, const char *end) {
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    while (end - p >= 8) {
+        uint64_t word;
+        memcpy(&word, p, sizeof word);
+        uint64_t quote = word ^ (ones * '"'), backslash = word ^ (ones * '\\');
+        uint64_t special = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) |
+                           ((word - ones * 0x20) & ~word) | word;
+        special &= highs;
+        if (special) {
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* The lowest flagged byte is the first special one (a borrow only flags bytes above it). */
+            return p + (__builtin_ctzll(special) >> 3);
+#else
+            break;
+#endif
+        }
+        p += 8;
+    }
+    while (p < end && td_json_plain_byte[(unsigned char)*p]) p++;
+    return p;
+}
+
 /** td_json_name's path for names with escapes or errors. */
 int td_json_name_slow(td_json_cursor *cursor, td_buffer *scratch, const char **name, size_t *length);
 /** td_json_number's path for what the inline one does not take (exponents, long numbers, errors). */
@@ -108,7 +134,7 @@ TD_JSON_INLINE int td_json_name(td_json_cursor *cursor, td_buffer *scratch, cons
     const char *end = cursor->end;
     if (p < end && *p == '"') {
         const char *q = p + 1;
-        while (q < end && td_json_plain_byte[(unsigned char)*q]) q++;
+        q = td_json_plain_run(q, end);
         if (q + 1 < end && *q == '"' && q[1] == ':') {
             *name = p + 1;
             *length = (size_t)(q - p - 1);
