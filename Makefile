@@ -211,7 +211,7 @@ bench-clib: clib
 	$$bin/transitionctl --socket $$dir/d.sock play config/scenes/album-flip-push.json --virtual --fps 60 \
 	  --delta --key-every 30 --out $$dir/album-flip-delta.ndjson; \
 	$(CC) $(CLIB_CFLAGS) -I$(dir $(CLIB_HEADER)) Tests/CClientTests/decoder_bench.c $(CLIB_DIR)/libtransitiond-client.a \
-	  -lm -o $(CLIB_DIR)/decoder_bench; \
+	  -lm -pthread -o $(CLIB_DIR)/decoder_bench; \
 	cd $$dir && $(CURDIR)/$(CLIB_DIR)/decoder_bench album-flip-full.ndjson album-flip-delta.ndjson
 
 lint:
@@ -226,7 +226,7 @@ clib:
 	  object=$(CLIB_DIR)/objects/$$(basename $$source .c).o; \
 	  $(CC) $(CLIB_CFLAGS) -ISources/CTransitionClient/include -c $$source -o $$object; \
 	  objects="$$objects $$object"; done; \
-	$(CC) -shared -Wl,-soname,$(CLIB_SONAME) -o $(CLIB_DIR)/libtransitiond-client.so.$(CLIB_VERSION) $$objects -lm; \
+	$(CC) -shared -Wl,-soname,$(CLIB_SONAME) -o $(CLIB_DIR)/libtransitiond-client.so.$(CLIB_VERSION) $$objects -lm -pthread; \
 	ln -sf libtransitiond-client.so.$(CLIB_VERSION) $(CLIB_DIR)/$(CLIB_SONAME); \
 	ln -sf $(CLIB_SONAME) $(CLIB_DIR)/libtransitiond-client.so; \
 	rm -f $(CLIB_DIR)/libtransitiond-client.a; ar rcs $(CLIB_DIR)/libtransitiond-client.a $$objects; \
@@ -246,7 +246,7 @@ install-clib: clib
 	  echo 'Description: C client library of transitiond: decoded frames, requests, events'; \
 	  echo 'Version: $(CLIB_VERSION)'; \
 	  echo 'Cflags: -I$${includedir}'; echo 'Libs: -L$${libdir} -ltransitiond-client'; \
-	  echo 'Libs.private: -lm'; } > $(DESTDIR)$(PKGCONFIGDIR)/transitiond-client.pc; \
+	  echo 'Libs.private: -lm -pthread'; } > $(DESTDIR)$(PKGCONFIGDIR)/transitiond-client.pc; \
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/transitiond-client.pc; \
 	echo "installed the C client library under $(DESTDIR)$(PREFIX)"
 

@@ -62,6 +62,14 @@ td_client *td_client_new(const td_client_options *options) {
         memcpy(&client->options, options, size);
         client->options.size = (uint32_t)sizeof *options;
     }
+    /* Zero limits take the defaults, as the decoder's do. */
+    td_limits *limits = &client->options.limits;
+    if (!limits->max_line_bytes) limits->max_line_bytes = TD_DEFAULT_MAX_LINE_BYTES;
+    if (!limits->max_layers) limits->max_layers = TD_DEFAULT_MAX_LAYERS;
+    if (!limits->max_depth) limits->max_depth = TD_DEFAULT_MAX_DEPTH;
+    if (limits->max_depth < 4) limits->max_depth = 4;
+    if (!limits->max_sessions) limits->max_sessions = TD_DEFAULT_MAX_SESSIONS;
+    limits->size = (uint32_t)sizeof *limits;
     client->fd = -1;
     client->next_id = 1;
     client->error.message = client->message;

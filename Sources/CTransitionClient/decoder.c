@@ -33,7 +33,7 @@ td_decoder *td_decoder_new(const td_limits *limits) {
     if (limits) {
         if (limits->max_line_bytes) decoder->limits.max_line_bytes = limits->max_line_bytes;
         if (limits->max_layers) decoder->limits.max_layers = limits->max_layers;
-        if (limits->max_depth) decoder->limits.max_depth = limits->max_depth;
+        if (limits->max_depth) decoder->limits.max_depth = limits->max_depth < 4 ? 4 : limits->max_depth;
         if (limits->max_sessions) decoder->limits.max_sessions = limits->max_sessions;
     }
     decoder->error.message = decoder->message;

@@ -5,6 +5,7 @@
 
 #include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,10 +223,16 @@ int td_json_name_slow(td_json_cursor *cursor, td_buffer *scratch, const char **n
 
 
 
+static locale_t made_c_numeric_locale;
+
+static void make_c_numeric_locale(void) { made_c_numeric_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0); }
+
+/* The "C" numeric locale, made once for the process: strtod and snprintf read numbers with a
+ * '.' whatever locale the program set. */
 static locale_t c_numeric_locale(void) {
-    static locale_t locale = (locale_t)0;
-    if (locale == (locale_t)0) locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    return locale;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_c_numeric_locale);
+    return made_c_numeric_locale;
 }
 
 /* The slow path of scan_number: `length` bytes of valid number text at `first`. */

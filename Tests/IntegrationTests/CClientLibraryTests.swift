@@ -37,7 +37,7 @@ struct CClientLibraryTests {
         "-std=c11", "-Wall", "-Wextra", "-pedantic", "-O2", "-fPIC", "-fvisibility=hidden",
         "-shared", "-Wl,-soname,libtransitiond-client.so.1", "-I", sources.path + "/include",
         "-o", library,
-      ] + librarySources() + ["-lm"])
+      ] + librarySources() + ["-lm", "-pthread"])
     symlink("libtransitiond-client.so", directory.file("libtransitiond-client.so.1"))
     return library
   }
