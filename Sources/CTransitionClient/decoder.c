@@ -225,6 +225,36 @@ static int number_member(td_decoder *decoder, td_json_cursor *cursor, double *va
 }
 
 /*
+ * A layer member's name as the daemon writes it (no escapes, no white space before its ':'),
+ * matched with its quotes and colon and consumed: the member's number in read_layer, or -1 for
+ * any other name (read by td_json_name then).
+ */
+static inline int known_member(td_json_cursor *cursor) {
+    td_json_skip_space(cursor);
+    const char *p = cursor->p;
+    size_t left = (size_t)(cursor->end - p);
+#define MEMBER(text, number)                                                            \
+    if (left > sizeof(text) - 1 && memcmp(p, text, sizeof(text) - 1) == 0) {            \
+        cursor->p = p + sizeof(text) - 1;                                               \
+        return number;                                                                  \
+    }
+    if (left < 5 || p[0] != '"') return -1;
+    switch (p[1]) {
+    case 'i': MEMBER("\"id\":", 1) break;
+    case 'f': MEMBER("\"frame\":", 2) break;
+    case 't': MEMBER("\"transform\":", 3) break;
+    case 'a': MEMBER("\"anchor\":", 4) MEMBER("\"alpha\":", 5) break;
+    case 'z': MEMBER("\"z\":", 6) break;
+    case 'h': MEMBER("\"hidden\":", 7) break;
+    case 'b': MEMBER("\"background\":", 8) break;
+    case 'c': MEMBER("\"content\":", 9) break;
+    default: break;
+    }
+#undef MEMBER
+    return -1;
+}
+
+/*
  * Reads one layer object's members onto `slot`. `whole`: the layer comes whole (its `frame`
  * and `z` are required). Returns TD_OK or an error; `*saw_id` says whether `id` was read.
  */
@@ -237,12 +267,14 @@ static int read_layer(td_decoder *decoder, td_json_cursor *cursor, td_layer_slot
         do {
             const char *name;
             size_t length;
-            if (td_json_name(cursor, &decoder->name, &name, &length) != 0)
-                return td_decoder_fail(decoder, TD_ERR_MALFORMED, "%s", cursor->message);
             int status = TD_OK;
-            int member;
+            int member = known_member(cursor);
 #define IS(word) (length == sizeof(word) - 1 && memcmp(name, word, sizeof(word) - 1) == 0)
-            if (length == 0) {
+            if (member >= 0) {
+                /* Read by known_member. */
+            } else if (td_json_name(cursor, &decoder->name, &name, &length) != 0) {
+                return td_decoder_fail(decoder, TD_ERR_MALFORMED, "%s", cursor->message);
+            } else if (length == 0) {
                 member = 0;
             } else {
                 switch (name[0]) {
