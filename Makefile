@@ -67,7 +67,9 @@ SOAK_SECONDS ?= 600
 
 # The C client library (docs/client-c.md): plain C11, built by the C compiler alone.
 CC := cc
-CLANG ?= /opt/swift/usr/bin/clang
+# The toolchain's clang (libFuzzer and the sanitizers' runtimes come with it).
+CLANG ?= $(shell d=$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")"); \
+  [ -x "$$d/clang" ] && echo "$$d/clang" || echo clang)
 CLIB_DIR := .build/clib
 CLIB_SOURCES := $(wildcard Sources/CTransitionClient/*.c)
 CLIB_HEADER := Sources/CTransitionClient/include/transitiond_client.h
@@ -104,12 +106,16 @@ CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
   install plugin clib install-clib bench-clib
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
-## pkg-config (to build), chromium (for the browser tests, the contact sheet and
+## pkg-config (to build), gcc and g++ (the C client library and its tests, which also compile its
+## header as C++), chromium (for the browser tests, the contact sheet and
 ## `transitionctl render`), ffmpeg (the encoder of `transitionctl render`, and ffprobe for its
 ## tests).
 setup:
 	@missing=""; \
 	pkg-config --exists libevent 2>/dev/null || missing="$$missing libevent-dev pkg-config"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
+	command -v c++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v $(CHROMIUM) >/dev/null 2>&1 || missing="$$missing chromium"; \
 	{ command -v ffmpeg && command -v ffprobe; } >/dev/null 2>&1 || missing="$$missing ffmpeg"; \
 	if [ -n "$$missing" ]; then \
