@@ -171,10 +171,12 @@ static int emit_made(td_client *client, td_event_type type, const char *mark) {
     return TD_OK;
 }
 
-/* After a reconnect: subscribes again to what was subscribed. */
+/* After a reconnect: subscribes again to what was subscribed (a subscribe not confirmed yet is
+ * still queued, and goes out as it is). */
 static int renew_subscriptions(td_client *client) {
     for (size_t i = 0; i < client->subscription_count; i++) {
         td_subscription *subscription = &client->subscriptions[i];
+        if (!subscription->confirmed) continue;
         uint64_t id;
         int status = td_client_queue(client, "subscribe", subscription->members, strlen(subscription->members),
                                      TD_REQUEST_RENEW, 0, NULL, NULL, &id);

@@ -450,7 +450,7 @@ static void test_interactive_update_and_cancel(void) {
 }
 
 typedef struct restart_log {
-    int stopping, disconnected, reconnected, begins;
+    int stopping, disconnected, reconnected, begins, completes;
 } restart_log;
 
 static void count_restart_event(td_client *client, const td_event *event, void *user_data) {
@@ -460,6 +460,7 @@ static void count_restart_event(td_client *client, const td_event *event, void *
     if (event->type == TD_EVENT_DISCONNECTED) log->disconnected++;
     if (event->type == TD_EVENT_RECONNECTED) log->reconnected++;
     if (event->type == TD_EVENT_BEGIN && log->reconnected) log->begins++;
+    if (event->type == TD_EVENT_COMPLETE && log->reconnected) log->completes++;
 }
 
 /* Runs the client's loop as a caller's poll(2) loop would, until `done` or the deadline. */
@@ -479,7 +480,7 @@ static int run_loop(td_client *client, const int *done, int target) {
 }
 
 static void test_reconnect_after_restart(void) {
-    restart_log log = {0, 0, 0, 0};
+    restart_log log = {0, 0, 0, 0, 0};
     td_client_options options;
     td_client_options_init(&options);
     options.reconnect = 1;
@@ -497,14 +498,35 @@ static void test_reconnect_after_restart(void) {
     CHECK(run_loop(client, &log.disconnected, 1) == TD_OK, "no disconnection seen");
     CHECK(log.stopping == 1, "%d stopping events", log.stopping);
     CHECK(td_client_fd(client) == -1, "a descriptor while the daemon is down");
+    /* A client started while the daemon is down: it connects once the daemon is up, and sends
+     * its subscribe once. */
+    restart_log late_log = {0, 0, 0, 0, 0};
+    td_client_options late_options = options;
+    late_options.event_user_data = &late_log;
+    late_options.socket_path = socket_path;
+    td_client *late = td_client_new(&late_options);
+    CHECK(td_client_connect(late) == TD_ERR_CONNECT, "connected with no daemon");
+    CHECK(td_client_timeout_ms(late) >= 0, "no reconnection attempt is due");
+    CHECK(td_client_subscribe(late, "*", 30, TD_CLOCK_WALL, TD_ENCODING_FULL, 0, NULL, NULL, NULL) == TD_OK,
+          "subscribe while disconnected: %s", td_client_error(late)->message);
     start_daemon();
     CHECK(run_loop(client, &log.reconnected, 1) == TD_OK, "no reconnection: %s", td_client_error(client)->message);
+    CHECK(run_loop(late, &late_log.reconnected, 1) == TD_OK, "the late client did not connect: %s",
+          td_client_error(late)->message);
     CHECK(td_client_fd(client) >= 0, "no descriptor after the reconnection (was %d)", old_fd);
     /* The renewed `*` subscription sees a session begun by another client. */
     td_client *other = connect_client(NULL);
     char session[130];
     begin_album_flip(other, 0, session, sizeof session);
     CHECK(run_loop(client, &log.begins, 1) == TD_OK, "the renewed subscription saw no begin");
+    CHECK(run_loop(late, &late_log.completes, 1) == TD_OK, "the late client saw no complete");
+    /* Everything the daemon wrote before this reply has been dispatched: one subscription. */
+    CHECK(td_client_request_sync(late, "hello", NULL, WAIT_MS, &reply) == TD_OK, "hello: %s",
+          td_client_error(late)->message);
+    td_reply_destroy(reply);
+    CHECK(late_log.begins == 1 && late_log.completes == 1, "the late client saw %d begins and %d completes",
+          late_log.begins, late_log.completes);
+    td_client_destroy(late);
     (void)replied;
     td_client_destroy(other);
     td_client_destroy(client);
