@@ -17,9 +17,9 @@
  * different threads). No call keeps a global state except the C numeric locale, made once.
  *
  * Ownership: a pointer returned as `const` is owned by the library and valid for as long as
- * its comment says; a pointer returned through an out-parameter of a call named `..._take` or
- * `..._sync` is the caller's, released by the matching `..._destroy`. Strings are UTF-8 and
- * NUL-terminated.
+ * its comment says; a td_reply handed out by td_client_take_reply, td_client_wait_reply or
+ * td_client_request_sync is the caller's, released by td_reply_destroy; each `_new` has its
+ * `_destroy`. Strings are UTF-8 and NUL-terminated.
  *
  * Decoded frames: what every renderer draws. A frame is a whole frame (on a delta
  * subscription the library applies the deltas itself); its layers come in the order of the
@@ -216,7 +216,6 @@ TD_API void td_decoder_forget(td_decoder *decoder, const char *session);
 /** The last error of this decoder (code TD_OK and "" after a success). Owned by the decoder,
  *  valid until its next call. Cheap. */
 TD_API const td_error *td_decoder_error(const td_decoder *decoder);
-
 
 /* ---------------------------------------------------------------------------------------- */
 /* The client: a connection to the daemon                                                     */
