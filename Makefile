@@ -161,7 +161,7 @@ fuzz: setup
 	done; \
 	echo "fuzz: c-decoder for $$share s"; mkdir -p .build/fuzz/corpus/c-decoder; \
 	$(CLANG) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
-	  -ISources/CTransitionClient/include Tests/CClientTests/decoder_fuzz.c $(CLIB_SOURCES) -lm \
+	  -ISources/CTransitionClient/include -ISources/CTransitionClient Tests/CClientTests/decoder_fuzz.c $(CLIB_SOURCES) -lm \
 	  -o .build/fuzz/c-decoder-fuzz; \
 	.build/fuzz/c-decoder-fuzz -max_total_time=$$share -timeout=20 -print_final_stats=1 \
 	  -dict=Tests/FuzzDictionaries/c-decoder.txt -artifact_prefix=.build/fuzz/c-decoder- \

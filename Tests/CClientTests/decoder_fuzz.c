@@ -2,8 +2,10 @@
  * decoder_fuzz.c: the C client library's decoder under libFuzzer (`make fuzz`, stream
  * c-decoder). An input is a piece of a recording: its lines go through one decoder in order,
  * so that key frames, deltas, gaps and completes meet. Every line must give an event or an
- * error with a message, never a crash; a decoded frame's layers are read whole.
+ * error with a message, never a crash; a decoded frame's layers are read whole. Each line also
+ * goes through the client's sorting of lines and its reading of replies.
  */
+#include "reply.h"
 #include "transitiond_client.h"
 
 #include <stddef.h>
@@ -24,6 +26,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t start = 0; start < size;) {
         const char *newline = memchr(bytes + start, '\n', size - start);
         size_t length = newline ? (size_t)(newline - (bytes + start)) : size - start;
+        char message[200];
+        int reply_status;
+        if (td_line_is_event(bytes + start, length, 16, message, sizeof message) == 0) {
+            td_reply *reply = td_reply_parse(bytes + start, length, 16, &reply_status, message, sizeof message);
+            if (reply) {
+                const char *value;
+                size_t value_length;
+                double number;
+                if (td_reply_member(reply, "session", &value, &value_length) == TD_OK) sum += (double)value_length;
+                if (td_reply_number(reply, "subscription", &number) == TD_OK) sum += number;
+                td_reply_destroy(reply);
+            } else if (message[0] == '\0') {
+                __builtin_trap();
+            }
+        }
         const td_event *event;
         int status = td_decoder_feed_line(decoder, bytes + start, length, &event);
         if (status == TD_OK && event->type == TD_EVENT_FRAME) {
