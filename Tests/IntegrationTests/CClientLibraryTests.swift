@@ -176,7 +176,7 @@ struct CClientLibraryTests {
       "/usr/bin/env", ["pkg-config", "--cflags", "--libs", "transitiond-client"],
       environment: environment)
     try #require(flags.status == 0, "pkg-config: \(flags.stderr)")
-    let examples = TransitionctlProducts.repository.appendingPathComponent("Examples/CClient")
+    let examples = TransitionctlProducts.repository.appendingPathComponent("docs/examples/c")
     for example in ["replay", "watch"] {
       let arguments =
         [
