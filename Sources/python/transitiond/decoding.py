@@ -45,13 +45,20 @@ def _number(members: dict, name: str, where: str) -> float:
     return value
 
 
+_NUMBER_TYPES = frozenset((int, float))
+
+
 def _numbers(value, count: int, name: str, where: str) -> tuple:
-    if type(value) is not list or len(value) != count:
-        raise DecodeError(f"{where}: {name} must be {count} numbers")
-    for item in value:
-        if type(item) not in _NUMBER or not math.isfinite(item):
-            raise DecodeError(f"{where}: {name} must be {count} numbers")
-    return tuple(value)
+    # One pass in C for the common case: only ints and floats (not bools), and a finite sum
+    # (fsum is exact, and NaN or an infinity in the list makes it non-finite).
+    if type(value) is list and len(value) == count and set(map(type, value)) <= _NUMBER_TYPES:
+        try:
+            if math.isfinite(math.fsum(value)):
+                return tuple(value)
+        except OverflowError:  # finite numbers near the largest double: check each
+            if all(math.isfinite(item) for item in value):
+                return tuple(value)
+    raise DecodeError(f"{where}: {name} must be {count} numbers")
 
 
 def _string(members: dict, name: str, where: str) -> str:
@@ -61,28 +68,36 @@ def _string(members: dict, name: str, where: str) -> str:
     return value
 
 
+def _finite(value) -> bool:
+    return (type(value) is float and value - value == 0) or type(value) is int
+
+
 def decode_layer(members: dict, where: str = "layer") -> Layer:
     """A typed ``Layer`` of a whole frame's layer object, defaults filled in."""
     if type(members) is not dict:
         raise DecodeError(f"{where} is not an object")
-    layer_id = _string(members, "id", where)
-    frame = _numbers(members.get("frame"), 4, "frame", where)
-    z = _number(members, "z", where)
-    anchor = members.get("anchor")
+    get = members.get
+    layer_id = get("id")
+    if type(layer_id) is not str:
+        raise DecodeError(f"{where}: id must be a string")
+    frame = _numbers(get("frame"), 4, "frame", where)
+    z = get("z")
+    if not _finite(z):
+        raise DecodeError(f"{where}: z must be a number")
+    anchor = get("anchor")
     anchor = DEFAULT_ANCHOR if anchor is None else _numbers(anchor, 2, "anchor", where)
-    transform = members.get("transform")
+    transform = get("transform")
     transform = IDENTITY if transform is None else _numbers(transform, 16, "transform", where)
-    alpha = members.get("alpha", 1.0)
-    if type(alpha) not in _NUMBER or not math.isfinite(alpha):
+    alpha = get("alpha", 1.0)
+    if not _finite(alpha):
         raise DecodeError(f"{where}: alpha must be a number")
-    hidden = members.get("hidden", False)
+    hidden = get("hidden", False)
     if type(hidden) is not bool:
         raise DecodeError(f"{where}: hidden must be true or false")
-    background = members.get("background")
+    background = get("background")
     if background is not None and type(background) is not str:
         raise DecodeError(f"{where}: background must be a string")
-    return Layer(layer_id, frame, z, anchor, transform, alpha, hidden, background,
-                 members.get("content"))
+    return Layer(layer_id, frame, z, anchor, transform, alpha, hidden, background, get("content"))
 
 
 def decode_frame(full: dict, key) -> Frame:
@@ -100,7 +115,7 @@ def decode_frame(full: dict, key) -> Frame:
     layers = full.get("layers")
     if type(layers) is not list:
         raise DecodeError(f"{where}: layers must be an array")
-    typed = tuple(decode_layer(layer, f"{where}, layer {i}") for i, layer in enumerate(layers))
+    typed = tuple([decode_layer(layer, where) for layer in layers])
     return Frame(session, seq, t, progress, typed, key, full)
 
 

@@ -13,9 +13,9 @@ IDENTITY: Tuple[float, ...] = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0,
 DEFAULT_ANCHOR: Tuple[float, float] = (0.5, 0.5)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Layer:
-    """One layer of a frame. Absent members take their defaults: ``anchor`` (0.5, 0.5),
+    """One layer of a frame (treat it as read-only: frames share their layers' values). Absent members take their defaults: ``anchor`` (0.5, 0.5),
     ``transform`` the identity (16 numbers, CATransform3D order, row vectors), ``alpha`` 1,
     ``hidden`` False, ``background`` None (``"#rrggbbaa"`` otherwise), ``content`` None (the
     app's JSON otherwise)."""
