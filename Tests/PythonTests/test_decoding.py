@@ -100,3 +100,13 @@ def test_a_seq_gap_asks_for_a_key_frame_once_and_drops_deltas_until_it():
     assert frame.seq == 3 and core.resyncs_sent == 1
     frame, _ = core.receive(delta(4, []))
     assert frame.seq == 4
+
+
+def test_a_layer_a_delta_leaves_alone_keeps_its_typed_layer():
+    decoder = StreamDecoder()
+    first = decoder.decode(KEY)
+    second = decoder.decode(delta(1, [{"id": "a", "alpha": 0.25}]))
+    assert second.layers[1] is first.layers[1]
+    assert second.layers[0] is not first.layers[0] and second.layers[0].alpha == 0.25
+    third = decoder.decode(delta(2, [{"id": "b", "hidden": True}]))
+    assert third.layers[0] is second.layers[0] and third.layers[1].hidden is True

@@ -122,7 +122,7 @@ class ClientCore:
             if lost:
                 return None, self._resync_line(session)
         full = self.decoder.applier.apply(members)
-        frame = decode_frame(full, key)
+        frame = decode_frame(full, key, self.decoder.applier)
         self._last_seq[frame.session] = frame.seq
         if key is True:
             self._awaiting_key.discard(frame.session)

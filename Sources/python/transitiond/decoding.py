@@ -100,8 +100,10 @@ def decode_layer(members: dict, where: str = "layer") -> Layer:
     return Layer(layer_id, frame, z, anchor, transform, alpha, hidden, background, get("content"))
 
 
-def decode_frame(full: dict, key) -> Frame:
-    """A typed ``Frame`` of a whole frame's members (``key`` as the frame arrived)."""
+def decode_frame(full: dict, key, applier: DeltaApplier | None = None) -> Frame:
+    """A typed ``Frame`` of a whole frame's members (``key`` as the frame arrived). With the
+    ``applier`` that rebuilt a delta subscription's frame, a layer the delta left as it was
+    keeps its typed ``Layer`` from the frame before."""
     session = _string(full, "session", "frame")
     where = f"a frame of session {session}"
     seq = full.get("seq")
@@ -115,7 +117,10 @@ def decode_frame(full: dict, key) -> Frame:
     layers = full.get("layers")
     if type(layers) is not list:
         raise DecodeError(f"{where}: layers must be an array")
-    typed = tuple([decode_layer(layer, where) for layer in layers])
+    if key is None or applier is None:
+        typed = tuple([decode_layer(layer, where) for layer in layers])
+    else:
+        typed = applier.typed_layers(session, layers, lambda layer: decode_layer(layer, where))
     return Frame(session, seq, t, progress, typed, key, full)
 
 
@@ -142,7 +147,7 @@ def decode_message(members: object, applier: DeltaApplier) -> Message:
     if name == "frame":
         key = members.get("key")
         full = applier.apply(members)
-        return decode_frame(full, key)
+        return decode_frame(full, key, applier)
     if name == "complete":
         session = _string(members, "session", "complete")
         finished = members.get("finished")

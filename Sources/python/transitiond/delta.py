@@ -37,12 +37,15 @@ def is_default(name: str, value) -> bool:
 
 
 class _SessionLayers:
-    __slots__ = ("layers", "index", "last_frame_was_full")
+    __slots__ = ("layers", "index", "last_frame_was_full", "typed")
 
     def __init__(self, layers: list):
         self.layers = layers
         self.index = {layer["id"]: position for position, layer in enumerate(layers)}
         self.last_frame_was_full = False
+        # The typed layers of the last frame, by the identity of their members' dict (a layer
+        # a delta leaves alone keeps its dict, so its typed layer is reused).
+        self.typed: dict = {}
 
 
 class DeltaApplier:
@@ -94,7 +97,8 @@ class DeltaApplier:
         del full["key"]
         full.pop("removed", None)
         if key is True:
-            self._sessions[session] = _SessionLayers([dict(layer) for layer in listed])
+            # Kept as they are: a later delta copies a layer before it changes it.
+            self._sessions[session] = _SessionLayers(list(listed))
             full["layers"] = listed
             return full
         if key is not False:
@@ -135,6 +139,25 @@ class DeltaApplier:
         state.last_frame_was_full = False
         full["layers"] = layers
         return full
+
+    def typed_layers(self, session: str, layers: list, decode) -> tuple:
+        """The typed layers of the whole frame ``layers`` that ``apply`` just gave for
+        ``session``: ``decode(members)`` for a layer that changed, the typed layer of the
+        frame before for one that did not."""
+        state = self._sessions.get(session)
+        if state is None:
+            return tuple([decode(layer) for layer in layers])
+        before = state.typed
+        now = {}
+        typed = []
+        for layer in layers:
+            kept = before.get(id(layer))
+            if kept is None or kept[0] is not layer:
+                kept = (layer, decode(layer))
+            now[id(layer)] = kept
+            typed.append(kept[1])
+        state.typed = now
+        return tuple(typed)
 
     def completed(self, session: str) -> None:
         """A ``complete`` of ``session`` arrived: forgets the session when its last frame was
