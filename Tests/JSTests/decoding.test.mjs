@@ -48,3 +48,20 @@ test("the socket path and the backoff follow the Swift client", () => {
   assert.deepStrictEqual([0, 1, 2, 5, 6, 9].map((n) => backoff.delay(n, 0)), [0.05, 0.1, 0.2, 1.6, 2, 2]);
   assert.equal(new ReconnectBackoff({ giveUpAfter: 1 }).delay(0, 1), null);
 });
+
+test("a seq gap in a delta stream asks for a key frame once and drops deltas until it", async () => {
+  const { Client } = await import("../../Sources/js/client.mjs");
+  const client = new Client("/nowhere");
+  const written = [];
+  client.socket = { write: (line) => written.push(JSON.parse(line)) };
+  client.deltaSubscriptions.set("s", 4);
+  const delta = (seq) => JSON.stringify({ event: "frame", session: "s", seq, t: 0, progress: 0, layers: [], key: false });
+  assert.equal(client.decodeLine(KEY).message.seq, 0);
+  assert.equal(client.decodeLine(delta(2)), null);
+  assert.deepStrictEqual(written.map((r) => [r.op, r.subscription]), [["resync", 4]]);
+  assert.equal(client.decodeLine(delta(3)), null);
+  assert.equal(written.length, 1);
+  assert.equal(client.decodeLine(KEY.replace('"seq":0', '"seq":3')).message.seq, 3);
+  assert.equal(client.decodeLine(delta(4)).message.seq, 4);
+  assert.equal(client.resyncsSent, 1);
+});

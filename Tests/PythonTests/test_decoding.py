@@ -110,3 +110,33 @@ def test_a_layer_a_delta_leaves_alone_keeps_its_typed_layer():
     assert second.layers[0] is not first.layers[0] and second.layers[0].alpha == 0.25
     third = decoder.decode(delta(2, [{"id": "b", "hidden": True}]))
     assert third.layers[0] is second.layers[0] and third.layers[1].hidden is True
+
+
+def test_a_bad_line_from_the_daemon_is_a_decode_error_in_its_place(tmp_path):
+    import socket
+    import threading
+
+    from transitiond import Client
+
+    path = str(tmp_path / "fake.sock")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(path)
+    server.listen(1)
+
+    def serve():
+        peer, _ = server.accept()
+        peer.recv(1024)
+        peer.sendall(b'{not json\n{"id":1,"ok":true,"routes":{}}\n'
+                     b'{"event":"complete","session":"s","finished":true}\n')
+        peer.recv(1024)
+        peer.close()
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    with Client(path) as client:
+        assert client.request("routes") == {"id": 1, "ok": True, "routes": {}}
+        with pytest.raises(DecodeError):
+            client.next_event(timeout=10)
+        assert client.next_event(timeout=10) == CompleteEvent("s", True)
+    thread.join()
+    server.close()

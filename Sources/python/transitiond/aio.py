@@ -64,7 +64,9 @@ class AsyncClient:
                     break
                 try:
                     message, answer = self._core.receive(line)
-                except DecodeError:
+                except DecodeError as error:
+                    # Handed out in its place by next_event, as the blocking client raises it.
+                    self._events.put_nowait(error)
                     continue
                 if answer is not None and self._writer is not None:
                     self._writer.write(answer)
@@ -151,12 +153,15 @@ class AsyncClient:
         return reply.fields
 
     async def next_event(self, timeout: Optional[float] = None) -> Event:
-        """The next event in order; raises TimeoutError, or ConnectionClosed once the daemon
-        has gone."""
+        """The next event in order; raises TimeoutError, ConnectionClosed once the daemon has
+        gone, or DecodeError in the place of a line that was not a message (the next call goes
+        on with the next line)."""
         event = await asyncio.wait_for(self._events.get(), timeout)
         if event is _CLOSED:
             self._events.put_nowait(_CLOSED)
             raise ConnectionClosed("the daemon closed the connection")
+        if isinstance(event, DecodeError):
+            raise event
         return event
 
     async def events(self) -> AsyncIterator[Event]:

@@ -9,7 +9,7 @@ from typing import Any, Iterator, Optional
 
 from .backoff import ReconnectBackoff
 from .core import SEND_HELLO_IDENTITY, ClientCore, checked, encode_request, hello_fields
-from .errors import ConnectFailed, ConnectionClosed, DaemonError
+from .errors import ConnectFailed, ConnectionClosed, DaemonError, DecodeError
 from .model import Event, Reply
 from .scene import Scene
 from .socket_path import default_socket_path
@@ -105,7 +105,12 @@ class Client:
             if newline >= 0:
                 line = bytes(self._buffer[:newline])
                 del self._buffer[: newline + 1]
-                message, answer = self._core.receive(line)
+                try:
+                    message, answer = self._core.receive(line)
+                except DecodeError as error:
+                    # Raised by next_event in the line's place; a reply awaited goes on.
+                    self._events.append(error)
+                    return True
                 if answer is not None:
                     self._send_line(answer)
                 if message is None:
@@ -165,12 +170,16 @@ class Client:
 
     def next_event(self, timeout: Optional[float] = None) -> Event:
         """The next event in order (frames whole); raises TimeoutError after ``timeout``
-        seconds (None waits for ever) and ConnectionClosed when the daemon has gone."""
+        seconds (None waits for ever), ConnectionClosed when the daemon has gone, and
+        DecodeError for a line that is not a message (the next call goes on after it)."""
         deadline = self._deadline(timeout)
         while not self._events:
             if not self._read_message(deadline):
                 raise TimeoutError("no event")
-        return self._events.popleft()
+        event = self._events.popleft()
+        if isinstance(event, DecodeError):
+            raise event
+        return event
 
     def events(self, timeout: Optional[float] = None) -> Iterator[Event]:
         """Every event in order, until the connection closes (or ``timeout`` passes with
