@@ -25,8 +25,15 @@ def stream(client, session):
 
 def test_hello_speaks_protocol_1(daemon):
     with Client(daemon.socket) as client:
+        sent = []
+        original = client._send_line
+        client._send_line = lambda line: (sent.append(line), original(line))[1]
         hello = client.hello()
     assert hello["server"] == "transitiond" and hello["protocol"] == 1
+    # The first hello names the client and its protocol; a daemon that does not take those
+    # members yet refuses it with bad_request, and a bare hello follows.
+    assert b'"client":"transitiond-python"' in sent[0] and b'"protocol":1' in sent[0]
+    assert len(sent) == 1 or b"client" not in sent[1]
 
 
 def test_a_refused_request_raises_the_daemons_code(daemon):
@@ -115,9 +122,9 @@ def test_reconnect_gives_up_when_told(daemon, tmp_path):
 
 
 def test_the_hello_identity_can_be_turned_off(daemon, monkeypatch):
-    import transitiond.client as module
+    import transitiond.core
 
-    monkeypatch.setattr(module, "SEND_HELLO_IDENTITY", False)
+    monkeypatch.setattr(transitiond.core, "SEND_HELLO_IDENTITY", False)
     with Client(daemon.socket) as client:
         sent = []
         original = client._send_line

@@ -1,6 +1,7 @@
 """`pip install Sources/python` into a fresh virtual environment gives a working package."""
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -11,9 +12,13 @@ def test_pip_installs_the_package_into_a_fresh_venv(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    # As a user installs it: pip builds it with setuptools from PyPI (build isolation).
+    # As a user installs it: pip builds it with setuptools from PyPI (build isolation), from a
+    # copy, so that the build's files stay out of the source tree.
+    source = tmp_path / "source"
+    shutil.copytree(os.path.join(ROOT, "Sources", "python"), source,
+                    ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
     subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                    os.path.join(ROOT, "Sources", "python")], check=True)
+                    str(source)], check=True)
     probe = ("import transitiond, sys; "
              "assert transitiond.__file__.startswith(sys.prefix), transitiond.__file__; "
              "d = transitiond.StreamDecoder(); "

@@ -7,7 +7,7 @@ only."""
 from .aio import AsyncClient
 from .backoff import ReconnectBackoff
 from .client import Client
-from .core import CLIENT_NAME, PROTOCOL_VERSION, SEND_HELLO_IDENTITY
+from .core import CLIENT_NAME, PROTOCOL_VERSION
 from .decoding import StreamDecoder, decode_layer, parse_json_line
 from .delta import DeltaApplier
 from .errors import (
@@ -36,7 +36,7 @@ __all__ = [
     "AsyncClient", "BeginEvent", "CLIENT_NAME", "Client", "CompleteEvent", "ConnectFailed",
     "ConnectionClosed", "DaemonError", "DecodeError", "DeltaApplier", "Frame", "IDENTITY",
     "Layer", "OtherEvent", "PROTOCOL_VERSION", "Projection", "ReconnectBackoff", "Reply",
-    "SEND_HELLO_IDENTITY", "Scene", "SceneError", "StoppingEvent", "StreamDecoder",
+    "Scene", "SceneError", "StoppingEvent", "StreamDecoder",
     "TransitiondError", "decode_layer", "default_socket_path", "parse_json_line", "project",
     "reduced_matrix",
 ]

@@ -7,7 +7,8 @@ import time
 from typing import Any, AsyncIterator, Optional
 
 from .backoff import ReconnectBackoff
-from .core import SEND_HELLO_IDENTITY, ClientCore, checked, encode_request, hello_fields
+from . import core
+from .core import ClientCore, checked, encode_request, hello_fields
 from .errors import ConnectFailed, ConnectionClosed, DaemonError, DecodeError
 from .model import Event, Reply
 from .scene import Scene
@@ -178,7 +179,7 @@ class AsyncClient:
 
     async def hello(self) -> dict:
         """The handshake, as ``Client.hello``."""
-        if SEND_HELLO_IDENTITY:
+        if core.SEND_HELLO_IDENTITY:
             try:
                 return await self.request("hello", **hello_fields(True))
             except DaemonError as error:

@@ -8,7 +8,8 @@ import time
 from typing import Any, Iterator, Optional
 
 from .backoff import ReconnectBackoff
-from .core import SEND_HELLO_IDENTITY, ClientCore, checked, encode_request, hello_fields
+from . import core
+from .core import ClientCore, checked, encode_request, hello_fields
 from .errors import ConnectFailed, ConnectionClosed, DaemonError, DecodeError
 from .model import Event, Reply
 from .scene import Scene
@@ -199,9 +200,10 @@ class Client:
     # Operations (docs/protocol.md, "Ops").
 
     def hello(self) -> dict:
-        """The handshake; says ``client`` and ``protocol`` when SEND_HELLO_IDENTITY holds,
-        and says a bare ``hello`` to a daemon that does not take them."""
-        if SEND_HELLO_IDENTITY:
+        """The handshake; says ``client`` and ``protocol`` when
+        ``transitiond.core.SEND_HELLO_IDENTITY`` holds (read at each call), and says a bare
+        ``hello`` to a daemon that refuses them with ``bad_request``."""
+        if core.SEND_HELLO_IDENTITY:
             try:
                 return self.request("hello", **hello_fields(True))
             except DaemonError as error:
