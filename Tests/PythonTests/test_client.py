@@ -131,3 +131,28 @@ def test_the_hello_identity_can_be_turned_off(daemon, monkeypatch):
         client._send_line = lambda line: (sent.append(line), original(line))[1]
         client.hello()
     assert b"client" not in sent[0] and b'"op":"hello"' in sent[0]
+
+
+def test_the_asyncio_client_rides_out_a_restart(daemon):
+    async def run():
+        client = await AsyncClient.connect(daemon.socket)
+        await client.subscribe("*", fps=30, encoding="delta")
+        daemon.stop()
+        kinds = []
+        with pytest.raises(ConnectionClosed):
+            while True:
+                kinds.append(type(await client.next_event(timeout=20)))
+        assert StoppingEvent in kinds
+        daemon.start()
+        await client.reconnect(ReconnectBackoff(give_up_after=30))
+        await client.subscribe("*", fps=30, encoding="delta")
+        with Client(daemon.socket) as other:
+            other.begin_scene(Scene.load(FLIP), session="after")
+        while True:
+            event = await client.next_event(timeout=20)
+            if isinstance(event, CompleteEvent):
+                break
+        await client.close()
+        return event
+
+    assert asyncio.run(run()) == CompleteEvent("after", True)
