@@ -5,7 +5,12 @@
 #   make test           install what the machine lacks, build, run the whole test suite
 #   make fuzz           build the libFuzzer target and run each byte stream the daemon reads
 #                       for its share of FUZZ_SECONDS (default 60) on its corpus in
-#                       Tests/FuzzCorpus/<stream>; findings land in .build/fuzz/ (docs/security.md)
+#                       Tests/FuzzCorpus/<stream>; findings land in .build/fuzz/ (docs/security.md);
+#                       first the Python and JS decoders for CLIENT_FUZZ_SECONDS each
+#   make conformance    record the conformance vectors (Tests/Conformance) against a daemon on a
+#                       temporary socket and write their expected frames with the Swift client
+#                       (CONFORMANCE_WALL=1 records the wall-clock vectors again too)
+#   make bench-python   the Python package's decode-and-apply speed (frames/s, median of 5)
 #   make soak           the daemon under churn for SOAK_SECONDS (default 600), failing on growth,
 #                       gaps, late frames and unanswered requests (docs/security.md, "Soak")
 #   make sanitize       the integration suite against AddressSanitizer/UBSan and
@@ -80,6 +85,13 @@ CLIB_SONAME := libtransitiond-client.so.1
 LIBDIR := $(PREFIX)/lib
 INCLUDEDIR := $(PREFIX)/include
 PKGCONFIGDIR := $(LIBDIR)/pkgconfig
+# The Python package (Sources/python) and the JS module (Sources/TransitionViewer/viewer/
+# transitiond.mjs, Sources/js): Debian's python3 runs pytest from a virtual environment under
+# .build (with the system's packages, for pycairo and Pillow); Debian's node runs node --test.
+PYTHON ?= /usr/bin/python3
+NODE ?= node
+PY_VENV := .build/python-venv
+CLIENT_FUZZ_SECONDS ?= 5
 
 # The sanitizers' builds (docs/security.md, "Sanitizers"). Swift has no UndefinedBehaviorSanitizer
 # on Linux: the C targets get it (-fsanitize=undefined, linked by clang).
@@ -104,13 +116,15 @@ CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
 CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
 .PHONY: setup build release run test fuzz soak sanitize bench lint clean contact-sheet pictures scene-images \
-  install plugin clib install-clib bench-clib
+  install plugin clib install-clib bench-clib test-python test-js conformance \
+  bench-python fuzz-clients
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
 ## pkg-config (to build), gcc and g++ (the C client library and its tests, which also compile its
 ## header as C++), chromium (for the browser tests, the contact sheet and
 ## `transitionctl render`), ffmpeg (the encoder of `transitionctl render`, and ffprobe for its
-## tests).
+## tests), python3-venv (the Python tests' virtual environment), python3-cairo and python3-pil
+## (the Python example renderer) and nodejs (the JS module's tests).
 setup:
 	@missing=""; \
 	pkg-config --exists libevent 2>/dev/null || missing="$$missing libevent-dev pkg-config"; \
@@ -119,6 +133,10 @@ setup:
 	command -v c++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v $(CHROMIUM) >/dev/null 2>&1 || missing="$$missing chromium"; \
 	{ command -v ffmpeg && command -v ffprobe; } >/dev/null 2>&1 || missing="$$missing ffmpeg"; \
+	$(PYTHON) -c 'import ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	$(PYTHON) -c 'import cairo' >/dev/null 2>&1 || missing="$$missing python3-cairo"; \
+	$(PYTHON) -c 'import PIL' >/dev/null 2>&1 || missing="$$missing python3-pil"; \
+	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -q && \
@@ -139,8 +157,42 @@ run: build
 	$$($(SWIFT) build --show-bin-path)/transitiond --config $(CONFIG) \
 	  $(if $(VIEWER),--viewer $(VIEWER) --viewer-images $(CURDIR)/$(SCENE_IMAGES))
 
+## test: the Swift suite, then the Python package's and the JS module's tests against the
+## daemon it built.
 test: setup
 	$(BUILD_UMASK) $(SWIFT) test
+	$(MAKE) test-python test-js
+
+$(PY_VENV)/bin/pytest:
+	$(PYTHON) -m venv --system-site-packages $(PY_VENV)
+	$(PY_VENV)/bin/pip install -q --disable-pip-version-check pytest
+
+## test-python: pytest on Tests/PythonTests against the built transitiond.
+test-python: $(PY_VENV)/bin/pytest
+	TRANSITIOND_BIN=$$($(SWIFT) build --show-bin-path) $(PY_VENV)/bin/pytest -q Tests/PythonTests
+
+## test-js: node --test on Tests/JSTests against the built transitiond.
+test-js:
+	TRANSITIOND_BIN=$$($(SWIFT) build --show-bin-path) $(NODE) --test Tests/JSTests/
+
+## conformance: the virtual-clock vectors recorded again (deterministic: the same bytes every
+## run) against the built daemon, and every vector's expected frames written by the Swift
+## client (ConformanceVectorTests); CONFORMANCE_WALL=1 records the wall-clock ones again too
+## (docs/conformance.md).
+conformance: build
+	$(PYTHON) Tests/Conformance/record.py --bin $$($(SWIFT) build --show-bin-path) \
+	  $(if $(CONFORMANCE_WALL),--wall)
+	TRANSITIOND_CONFORMANCE_WRITE=1 $(SWIFT) test --filter ConformanceVectorTests
+
+## bench-python: the Python package's decode and delta application of album-flip frames.
+bench-python:
+	$(PYTHON) Tests/PythonTests/bench_decode.py
+
+## fuzz-clients: the Python and JS decoders on mutated conformance vectors, each for
+## CLIENT_FUZZ_SECONDS.
+fuzz-clients:
+	$(PYTHON) Tests/PythonTests/fuzz_decode.py $(CLIENT_FUZZ_SECONDS)
+	$(NODE) Tests/JSTests/fuzz.mjs $(CLIENT_FUZZ_SECONDS)
 
 ## fuzz: every byte stream the daemon reads under libFuzzer with AddressSanitizer, each stream
 ## (FUZZ_STREAMS) for its share of FUZZ_SECONDS on its corpus Tests/FuzzCorpus/<stream> with
@@ -150,7 +202,7 @@ test: setup
 ## libFuzzer target with UndefinedBehaviorSanitizer too). New inputs go to .build/fuzz/corpus/<stream> (the
 ## repository's corpus is only read); a crashing input to .build/fuzz/<stream>-crash-*. Exits
 ## non-zero when the fuzzer finds something.
-fuzz: setup
+fuzz: setup fuzz-clients
 	$(BUILD_UMASK) for plugin in $(FUZZ_PLUGINS); do \
 	  $(SWIFT) build $(FUZZ_FLAGS) --product $$plugin || exit 1; done
 	$(BUILD_UMASK) $(SWIFT) build $(FUZZ_FLAGS) --product transition-fuzz

@@ -238,7 +238,8 @@ let package = Package(
         "TransitionKit", "UnixIO",
       ]),
     .testTarget(
-      name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
+      name: "TransitionClientTests",
+      dependencies: ["TransitionClient", "TransitionJSON", "TransitionWire"]),
     .testTarget(
       name: "TransitionPluginSDKTests",
       dependencies: [
