@@ -94,6 +94,15 @@ setup:
 	pkg-config --exists libevent 2>/dev/null || missing="$$missing libevent-dev pkg-config"; \
 	command -v $(CHROMIUM) >/dev/null 2>&1 || missing="$$missing chromium"; \
 	{ command -v ffmpeg && command -v ffprobe; } >/dev/null 2>&1 || missing="$$missing ffmpeg"; \
+	pkg-config --exists egl 2>/dev/null || missing="$$missing libegl-dev"; \
+	pkg-config --exists glesv2 2>/dev/null || missing="$$missing libgles-dev"; \
+	ls /usr/lib/*/libEGL_mesa.so.0 >/dev/null 2>&1 || missing="$$missing libegl-mesa0"; \
+	ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing="$$missing libgl1-mesa-dri"; \
+	pkg-config --exists cairo 2>/dev/null || missing="$$missing libcairo2-dev"; \
+	pkg-config --exists pangocairo 2>/dev/null || missing="$$missing libpango1.0-dev"; \
+	pkg-config --exists libjpeg 2>/dev/null || missing="$$missing libjpeg-dev"; \
+	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
+	fc-list 2>/dev/null | grep -q DejaVuSans || missing="$$missing fonts-dejavu-core"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -q && \
@@ -231,7 +240,7 @@ install: release
 	install -m 0644 config/animators/*.json $(DESTDIR)$(ANIMATORDIR)/; \
 	install -m 0644 Sources/TransitionViewer/viewer/* $(DESTDIR)$(VIEWERDIR)/; \
 	install -m 0644 config/scenes/*.json $(DESTDIR)$(SCENEDIR)/; \
-	install -m 0644 $(SCENE_IMAGES)/*.jpg $(DESTDIR)$(SCENEDIR)/images/; \
+	install -m 0644 $(SCENE_IMAGES)/*.jpg $(SCENE_IMAGES)/*.png $(DESTDIR)$(SCENEDIR)/images/; \
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/; \
 	[ -e $(DESTDIR)$(CONFIGDIR)/transitiond.json ] || \
 	  install -m 0644 config/transitiond.json $(DESTDIR)$(CONFIGDIR)/transitiond.json; \

@@ -38,8 +38,12 @@ function contentKind(content) {
   return "other";
 }
 
-/// Glyphs for the SF Symbols names the scenes use; others show their name.
-const SYMBOLS = { xmark: "\u2715", chevron: "\u203A", plus: "+", "square.and.arrow.up": "\u2191" };
+/// Glyphs for the symbol names the scenes use (SF Symbols and Material icons); others show
+/// their name.
+const SYMBOLS = {
+  xmark: "\u2715", chevron: "\u203A", plus: "+", "square.and.arrow.up": "\u2191",
+  arrow_back: "\u2190", edit: "\u270E",
+};
 
 /// The keyboard's rows of keys (a QWERTY layout, as a system keyboard shows it).
 const KEY_ROWS = ["qwertyuiop", "asdfghjkl", "⇧zxcvbnm⌫", ["123", "space", "return"]];
