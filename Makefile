@@ -103,6 +103,7 @@ setup:
 	pkg-config --exists libjpeg 2>/dev/null || missing="$$missing libjpeg-dev"; \
 	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
 	fc-list 2>/dev/null | grep -q DejaVuSans || missing="$$missing fonts-dejavu-core"; \
+	fc-list 2>/dev/null | grep -q LiberationSans || missing="$$missing fonts-liberation"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -q && \

@@ -36,11 +36,14 @@ public final class ViewerCapture: @unchecked Sendable {
     public var background: String
     /// Where the scene's `content.image` files are, if anywhere.
     public var images: URL?
+    /// Whether layers' content is drawn (false: geometry and colours only).
+    public var drawsContent: Bool
 
     public init(
       viewer: URL, recording: URL, session: String, container: (width: Double, height: Double),
-      scale: Double, background: String, images: URL?
+      scale: Double, background: String, images: URL?, drawsContent: Bool = true
     ) {
+      self.drawsContent = drawsContent
       self.viewer = viewer
       self.recording = recording
       self.session = session
@@ -59,6 +62,7 @@ public final class ViewerCapture: @unchecked Sendable {
         URLQueryItem(name: "session", value: session),
         URLQueryItem(name: "background", value: background),
       ]
+      if !drawsContent { items.append(URLQueryItem(name: "content", value: "0")) }
       if let images {
         var base = images.absoluteString
         if !base.hasSuffix("/") { base += "/" }
