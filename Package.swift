@@ -299,7 +299,8 @@ let package = Package(
       // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
         "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "TransitionViewer",
-        "UnixIO", "DaemonSupport", "transitiond", "transitionctl",
+        "UnixIO", "DaemonSupport", "transitiond", "transitionctl", "TransitionRender",
+        "CTransitionGLES",
       ]
     ),
   ]

@@ -82,23 +82,36 @@ static text_line text_make(cairo_t *cr, const char *text, double size, int bold)
     pango_font_description_set_weight(font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_font_description_set_absolute_size(font, size * PANGO_SCALE);
     pango_layout_set_font_description(line.layout, font);
+    PangoFontMetrics *metrics =
+        pango_context_get_metrics(pango_layout_get_context(line.layout), font, NULL);
     pango_font_description_free(font);
     pango_layout_set_text(line.layout, text, -1);
     PangoRectangle logical;
     pango_layout_get_extents(line.layout, NULL, &logical);
-    double baseline = pango_layout_get_baseline(line.layout) / (double)PANGO_SCALE;
-    double descent = logical.height / (double)PANGO_SCALE - baseline;
     line.width = logical.width / (double)PANGO_SCALE;
-    line.baseline = baseline;
-    line.ascent = round(baseline);
-    line.height = line.ascent + round(descent);
+    line.baseline = pango_layout_get_baseline(line.layout) / (double)PANGO_SCALE;
+    /* The line box: the font's ascent and descent each rounded, and its line gap rounded and
+     * shared out, the lesser half above (Chromium's line-height: normal). */
+    double descent = logical.height / (double)PANGO_SCALE - line.baseline;
+    double gap = round(pango_font_metrics_get_height(metrics) / (double)PANGO_SCALE -
+                       pango_font_metrics_get_ascent(metrics) / (double)PANGO_SCALE -
+                       pango_font_metrics_get_descent(metrics) / (double)PANGO_SCALE);
+    if (gap < 0) gap = 0;
+    pango_font_metrics_unref(metrics);
+    line.ascent = round(line.baseline) + floor(gap / 2);
+    line.height = round(line.baseline) + round(descent) + gap;
     return line;
 }
 
 /* Draws `line` with its line box's top-left corner at (x, top). */
 static void text_draw(cairo_t *cr, const text_line *line, double x, double top, colour c) {
     cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a);
-    cairo_move_to(cr, x, top + line->ascent - line->baseline);
+    /* The baseline on a whole device pixel, as the browser places a line's glyphs. */
+    double bx = x, by = top + line->ascent;
+    cairo_user_to_device(cr, &bx, &by);
+    by = round(by);
+    cairo_device_to_user(cr, &bx, &by);
+    cairo_move_to(cr, x, by - line->baseline);
     pango_cairo_show_layout(cr, line->layout);
 }
 
@@ -153,7 +166,8 @@ static void number_text(double number, char *out, size_t size) {
     }
 }
 
-static const char *symbol_glyph(const char *name) {
+const char *td_gles_symbol_glyph(const char *name) {
+    if (!name) return NULL;
     static const char *const symbols[][2] = {
         {"xmark", "\u2715"},      {"chevron", "\u203A"}, {"plus", "+"},
         {"square.and.arrow.up", "\u2191"}, {"arrow_back", "\u2190"}, {"edit", "\u270E"},
@@ -388,7 +402,7 @@ static void draw_keyboard(cairo_t *cr, double w, colour c) {
 static void draw_text(cairo_t *cr, double w, double h, const char *text, const json_value *content,
                       colour c) {
     const char *accessory = json_string_member(content, "accessory");
-    const char *glyph = accessory ? symbol_glyph(accessory) : NULL;
+    const char *glyph = accessory ? td_gles_symbol_glyph(accessory) : NULL;
     if (!glyph) {
         text_line line = text_make(cr, text, 15, 0);
         text_draw(cr, &line, 2, (h - line.height) / 2, c);
@@ -401,6 +415,28 @@ static void draw_text(cairo_t *cr, double w, double h, const char *text, const j
     text_line mark = text_make(cr, glyph, 22, 0);
     text_draw(cr, &mark, w - 16 - mark.width, (h - mark.height) / 2, ACCESSORY);
     text_free(&mark);
+}
+
+/* contentKind of frame-renderer.js. */
+static const char *kind_of(const json_value *content) {
+    if (content->kind == JSON_STRING || content->kind == JSON_NUMBER) return "text";
+    if (content->kind != JSON_OBJECT) return "other";
+    const json_value *tabs = json_member(content, "tabs");
+    if (json_string_member(content, "image")) return "image";
+    if (json_string_member(content, "title")) return "title";
+    if (tabs && tabs->kind == JSON_ARRAY) return "tabs";
+    if (json_string_member(content, "keyboard")) return "keyboard";
+    if (json_string_member(content, "symbol")) return "symbol";
+    if (json_string_member(content, "text")) return "text";
+    return "other";
+}
+
+const char *td_gles_content_kind(const char *content) {
+    json_value *value = json_parse(content);
+    if (!value) return NULL;
+    const char *kind = kind_of(value);
+    json_free(value);
+    return kind;
 }
 
 /* Draws `content` in a box of w × h points on `cr` (already scaled to points). */
@@ -435,7 +471,7 @@ static void draw_content(td_gles_content_drawer *drawer, cairo_t *cr, double w, 
         }
         const char *symbol = json_string_member(content, "symbol");
         if (symbol) {
-            const char *glyph = symbol_glyph(symbol);
+            const char *glyph = td_gles_symbol_glyph(symbol);
             draw_centred(cr, w, h, glyph ? glyph : symbol, 20, tint);
             return;
         }

@@ -32,13 +32,14 @@ struct td_gles_renderer {
     GLuint vertex_buffer;
     GLint matrix;
     GLint size;
-    GLint anchor;
+    GLint box_origin;
     GLint anchor_point;
     GLint container;
     GLint background;
     GLint alpha;
     GLint textured;
     GLint texture;
+    GLint content_shift;
     td_gles_content_callback content;
     void *content_context;
     struct painted *order;
@@ -50,12 +51,12 @@ static const char *vertex_source =
     "in vec2 unit;\n"
     "uniform mat4 matrix;\n"
     "uniform vec2 size;\n"
-    "uniform vec2 anchor;\n"
+    "uniform vec2 boxOrigin;\n"
     "uniform vec2 anchorPoint;\n"
     "uniform vec2 container;\n"
     "out vec2 boxUnit;\n"
     "void main() {\n"
-    "  vec4 p = matrix * vec4((unit - anchor) * size, 0.0, 1.0);\n"
+    "  vec4 p = matrix * vec4(boxOrigin + unit * size, 0.0, 1.0);\n"
     "  vec2 point = p.xy + anchorPoint * p.w;\n"
     "  gl_Position = vec4(point.x * 2.0 / container.x - p.w, p.w - point.y * 2.0 / container.y,\n"
     "                     0.0, p.w);\n"
@@ -70,6 +71,7 @@ static const char *fragment_source =
     "uniform float alpha;\n"
     "uniform bool textured;\n"
     "uniform sampler2D content;\n"
+    "uniform vec2 contentShift;\n"
     "out vec4 colour;\n"
     "void main() {\n"
     "  vec2 dx = dFdx(boxUnit);\n"
@@ -79,7 +81,7 @@ static const char *fragment_source =
     "  vec2 cover = clamp(inside + 0.5, 0.0, 1.0);\n"
     "  vec4 c = background;\n"
     "  if (textured) {\n"
-    "    vec4 t = texture(content, clamp(boxUnit, 0.0, 1.0));\n"
+    "    vec4 t = texture(content, clamp(boxUnit + contentShift, 0.0, 1.0));\n"
     "    c = t + c * (1.0 - t.a);\n"
     "  }\n"
     "  colour = c * (alpha * cover.x * cover.y);\n"
@@ -140,13 +142,14 @@ td_gles_renderer *td_gles_renderer_new(char *error, size_t error_size) {
     renderer->program = program;
     renderer->matrix = glGetUniformLocation(program, "matrix");
     renderer->size = glGetUniformLocation(program, "size");
-    renderer->anchor = glGetUniformLocation(program, "anchor");
+    renderer->box_origin = glGetUniformLocation(program, "boxOrigin");
     renderer->anchor_point = glGetUniformLocation(program, "anchorPoint");
     renderer->container = glGetUniformLocation(program, "container");
     renderer->background = glGetUniformLocation(program, "background");
     renderer->alpha = glGetUniformLocation(program, "alpha");
     renderer->textured = glGetUniformLocation(program, "textured");
     renderer->texture = glGetUniformLocation(program, "content");
+    renderer->content_shift = glGetUniformLocation(program, "contentShift");
     glGenVertexArrays(1, &renderer->vertex_array);
     glGenBuffers(1, &renderer->vertex_buffer);
     glBindVertexArray(renderer->vertex_array);
@@ -189,20 +192,45 @@ static int paint_order(const void *a, const void *b) {
     return left->index < right->index ? -1 : left->index > right->index;
 }
 
+/* Where a layer's box is drawn: the frame pixel-snapped as Chromium snaps a composited
+ * element's box (its origin and its size each rounded to whole device pixels), relative to
+ * the anchor point, which stays where the unsnapped frame puts it. */
+typedef struct {
+    double origin[2]; /* the snapped box's top-left corner minus the anchor point, in points */
+    double size[2];   /* the snapped box's size, in points */
+    double anchor_point[2];
+} layer_box;
+
+static double snap(double points, double scale) { return round(points * scale) / scale; }
+
+static layer_box box_of(const td_layer *layer, double scale) {
+    layer_box box;
+    double x = layer->frame[0], y = layer->frame[1], w = layer->frame[2], h = layer->frame[3];
+    box.anchor_point[0] = x + layer->anchor[0] * w;
+    box.anchor_point[1] = y + layer->anchor[1] * h;
+    double x0 = snap(x, scale), y0 = snap(y, scale);
+    double x1 = x0 + snap(w, scale), y1 = y0 + snap(h, scale);
+    box.origin[0] = x0 - box.anchor_point[0];
+    box.origin[1] = y0 - box.anchor_point[1];
+    box.size[0] = x1 - x0;
+    box.size[1] = y1 - y0;
+    return box;
+}
+
 /* The 3×3 homography from a box's unit coordinates (u, v, 1) to pixels (X, Y, W): rows are
  * the contributions of u, v and 1. */
-static void homography(const td_layer *layer, double scale, double h[3][3]) {
+static void homography(const td_layer *layer, const layer_box *box, double scale, double h[3][3]) {
     const double *m = layer->transform;
-    double w = layer->frame[2], height = layer->frame[3];
-    double ax = layer->anchor[0], ay = layer->anchor[1];
-    double px = layer->frame[0] + ax * w, py = layer->frame[1] + ay * height;
+    double w = box->size[0], height = box->size[1];
+    double ox = box->origin[0], oy = box->origin[1];
+    double px = box->anchor_point[0], py = box->anchor_point[1];
     /* p = (x, y, 0, 1) · M: x' = x m11 + y m21 + m41, y' = x m12 + y m22 + m42,
-     * w' = x m14 + y m24 + m44, with x = (u − ax) w, y = (v − ay) h. */
+     * w' = x m14 + y m24 + m44, with x = ox + u w, y = oy + v h. */
     double rows[3][3] = {
         {w * m[0], w * m[1], w * m[3]},
         {height * m[4], height * m[5], height * m[7]},
-        {-ax * w * m[0] - ay * height * m[4] + m[12], -ax * w * m[1] - ay * height * m[5] + m[13],
-         -ax * w * m[3] - ay * height * m[7] + m[15]},
+        {ox * m[0] + oy * m[4] + m[12], ox * m[1] + oy * m[5] + m[13],
+         ox * m[3] + oy * m[7] + m[15]},
     };
     for (int i = 0; i < 3; i++) {
         h[i][0] = scale * (rows[i][0] + px * rows[i][2]);
@@ -230,14 +258,15 @@ static int invert3(double a[3][3], double out[3][3]) {
 
 /* The quad's corners in unit coordinates, grown by `margin` pixels on screen when every corner
  * is in front of the eye and the quad is not degenerate; the box itself otherwise. */
-static void quad_corners(const td_layer *layer, double scale, double margin, GLfloat out[8]) {
+static void quad_corners(const td_layer *layer, const layer_box *box, double scale,
+                         double margin, GLfloat out[8]) {
     static const double unit[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     for (int i = 0; i < 4; i++) {
         out[2 * i] = (GLfloat)unit[i][0];
         out[2 * i + 1] = (GLfloat)unit[i][1];
     }
     double h[3][3], inverse[3][3];
-    homography(layer, scale, h);
+    homography(layer, box, scale, h);
     double screen[4][2];
     for (int i = 0; i < 4; i++) {
         double u = unit[i][0], v = unit[i][1];
@@ -298,6 +327,22 @@ static void quad_corners(const td_layer *layer, double scale, double margin, GLf
     memcpy(out, grown, sizeof grown);
 }
 
+/* For a layer moved by a plain 2D translation, the shift (in unit coordinates) that puts its
+ * content's pixels on whole device pixels, as the browser places glyphs and pictures of a
+ * translated layer, while its edges keep their exact coverage; 0 for any other transform. */
+static void content_shift(const td_layer *layer, const layer_box *box, double scale,
+                          GLfloat shift[2]) {
+    const double *m = layer->transform;
+    shift[0] = shift[1] = 0;
+    int translation = m[0] == 1 && m[1] == 0 && m[2] == 0 && m[3] == 0 && m[4] == 0 &&
+                      m[5] == 1 && m[6] == 0 && m[7] == 0 && m[11] == 0 && m[15] == 1;
+    if (!translation) return;
+    double x = (box->anchor_point[0] + box->origin[0] + m[12]) * scale;
+    double y = (box->anchor_point[1] + box->origin[1] + m[13]) * scale;
+    shift[0] = (GLfloat)((x - round(x)) / (box->size[0] * scale));
+    shift[1] = (GLfloat)((y - round(y)) / (box->size[1] * scale));
+}
+
 int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int viewport_width,
                           int viewport_height, double scale) {
     if (!renderer || !frame || viewport_width <= 0 || viewport_height <= 0 || !(scale > 0)) return -1;
@@ -338,13 +383,15 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
         int has_background = layer->has_background && layer->background[3] > 0;
         if (!texture && !has_background) continue;
 
-        GLfloat matrix[16];
+        GLfloat matrix[16], shift[2];
         for (int i = 0; i < 16; i++) matrix[i] = (GLfloat)layer->transform[i];
         glUniformMatrix4fv(renderer->matrix, 1, GL_FALSE, matrix);
-        glUniform2f(renderer->size, (GLfloat)w, (GLfloat)h);
-        glUniform2f(renderer->anchor, (GLfloat)layer->anchor[0], (GLfloat)layer->anchor[1]);
-        glUniform2f(renderer->anchor_point, (GLfloat)(layer->frame[0] + layer->anchor[0] * w),
-                    (GLfloat)(layer->frame[1] + layer->anchor[1] * h));
+        layer_box box = box_of(layer, scale);
+        if (!(box.size[0] > 0) || !(box.size[1] > 0)) continue;
+        glUniform2f(renderer->size, (GLfloat)box.size[0], (GLfloat)box.size[1]);
+        glUniform2f(renderer->box_origin, (GLfloat)box.origin[0], (GLfloat)box.origin[1]);
+        glUniform2f(renderer->anchor_point, (GLfloat)box.anchor_point[0],
+                    (GLfloat)box.anchor_point[1]);
         if (has_background) {
             float a = layer->background[3] / 255.0f;
             glUniform4f(renderer->background, layer->background[0] / 255.0f * a,
@@ -354,10 +401,12 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
         }
         glUniform1f(renderer->alpha, (GLfloat)(layer->alpha > 1 ? 1 : layer->alpha));
         glUniform1i(renderer->textured, texture != 0);
+        content_shift(layer, &box, scale, shift);
+        glUniform2f(renderer->content_shift, shift[0], shift[1]);
         glBindTexture(GL_TEXTURE_2D, texture);
 
         GLfloat corners[8];
-        quad_corners(layer, scale, 1.0, corners);
+        quad_corners(layer, &box, scale, 1.0, corners);
         glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corners, corners);
         glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
     }

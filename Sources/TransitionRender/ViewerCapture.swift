@@ -16,6 +16,7 @@ import TransitionJSON
 public final class ViewerCapture: @unchecked Sendable {
   private let devTools: DevToolsPipe
   private let session: String
+  private let targetID: String
   /// The captured size in pixels: the container times the scale, rounded.
   public let pixelSize: (width: Int, height: Int)
   private let container: (width: Double, height: Double)
@@ -100,6 +101,7 @@ public final class ViewerCapture: @unchecked Sendable {
       throw DevToolsPipe.Failure(description: "Target.attachToTarget gave no sessionId")
     }
     self.session = session
+    self.targetID = targetID
     try devTools.call("Page.enable", session: session)
     try devTools.call(
       "Emulation.setDeviceMetricsOverride",
@@ -124,6 +126,11 @@ public final class ViewerCapture: @unchecked Sendable {
       let message = status.stringValue.map { String($0.drop { $0 != ":" }.dropFirst()) } ?? ""
       throw DevToolsPipe.Failure(description: "the viewer page cannot show it: \(message)")
     }
+  }
+
+  /// Closes the tab (its browser stays open).
+  public func close() {
+    _ = try? devTools.call("Target.closeTarget", ["targetId": .string(targetID)])
   }
 
   /// Draws frame `frame` (an index into the session's frames) and returns the stage as PNG

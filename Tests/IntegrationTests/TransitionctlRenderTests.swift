@@ -198,7 +198,11 @@ struct TransitionctlRenderTests {
     let noFrames = try directory.write("no-frames.ndjson", begin + "\n")
     let out = directory.file("out.gif")
     let cases: [(String, [String], [String: String], Int32, String)] = [
-      ("no chromium", [good, "--out", out], ["CHROMIUM": "/nonexistent/chromium"], 69, "chromium"),
+      (
+        "no chromium", [good, "--out", out, "--renderer", "chromium"],
+        ["CHROMIUM": "/nonexistent/chromium"], 69, "chromium"
+      ),
+      ("unknown renderer", [good, "--out", out, "--renderer", "skia"], [:], 64, "--renderer"),
       ("no ffmpeg", [good, "--out", out], ["FFMPEG": "/nonexistent/ffmpeg"], 69, "ffmpeg"),
       ("unknown extension", [good, "--out", directory.file("out.png")], [:], 64, ".gif, .apng"),
       ("no begin event", [noBegin, "--out", out], [:], 65, "no begin event"),

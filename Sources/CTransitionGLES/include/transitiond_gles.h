@@ -106,6 +106,16 @@ int td_gles_content_drawer_pixels(td_gles_content_drawer *drawer, const char *co
                                   double width, double height, int pixel_width, int pixel_height,
                                   uint8_t *pixels, size_t stride);
 
+/**
+ * What the drawer draws `content` (JSON text) as: "image", "title" (a navigation bar), "tabs",
+ * "keyboard", "symbol", "text", or "other" (a small label); NULL when it is not JSON. A static
+ * string.
+ */
+const char *td_gles_content_kind(const char *content);
+
+/** The glyph (UTF-8) the drawer draws for the symbol `name`, or NULL when it draws its name. */
+const char *td_gles_symbol_glyph(const char *name);
+
 /* ---------------------------------------------------------------------------------------- */
 /* Offscreen: rendering with no window                                                       */
 
