@@ -13,6 +13,7 @@
 #   make pictures       render an animated picture of each built-in animator into docs/images/
 #                       (transitionctl render: headless Chromium and ffmpeg)
 #   make scene-images   redraw the example scenes' pictures (config/scenes/images) with Pillow
+#   make gles           the native renderer as C libraries: .build/clib/libtransitiond-gles.so/.a
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 #   make plugin NAME=fade LANG=json|c|swift [DIR=../fade]
 #                       write a plugin skeleton (config/templates, docs/plugins.md)
@@ -82,7 +83,7 @@ CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
 # Progress values of the contact sheet's panels.
 CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
-.PHONY: setup build release run test fuzz soak sanitize bench lint clean contact-sheet pictures scene-images \
+.PHONY: setup build release run test fuzz soak sanitize bench lint clean contact-sheet pictures scene-images gles \
   install plugin
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
@@ -228,10 +229,33 @@ scene-images:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-pil; }
 	/usr/bin/python3 config/scenes/make-images.py $(SCENE_IMAGES)
 
+## gles: the native renderer (Sources/CTransitionGLES, docs/renderer-gles.md) built by the C
+## compiler alone as a shared and a static library in .build/clib/, with its pkg-config file;
+## warning-free under -std=c11 -Wall -Wextra -pedantic.
+GLES_SOURCES := $(wildcard Sources/CTransitionGLES/*.c)
+GLES_PACKAGES := egl glesv2 pangocairo libpng libjpeg
+GLES_CFLAGS := -std=c11 -Wall -Wextra -pedantic -Werror -O2 -fPIC -fvisibility=default \
+  -ISources/CTransitionGLES/include -ISources/CTransitionClient/include
+CLIB := .build/clib
+gles: setup
+	@set -e; mkdir -p $(CLIB)/gles; flags="$$(pkg-config --cflags $(GLES_PACKAGES))"; \
+	for source in $(GLES_SOURCES); do \
+	  $(CC) $(GLES_CFLAGS) $$flags -c $$source -o $(CLIB)/gles/$$(basename $$source .c).o; done; \
+	$(CC) -shared -Wl,-soname,libtransitiond-gles.so.1 -o $(CLIB)/libtransitiond-gles.so \
+	  $(CLIB)/gles/*.o $$(pkg-config --libs $(GLES_PACKAGES)) -lm; \
+	rm -f $(CLIB)/libtransitiond-gles.a; ar rcs $(CLIB)/libtransitiond-gles.a $(CLIB)/gles/*.o; \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' config/transitiond-gles.pc.in > $(CLIB)/transitiond-gles.pc; \
+	echo "built $(CLIB)/libtransitiond-gles.so and .a"
+
 ## install: executables, the example plugins, the data animators, the viewer page, the docs,
 ## the config (kept if already there), the systemd units and the system unit's sysusers.d entry.
-install: release
+install: release gles
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig; \
+	install -m 0644 Sources/CTransitionGLES/include/transitiond_gles.h $(DESTDIR)$(PREFIX)/include/; \
+	install -m 0755 $(CLIB)/libtransitiond-gles.so $(DESTDIR)$(PREFIX)/lib/; \
+	install -m 0644 $(CLIB)/libtransitiond-gles.a $(DESTDIR)$(PREFIX)/lib/; \
+	install -m 0644 $(CLIB)/transitiond-gles.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/; \
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(ANIMATORDIR) \
 	  $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) $(DESTDIR)$(SCENEDIR)/images \
 	  $(DESTDIR)$(CONFIGDIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(SYSTEMD_SYSTEM_DIR) \

@@ -327,9 +327,11 @@ static void quad_corners(const td_layer *layer, const layer_box *box, double sca
     memcpy(out, grown, sizeof grown);
 }
 
-/* For a layer moved by a plain 2D translation, the shift (in unit coordinates) that puts its
- * content's pixels on whole device pixels, as the browser places glyphs and pictures of a
- * translated layer, while its edges keep their exact coverage; 0 for any other transform. */
+/* For a layer moved by a plain 2D translation, the horizontal shift (in unit coordinates)
+ * that puts its content's pixels on whole device pixels, as Chromium places the glyphs of a
+ * layer sliding sideways, while its edges keep their exact coverage; vertically the content
+ * follows the layer exactly (measured against Chromium: snapping it too moved a rising
+ * keyboard's key edges off the browser's). 0 for any other transform. */
 static void content_shift(const td_layer *layer, const layer_box *box, double scale,
                           GLfloat shift[2]) {
     const double *m = layer->transform;
@@ -338,9 +340,7 @@ static void content_shift(const td_layer *layer, const layer_box *box, double sc
                       m[5] == 1 && m[6] == 0 && m[7] == 0 && m[11] == 0 && m[15] == 1;
     if (!translation) return;
     double x = (box->anchor_point[0] + box->origin[0] + m[12]) * scale;
-    double y = (box->anchor_point[1] + box->origin[1] + m[13]) * scale;
     shift[0] = (GLfloat)((x - round(x)) / (box->size[0] * scale));
-    shift[1] = (GLfloat)((y - round(y)) / (box->size[1] * scale));
 }
 
 int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int viewport_width,
