@@ -198,9 +198,9 @@ contact-sheet: build
 
 ## pictures: one animated picture of each built-in animator (the data animators of
 ## config/animators) and of the example plugins, from a daemon on a temporary socket:
-## `transitionctl render` of an example scene (the plugins play default-slide's present), half
-## size, 25 fps, looping with the last frame held 0.8 s; each must stay under 1 MB
-## (PICTURE_LIMIT bytes).
+## `transitionctl render` of an example scene with the native renderer (the plugins play
+## default-slide's present), half size, 25 fps, looping with the last frame held 0.8 s; each
+## must stay under 1 MB (PICTURE_LIMIT bytes).
 PICTURES := album-flip:album-flip-push zoom-present:zoom-present-matched-present \
   default-slide:default-slide-push material-container-transform:material-container-transform-present \
   material-fade-through:material-fade-through-push material-shared-axis-x:material-shared-axis-x-push \
@@ -215,7 +215,7 @@ pictures: build
 	mkdir -p docs/images; \
 	for picture in $(PICTURES); do animator=$${picture%%:*}; scene=$${picture#*:}; \
 	  out=docs/images/$$animator.gif; \
-	  CHROMIUM=$(CHROMIUM) $$bin/transitionctl --socket $$dir/d.sock render config/scenes/$$scene.json \
+	  $$bin/transitionctl --socket $$dir/d.sock render config/scenes/$$scene.json \
 	    --animator $$animator --out $$out --scale 0.5 --fps 25 --hold 0.8 --images $(SCENE_IMAGES); \
 	  size=$$(stat -c %s $$out); [ $$size -le $(PICTURE_LIMIT) ] || \
 	    { echo "$$out is $$size bytes, over $(PICTURE_LIMIT)" >&2; exit 1; }; \

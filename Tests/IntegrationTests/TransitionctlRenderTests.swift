@@ -185,6 +185,37 @@ struct TransitionctlRenderTests {
     #expect(zip(sky, expected).allSatisfy { abs(Int($0) - Int($1)) <= 12 }, "\(sky) vs \(expected)")
   }
 
+  @Test(
+    "a PNG sequence holds every output frame; --no-content leaves pictures out, either renderer")
+  func pngSequence() throws {
+    let recorded = try Self.record(fps: 10)
+    defer { recorded.directory.remove() }
+    let images = TransitionctlProducts.scenes.appendingPathComponent("images").path
+    /// Frame 0 of `renderer` as a PNG sequence in a directory of its own: its files and the
+    /// first picture.
+    func sequence(_ name: String, _ options: [String]) throws -> ([String], PNGImage) {
+      let directory = recorded.directory.file(name) + "/"
+      let result = try Self.render(
+        [recorded.path, "--out", directory, "--images", images, "-q"] + options)
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+      return (files, try PNGImage(contentsOfFile: directory + "frame-00000.png"))
+    }
+    let (files, native) = try sequence("native", [])
+    #expect(files == (0..<recorded.instants.count).map { String(format: "frame-%05d.png", $0) })
+    #expect(native.width == 390 && native.height == 844)
+    // album-1's cover at (16, 107, 171, 171): its picture, or its grey #d8d8d8 without content.
+    let (_, bare) = try sequence("native-bare", ["--no-content"])
+    let (_, chromiumBare) = try sequence(
+      "chromium-bare", ["--no-content", "--renderer", "chromium"])
+    for picture in [bare, chromiumBare] {
+      let grey = picture.pixel(40, 147)
+      #expect([grey.r, grey.g, grey.b] == [0xd8, 0xd8, 0xd8])
+    }
+    let drawn = native.pixel(40, 147)
+    #expect([drawn.r, drawn.g, drawn.b] != [0xd8, 0xd8, 0xd8], "the picture is drawn")
+  }
+
   @Test("each failure is one line with its exit status, and leaves no file behind")
   func failures() throws {
     let directory = try TransitionctlTemporaryDirectory()
