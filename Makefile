@@ -13,7 +13,7 @@
 #   make pictures       render an animated picture of each built-in animator into docs/images/
 #                       (transitionctl render: headless Chromium and ffmpeg)
 #   make scene-images   redraw the example scenes' pictures (config/scenes/images) with Pillow
-#   make gles           the native renderer as C libraries: .build/clib/libtransitiond-gles.so/.a
+#   make gles           the native renderer as C libraries: .build/clib/libtransitiond-gles.so, .a
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 #   make plugin NAME=fade LANG=json|c|swift [DIR=../fade]
 #                       write a plugin skeleton (config/templates, docs/plugins.md)
@@ -234,15 +234,16 @@ scene-images:
 ## warning-free under -std=c11 -Wall -Wextra -pedantic.
 GLES_SOURCES := $(wildcard Sources/CTransitionGLES/*.c)
 GLES_PACKAGES := egl glesv2 pangocairo libpng libjpeg
-GLES_CFLAGS := -std=c11 -Wall -Wextra -pedantic -Werror -O2 -fPIC -fvisibility=default \
+GLES_CFLAGS := -std=c11 -Wall -Wextra -pedantic -Werror -O2 -fPIC -fvisibility=hidden \
   -ISources/CTransitionGLES/include -ISources/CTransitionClient/include
 CLIB := .build/clib
 gles: setup
 	@set -e; mkdir -p $(CLIB)/gles; flags="$$(pkg-config --cflags $(GLES_PACKAGES))"; \
 	for source in $(GLES_SOURCES); do \
 	  $(CC) $(GLES_CFLAGS) $$flags -c $$source -o $(CLIB)/gles/$$(basename $$source .c).o; done; \
-	$(CC) -shared -Wl,-soname,libtransitiond-gles.so.1 -o $(CLIB)/libtransitiond-gles.so \
+	$(CC) -shared -Wl,-soname,libtransitiond-gles.so.1 -o $(CLIB)/libtransitiond-gles.so.1 \
 	  $(CLIB)/gles/*.o $$(pkg-config --libs $(GLES_PACKAGES)) -lm; \
+	ln -sf libtransitiond-gles.so.1 $(CLIB)/libtransitiond-gles.so; \
 	rm -f $(CLIB)/libtransitiond-gles.a; ar rcs $(CLIB)/libtransitiond-gles.a $(CLIB)/gles/*.o; \
 	sed -e 's|@PREFIX@|$(PREFIX)|g' config/transitiond-gles.pc.in > $(CLIB)/transitiond-gles.pc; \
 	echo "built $(CLIB)/libtransitiond-gles.so and .a"
@@ -253,7 +254,8 @@ install: release gles
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig; \
 	install -m 0644 Sources/CTransitionGLES/include/transitiond_gles.h $(DESTDIR)$(PREFIX)/include/; \
-	install -m 0755 $(CLIB)/libtransitiond-gles.so $(DESTDIR)$(PREFIX)/lib/; \
+	install -m 0755 $(CLIB)/libtransitiond-gles.so.1 $(DESTDIR)$(PREFIX)/lib/; \
+	ln -sf libtransitiond-gles.so.1 $(DESTDIR)$(PREFIX)/lib/libtransitiond-gles.so; \
 	install -m 0644 $(CLIB)/libtransitiond-gles.a $(DESTDIR)$(PREFIX)/lib/; \
 	install -m 0644 $(CLIB)/transitiond-gles.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/; \
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(ANIMATORDIR) \

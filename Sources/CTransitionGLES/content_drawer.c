@@ -150,8 +150,8 @@ static int parse_colour(const char *text, colour *out) {
 
 /* The label's colour: content.color, else content.tint, when "#rrggbbaa". */
 static int content_colour(const json_value *content, colour *out) {
-    return parse_colour(json_string_member(content, "color"), out) ||
-           parse_colour(json_string_member(content, "tint"), out);
+    return parse_colour(tdg_json_string_member(content, "color"), out) ||
+           parse_colour(tdg_json_string_member(content, "tint"), out);
 }
 
 /* A number as JavaScript's String() writes it (the shortest text that reads back). */
@@ -188,7 +188,9 @@ static char *content_label(const json_value *content) {
     switch (content->kind) {
     case JSON_STRING: return strdup(content->string);
     case JSON_NUMBER: number_text(content->number, number, sizeof number); return strdup(number);
-    case JSON_ARRAY: snprintf(number, sizeof number, "list of %zu", content->count); return strdup(number);
+    case JSON_ARRAY:
+        snprintf(number, sizeof number, "list of %zu", content->count);
+        return strdup(number);
     case JSON_OBJECT: break;
     default: return strdup("");
     }
@@ -198,7 +200,7 @@ static char *content_label(const json_value *content) {
     qsort(names, content->count, sizeof *names, compare_names);
     char *label = NULL;
     for (size_t i = 0; i < content->count && !label; i++) {
-        const char *value = json_string_member(content, names[i]);
+        const char *value = tdg_json_string_member(content, names[i]);
         if (!value) continue;
         size_t length = strlen(names[i]) + strlen(value) + 3;
         label = malloc(length);
@@ -223,7 +225,7 @@ static char *content_label(const json_value *content) {
 static cairo_surface_t *find_picture(td_gles_content_drawer *drawer, const char *name) {
     for (size_t i = 0; i < drawer->picture_count; i++)
         if (strcmp(drawer->pictures[i].name, name) == 0) return drawer->pictures[i].surface;
-    cairo_surface_t *surface = picture_read(drawer->images, name);
+    cairo_surface_t *surface = tdg_picture_read(drawer->images, name);
     if (drawer->picture_count == PICTURE_LIMIT) {
         /* Full: forget the oldest. */
         free(drawer->pictures[0].name);
@@ -240,7 +242,7 @@ static cairo_surface_t *find_picture(td_gles_content_drawer *drawer, const char 
 
 static void draw_image(td_gles_content_drawer *drawer, cairo_t *cr, double w, double h,
                        const json_value *content, colour tint, int tinted) {
-    const char *name = json_string_member(content, "image");
+    const char *name = tdg_json_string_member(content, "image");
     cairo_surface_t *picture = drawer->images ? find_picture(drawer, name) : NULL;
     if (!picture) {
         /* A missing picture falls back to its name. */
@@ -249,7 +251,7 @@ static void draw_image(td_gles_content_drawer *drawer, cairo_t *cr, double w, do
     }
     double iw = cairo_image_surface_get_width(picture);
     double ih = cairo_image_surface_get_height(picture);
-    const char *mode = json_string_member(content, "contentMode");
+    const char *mode = tdg_json_string_member(content, "contentMode");
     int fit = mode && strcmp(mode, "aspectFit") == 0;
     double sx = w / iw, sy = h / ih;
     double s = fit ? fmin(sx, sy) : fmax(sx, sy);
@@ -270,10 +272,10 @@ static void draw_image(td_gles_content_drawer *drawer, cairo_t *cr, double w, do
 /* A navigation bar: the title bold, centred, its line box 11 px above the bottom; "‹ back" in
  * blue at 8 px from the left on the same bottom. */
 static void draw_title(cairo_t *cr, double w, double h, const json_value *content, colour c) {
-    text_line title = text_make(cr, json_string_member(content, "title"), 17, 1);
+    text_line title = text_make(cr, tdg_json_string_member(content, "title"), 17, 1);
     text_draw(cr, &title, (w - title.width) / 2, h - 11 - title.height, c);
     text_free(&title);
-    const char *back = json_string_member(content, "back");
+    const char *back = tdg_json_string_member(content, "back");
     if (back) {
         size_t length = strlen(back) + 5;
         char *text = malloc(length);
@@ -299,8 +301,8 @@ static void rounded_rectangle(cairo_t *cr, double x, double y, double w, double 
  * rounded corners (the tab's colour at 0.8) over its 10 px name 4 px below; tab `selected` in
  * blue, the others grey. */
 static void draw_tabs(cairo_t *cr, double w, const json_value *content) {
-    const json_value *tabs = json_member(content, "tabs");
-    const json_value *selected = json_member(content, "selected");
+    const json_value *tabs = tdg_json_member(content, "tabs");
+    const json_value *selected = tdg_json_member(content, "selected");
     size_t count = tabs->count;
     if (count == 0) return;
     text_line *names = calloc(count, sizeof *names);
@@ -401,7 +403,7 @@ static void draw_keyboard(cairo_t *cr, double w, colour c) {
  * the right. */
 static void draw_text(cairo_t *cr, double w, double h, const char *text, const json_value *content,
                       colour c) {
-    const char *accessory = json_string_member(content, "accessory");
+    const char *accessory = tdg_json_string_member(content, "accessory");
     const char *glyph = accessory ? td_gles_symbol_glyph(accessory) : NULL;
     if (!glyph) {
         text_line line = text_make(cr, text, 15, 0);
@@ -421,21 +423,21 @@ static void draw_text(cairo_t *cr, double w, double h, const char *text, const j
 static const char *kind_of(const json_value *content) {
     if (content->kind == JSON_STRING || content->kind == JSON_NUMBER) return "text";
     if (content->kind != JSON_OBJECT) return "other";
-    const json_value *tabs = json_member(content, "tabs");
-    if (json_string_member(content, "image")) return "image";
-    if (json_string_member(content, "title")) return "title";
+    const json_value *tabs = tdg_json_member(content, "tabs");
+    if (tdg_json_string_member(content, "image")) return "image";
+    if (tdg_json_string_member(content, "title")) return "title";
     if (tabs && tabs->kind == JSON_ARRAY) return "tabs";
-    if (json_string_member(content, "keyboard")) return "keyboard";
-    if (json_string_member(content, "symbol")) return "symbol";
-    if (json_string_member(content, "text")) return "text";
+    if (tdg_json_string_member(content, "keyboard")) return "keyboard";
+    if (tdg_json_string_member(content, "symbol")) return "symbol";
+    if (tdg_json_string_member(content, "text")) return "text";
     return "other";
 }
 
 const char *td_gles_content_kind(const char *content) {
-    json_value *value = json_parse(content);
+    json_value *value = tdg_json_parse(content);
     if (!value) return NULL;
     const char *kind = kind_of(value);
-    json_free(value);
+    tdg_json_free(value);
     return kind;
 }
 
@@ -453,29 +455,29 @@ static void draw_content(td_gles_content_drawer *drawer, cairo_t *cr, double w, 
     }
     if (content->kind == JSON_OBJECT) {
         const json_value *member;
-        if (json_string_member(content, "image")) {
+        if (tdg_json_string_member(content, "image")) {
             draw_image(drawer, cr, w, h, content, tint, tinted);
             return;
         }
-        if (json_string_member(content, "title")) {
+        if (tdg_json_string_member(content, "title")) {
             draw_title(cr, w, h, content, tint);
             return;
         }
-        if ((member = json_member(content, "tabs")) && member->kind == JSON_ARRAY) {
+        if ((member = tdg_json_member(content, "tabs")) && member->kind == JSON_ARRAY) {
             draw_tabs(cr, w, content);
             return;
         }
-        if (json_string_member(content, "keyboard")) {
+        if (tdg_json_string_member(content, "keyboard")) {
             draw_keyboard(cr, w, tint);
             return;
         }
-        const char *symbol = json_string_member(content, "symbol");
+        const char *symbol = tdg_json_string_member(content, "symbol");
         if (symbol) {
             const char *glyph = td_gles_symbol_glyph(symbol);
             draw_centred(cr, w, h, glyph ? glyph : symbol, 20, tint);
             return;
         }
-        const char *text = json_string_member(content, "text");
+        const char *text = tdg_json_string_member(content, "text");
         if (text) {
             draw_text(cr, w, h, text, content, tint);
             return;
@@ -606,11 +608,11 @@ unsigned int td_gles_content_drawer_texture(void *context, const char *content, 
             return entry->texture;
         }
     }
-    json_value *value = json_parse(content);
+    json_value *value = tdg_json_parse(content);
     if (!value) return 0;
     cairo_surface_t *surface = render_surface(drawer, value, width, height,
                                               pixel_size(width, scale), pixel_size(height, scale));
-    json_free(value);
+    tdg_json_free(value);
     if (!surface) return 0;
     char *copy = strdup(content);
     if (!copy) {
@@ -639,11 +641,11 @@ int td_gles_content_drawer_pixels(td_gles_content_drawer *drawer, const char *co
     if (!drawer || !content || !pixels || !(width > 0) || !(height > 0) || pixel_width <= 0 ||
         pixel_height <= 0 || stride < (size_t)pixel_width * 4)
         return -1;
-    json_value *value = json_parse(content);
+    json_value *value = tdg_json_parse(content);
     if (!value) return -1;
     cairo_surface_t *surface =
         render_surface(drawer, value, width, height, pixel_width, pixel_height);
-    json_free(value);
+    tdg_json_free(value);
     if (!surface) return -1;
     const unsigned char *data = cairo_image_surface_get_data(surface);
     int source_stride = cairo_image_surface_get_stride(surface);

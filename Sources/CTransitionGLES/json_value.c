@@ -247,37 +247,37 @@ static int read_value(reader *r, json_value *out) {
     return read_number(r, out);
 }
 
-json_value *json_parse(const char *text) {
+json_value *tdg_json_parse(const char *text) {
     if (!text) return NULL;
     json_value *value = calloc(1, sizeof *value);
     if (!value) return NULL;
     reader r = {text, 0};
     if (read_value(&r, value) != 0) {
-        json_free(value);
+        tdg_json_free(value);
         return NULL;
     }
     skip_space(&r);
     if (*r.at != 0) {
-        json_free(value);
+        tdg_json_free(value);
         return NULL;
     }
     return value;
 }
 
-void json_free(json_value *value) {
+void tdg_json_free(json_value *value) {
     if (!value) return;
     release(value);
     free(value);
 }
 
-const json_value *json_member(const json_value *object, const char *name) {
+const json_value *tdg_json_member(const json_value *object, const char *name) {
     if (!object || object->kind != JSON_OBJECT) return NULL;
     for (size_t i = 0; i < object->count; i++)
         if (strcmp(object->names[i], name) == 0) return &object->items[i];
     return NULL;
 }
 
-const char *json_string_member(const json_value *object, const char *name) {
-    const json_value *member = json_member(object, name);
+const char *tdg_json_string_member(const json_value *object, const char *name) {
+    const json_value *member = tdg_json_member(object, name);
     return member && member->kind == JSON_STRING ? member->string : NULL;
 }

@@ -19,14 +19,14 @@ typedef struct json_value {
 
 /* Parses `text` (the whole of it, one value); NULL when it is not JSON or nests deeper than
  * 64 levels. Free with json_free. */
-json_value *json_parse(const char *text);
+json_value *tdg_json_parse(const char *text);
 
-void json_free(json_value *value);
+void tdg_json_free(json_value *value);
 
 /* The member `name` of an object, or NULL. */
-const json_value *json_member(const json_value *object, const char *name);
+const json_value *tdg_json_member(const json_value *object, const char *name);
 
 /* The member `name` when it is a string, else NULL. */
-const char *json_string_member(const json_value *object, const char *name);
+const char *tdg_json_string_member(const json_value *object, const char *name);
 
 #endif

@@ -71,7 +71,7 @@ static cairo_surface_t *read_jpeg(FILE *file) {
     return surface;
 }
 
-cairo_surface_t *picture_read(const char *directory, const char *name) {
+cairo_surface_t *tdg_picture_read(const char *directory, const char *name) {
     if (!directory || !name || !*name || strchr(name, '/') || name[0] == '.') return NULL;
     size_t length = strlen(directory) + strlen(name) + 2;
     char *path = malloc(length);
@@ -97,7 +97,7 @@ cairo_surface_t *picture_read(const char *directory, const char *name) {
     if (got >= 3 && magic[0] == 0xFF && magic[1] == 0xD8 && magic[2] == 0xFF) {
         surface = read_jpeg(file);
     } else if (got == 8 && memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0) {
-        surface = cairo_image_surface_create_from_png_stream(picture_read_stream, file);
+        surface = cairo_image_surface_create_from_png_stream(tdg_picture_read_stream, file);
         if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
             cairo_surface_destroy(surface);
             surface = NULL;
@@ -107,7 +107,7 @@ cairo_surface_t *picture_read(const char *directory, const char *name) {
     return surface;
 }
 
-cairo_status_t picture_read_stream(void *closure, unsigned char *data, unsigned int length) {
+cairo_status_t tdg_picture_read_stream(void *closure, unsigned char *data, unsigned int length) {
     return fread(data, 1, length, (FILE *)closure) == length ? CAIRO_STATUS_SUCCESS
                                                              : CAIRO_STATUS_READ_ERROR;
 }

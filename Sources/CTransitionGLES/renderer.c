@@ -90,7 +90,8 @@ static const char *fragment_source =
 int td_gles_version(void) { return TD_GLES_VERSION_MAJOR * 1000 + TD_GLES_VERSION_MINOR; }
 
 static void set_error(char *error, size_t size, const char *message, const char *detail) {
-    if (error && size > 0) snprintf(error, size, "%s%s%s", message, detail ? ": " : "", detail ? detail : "");
+    if (error && size > 0)
+        snprintf(error, size, "%s%s%s", message, detail ? ": " : "", detail ? detail : "");
 }
 
 static GLuint compile(GLenum kind, const char *source, char *error, size_t error_size) {
@@ -345,7 +346,8 @@ static void content_shift(const td_layer *layer, const layer_box *box, double sc
 
 int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int viewport_width,
                           int viewport_height, double scale) {
-    if (!renderer || !frame || viewport_width <= 0 || viewport_height <= 0 || !(scale > 0)) return -1;
+    if (!renderer || !frame || viewport_width <= 0 || viewport_height <= 0 || !(scale > 0))
+        return -1;
     if (frame->layer_count > 0 && !frame->layers) return -1;
     if (renderer->order_capacity < frame->layer_count) {
         struct painted *order = realloc(renderer->order, frame->layer_count * sizeof *order);
