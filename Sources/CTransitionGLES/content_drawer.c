@@ -20,8 +20,10 @@
 
 static const double TD_PI = 3.14159265358979323846;
 
-/* How many textures the cache keeps; the least recently used goes first. */
-enum { CACHE_LIMIT = 512, PICTURE_LIMIT = 128, TEXTURE_SIDE_LIMIT = 8192 };
+/* How many textures the cache keeps (the least recently used goes first), how many decoded
+ * pictures, and the largest side of a content texture in pixels (a bigger box is drawn at a
+ * lower resolution and stretched). */
+enum { CACHE_LIMIT = 512, PICTURE_LIMIT = 128, TEXTURE_SIDE_LIMIT = 4096 };
 
 typedef struct {
     char *content;
