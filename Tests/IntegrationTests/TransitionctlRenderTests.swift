@@ -216,6 +216,44 @@ struct TransitionctlRenderTests {
     #expect([drawn.r, drawn.g, drawn.b] != [0xd8, 0xd8, 0xd8], "the picture is drawn")
   }
 
+  @Test("odd layers draw what they can: a huge box, a layer behind the eye, a flat matrix")
+  func oddLayers() throws {
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let begin =
+      ##"{"event":"begin","session":"s1","container":[100,80],"fps":10,"animator":"x","operation":"push"}"##
+    let layers = [
+      ##"{"id":"huge","frame":[0,0,1e9,1e9],"z":1,"background":"#ff0000ff","content":{"text":"x"}}"##,
+      ##"{"id":"behind","frame":[10,10,50,50],"z":2,"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,-1],"##
+        + ##""background":"#00ff00ff","content":{"image":"../../etc/passwd"}}"##,
+      ##"{"id":"list","frame":[-5,-5,0,0],"z":-1e308,"content":[1,2,{"a":null}]}"##,
+      ##"{"id":"short","frame":[1,2],"z":3,"background":"#zz","content":{"tabs":[],"keyboard":1}}"##,
+      ##"{"id":"flat","frame":[1,2,3,4],"z":4,"transform":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"##
+        + ##""background":"#0000ffff","content":"\ud83d\ude00"}"##,
+    ]
+    let frame =
+      ##"{"event":"frame","session":"s1","seq":0,"t":0,"progress":0,"layers":["##
+      + layers.joined(separator: ",") + "]}"
+    let input = try directory.write("odd.ndjson", begin + "\n" + frame + "\n")
+    let output = directory.file("odd") + "/"
+    let result = try Self.render([input, "--out", output, "-q"])
+    #expect(result.status == 0, "\(result.stderr)")
+    // The huge red box covers the picture; the green layer, wholly behind the eye, draws
+    // nothing, and the blue one, whose matrix flattens it to nothing, neither.
+    let picture = try PNGImage(contentsOfFile: output + "frame-00000.png")
+    #expect(picture.width == 100 && picture.height == 80)
+    let centre = picture.pixel(50, 40)
+    #expect(centre.r > 200 && centre.g < 40 && centre.b < 40, "\(centre)")
+    var stray = 0
+    for y in 0..<picture.height {
+      for x in 0..<picture.width {
+        let p = picture.pixel(x, y)
+        if p.g > p.r || p.b > p.r { stray += 1 }
+      }
+    }
+    #expect(stray == 0)
+  }
+
   @Test("each failure is one line with its exit status, and leaves no file behind")
   func failures() throws {
     let directory = try TransitionctlTemporaryDirectory()
