@@ -233,7 +233,7 @@ struct DaemonBenchmarks {
     defer { daemon.stop() }
     let result = try RenderBench(daemon: daemon, binDirectory: options.binDirectory)
       .run(runs: options.runs)
-    let note = "album flip, 34 frames, GIF, scale 1"
+    let note = "album flip at 33.3 fps, GIF, scale 1"
     report.add("render", "native renderer", result.native.median, "s", note)
     report.add("render", "chromium", result.chromium.median, "s", note)
     report.add(
