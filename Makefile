@@ -19,6 +19,7 @@
 #   make pictures       render an animated picture of each built-in animator into docs/images/
 #                       (transitionctl render: headless Chromium and ffmpeg)
 #   make scene-images   redraw the example scenes' pictures (config/scenes/images) with Pillow
+#   make gles           the native renderer as C libraries: .build/clib/libtransitiond-gles.so, .a
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 #   make clib           the C client library, shared and static, into .build/clib/ (docs/client-c.md)
 #   make install-clib   only the C client library: header, libraries, pkg-config file
@@ -117,7 +118,7 @@ CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
 .PHONY: setup build release run test fuzz soak sanitize bench lint clean contact-sheet pictures scene-images \
   install plugin clib install-clib bench-clib test-python test-js conformance \
-  bench-python fuzz-clients
+  bench-python fuzz-clients gles
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
 ## pkg-config (to build), gcc and g++ (the C client library and its tests, which also compile its
@@ -137,6 +138,16 @@ setup:
 	$(PYTHON) -c 'import cairo' >/dev/null 2>&1 || missing="$$missing python3-cairo"; \
 	$(PYTHON) -c 'import PIL' >/dev/null 2>&1 || missing="$$missing python3-pil"; \
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	pkg-config --exists egl 2>/dev/null || missing="$$missing libegl-dev"; \
+	pkg-config --exists glesv2 2>/dev/null || missing="$$missing libgles-dev"; \
+	ls /usr/lib/*/libEGL_mesa.so.0 >/dev/null 2>&1 || missing="$$missing libegl-mesa0"; \
+	ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing="$$missing libgl1-mesa-dri"; \
+	pkg-config --exists cairo 2>/dev/null || missing="$$missing libcairo2-dev"; \
+	pkg-config --exists pangocairo 2>/dev/null || missing="$$missing libpango1.0-dev"; \
+	pkg-config --exists libjpeg 2>/dev/null || missing="$$missing libjpeg-dev"; \
+	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
+	fc-list 2>/dev/null | grep -q DejaVuSans || missing="$$missing fonts-dejavu-core"; \
+	fc-list 2>/dev/null | grep -q LiberationSans || missing="$$missing fonts-liberation"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -q && \
@@ -338,9 +349,9 @@ contact-sheet: build
 
 ## pictures: one animated picture of each built-in animator (the data animators of
 ## config/animators) and of the example plugins, from a daemon on a temporary socket:
-## `transitionctl render` of an example scene (the plugins play default-slide's present), half
-## size, 25 fps, looping with the last frame held 0.8 s; each must stay under 1 MB
-## (PICTURE_LIMIT bytes).
+## `transitionctl render` of an example scene with the native renderer (the plugins play
+## default-slide's present), half size, 25 fps, looping with the last frame held 0.8 s; each
+## must stay under 1 MB (PICTURE_LIMIT bytes).
 PICTURES := album-flip:album-flip-push zoom-present:zoom-present-matched-present \
   default-slide:default-slide-push material-container-transform:material-container-transform-present \
   material-fade-through:material-fade-through-push material-shared-axis-x:material-shared-axis-x-push \
@@ -355,7 +366,7 @@ pictures: build
 	mkdir -p docs/images; \
 	for picture in $(PICTURES); do animator=$${picture%%:*}; scene=$${picture#*:}; \
 	  out=docs/images/$$animator.gif; \
-	  CHROMIUM=$(CHROMIUM) $$bin/transitionctl --socket $$dir/d.sock render config/scenes/$$scene.json \
+	  $$bin/transitionctl --socket $$dir/d.sock render config/scenes/$$scene.json \
 	    --animator $$animator --out $$out --scale 0.5 --fps 25 --hold 0.8 --images $(SCENE_IMAGES); \
 	  size=$$(stat -c %s $$out); [ $$size -le $(PICTURE_LIMIT) ] || \
 	    { echo "$$out is $$size bytes, over $(PICTURE_LIMIT)" >&2; exit 1; }; \
@@ -369,11 +380,35 @@ scene-images:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-pil; }
 	/usr/bin/python3 config/scenes/make-images.py $(SCENE_IMAGES)
 
+## gles: the native renderer (Sources/CTransitionGLES, docs/renderer-gles.md) built by the C
+## compiler alone as a shared and a static library in .build/clib/, with its pkg-config file;
+## warning-free under -std=c11 -Wall -Wextra -pedantic.
+GLES_SOURCES := $(wildcard Sources/CTransitionGLES/*.c)
+GLES_PACKAGES := egl glesv2 pangocairo libpng libjpeg
+GLES_CFLAGS := -std=c11 -Wall -Wextra -pedantic -Werror -O2 -fPIC -fvisibility=hidden \
+  -ISources/CTransitionGLES/include -ISources/CTransitionClient/include
+gles: setup
+	@set -e; mkdir -p $(CLIB_DIR)/gles; flags="$$(pkg-config --cflags $(GLES_PACKAGES))"; \
+	for source in $(GLES_SOURCES); do \
+	  $(CC) $(GLES_CFLAGS) $$flags -c $$source -o $(CLIB_DIR)/gles/$$(basename $$source .c).o; done; \
+	$(CC) -shared -Wl,-soname,libtransitiond-gles.so.1 -o $(CLIB_DIR)/libtransitiond-gles.so.1 \
+	  $(CLIB_DIR)/gles/*.o $$(pkg-config --libs $(GLES_PACKAGES)) -lm; \
+	ln -sf libtransitiond-gles.so.1 $(CLIB_DIR)/libtransitiond-gles.so; \
+	rm -f $(CLIB_DIR)/libtransitiond-gles.a; ar rcs $(CLIB_DIR)/libtransitiond-gles.a $(CLIB_DIR)/gles/*.o; \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' config/transitiond-gles.pc.in > $(CLIB_DIR)/transitiond-gles.pc; \
+	echo "built $(CLIB_DIR)/libtransitiond-gles.so and .a"
+
 ## install: executables, the example plugins, the data animators, the viewer page, the docs,
 ## the config (kept if already there), the systemd units, the system unit's sysusers.d entry and
-## the C client library (install-clib).
-install: release install-clib
+## the C client library (install-clib) and the native renderer (gles).
+install: release install-clib gles
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR); \
+	install -m 0644 Sources/CTransitionGLES/include/transitiond_gles.h $(DESTDIR)$(INCLUDEDIR)/; \
+	install -m 0755 $(CLIB_DIR)/libtransitiond-gles.so.1 $(DESTDIR)$(LIBDIR)/; \
+	ln -sf libtransitiond-gles.so.1 $(DESTDIR)$(LIBDIR)/libtransitiond-gles.so; \
+	install -m 0644 $(CLIB_DIR)/libtransitiond-gles.a $(DESTDIR)$(LIBDIR)/; \
+	install -m 0644 $(CLIB_DIR)/transitiond-gles.pc $(DESTDIR)$(PKGCONFIGDIR)/; \
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(ANIMATORDIR) \
 	  $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) $(DESTDIR)$(SCENEDIR)/images \
 	  $(DESTDIR)$(CONFIGDIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(SYSTEMD_SYSTEM_DIR) \
@@ -383,7 +418,7 @@ install: release install-clib
 	install -m 0644 config/animators/*.json $(DESTDIR)$(ANIMATORDIR)/; \
 	install -m 0644 Sources/TransitionViewer/viewer/* $(DESTDIR)$(VIEWERDIR)/; \
 	install -m 0644 config/scenes/*.json $(DESTDIR)$(SCENEDIR)/; \
-	install -m 0644 $(SCENE_IMAGES)/*.jpg $(DESTDIR)$(SCENEDIR)/images/; \
+	install -m 0644 $(SCENE_IMAGES)/*.jpg $(SCENE_IMAGES)/*.png $(DESTDIR)$(SCENEDIR)/images/; \
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/; \
 	[ -e $(DESTDIR)$(CONFIGDIR)/transitiond.json ] || \
 	  install -m 0644 config/transitiond.json $(DESTDIR)$(CONFIGDIR)/transitiond.json; \

@@ -55,6 +55,22 @@ let package = Package(
     // The C client library (docs/client-c.md): a header any language's FFI can use, built
     // also by the Makefile as a shared and a static library.
     .target(name: "CTransitionClient"),
+    // The native renderer (docs/renderer-gles.md): frames drawn with OpenGL ES 3, content with
+    // cairo and pango, offscreen through EGL's surfaceless platform; over Debian's libraries.
+    .systemLibrary(
+      name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev", "libgles-dev"])]),
+    .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+    .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+    .target(
+      name: "CTransitionGLES",
+      dependencies: ["CTransitionClient", "CEGL", "CPangoCairo", "CLibPNG", "CLibJPEG"],
+      linkerSettings: [
+        .linkedLibrary("EGL"), .linkedLibrary("GLESv2"), .linkedLibrary("pangocairo-1.0"),
+        .linkedLibrary("pango-1.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+        .linkedLibrary("cairo"), .linkedLibrary("png16"), .linkedLibrary("jpeg"),
+      ]),
 
     // JSON: the typed value, its parser and writer, and a path-naming field reader.
     .target(name: "TransitionJSON"),
@@ -135,9 +151,12 @@ let package = Package(
     // Unix system calls for every side: the error type, socket addresses, connect and bind,
     // the one write loop, the monotonic clock, the blocking line client.
     .target(name: "UnixIO", dependencies: ["LineTransport"]),
-    // Rendering recordings to pictures: the DevTools protocol over a pipe to headless
-    // Chromium, the viewer page's capture, the frame schedule and the ffmpeg encoder.
-    .target(name: "TransitionRender", dependencies: ["TransitionJSON", "UnixIO"]),
+    // Rendering recordings to pictures: the native renderer (CTransitionGLES) or the DevTools
+    // protocol over a pipe to headless Chromium and the viewer page's capture; the frame
+    // schedule and the ffmpeg encoder.
+    .target(
+      name: "TransitionRender",
+      dependencies: ["TransitionJSON", "TransitionWire", "UnixIO", "CTransitionGLES"]),
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
@@ -166,7 +185,7 @@ let package = Package(
       name: "transitionctl",
       dependencies: [
         "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO",
-        "TransitionRender", "TransitionViewer",
+        "TransitionRender", "TransitionViewer", "CTransitionGLES",
       ]
     ),
     .executableTarget(
@@ -256,7 +275,9 @@ let package = Package(
       name: "PluginLoaderTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
-      dependencies: ["PluginLoader", "PluginValues", "PluginCheck", "TransitionKit", "DataAnimator"]
+      dependencies: [
+        "PluginLoader", "PluginValues", "PluginCheck", "TransitionKit", "DataAnimator",
+      ]
     ),
     .testTarget(
       name: "AnimatorTests",
@@ -279,7 +300,8 @@ let package = Package(
       // Starts the real binaries, which load the real plugins from the products directory.
       dependencies: [
         "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "TransitionViewer",
-        "UnixIO", "DaemonSupport", "transitiond", "transitionctl",
+        "UnixIO", "DaemonSupport", "transitiond", "transitionctl", "TransitionRender",
+        "CTransitionGLES",
       ]
     ),
   ]
