@@ -122,14 +122,12 @@ let package = Package(
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues"],
       swiftSettings: framePathSettings
     ),
-    // The server core's fakes, shared by its tests and the fuzzer: a clock advanced by hand
-    // (`FakeClock`), a peer read by hand (`FakePeer`) and the animators of a registry loaded
-    // in process (`InProcessAnimatorSource`).
+    // The server core's fakes, shared by its tests and the fuzzer (no shipped binary links
+    // them): a clock advanced by hand (`FakeClock`), a peer read by hand (`FakePeer`) and
+    // animators run in process from closures (`InProcessAnimatorSource`). No plugin loading.
     .target(
       name: "TransitionServerTesting",
-      dependencies: [
-        "TransitionServer", "TransitionJSON", "PluginLoader", "PluginValues", "LineTransport",
-      ]),
+      dependencies: ["TransitionServer", "TransitionJSON", "PluginValues", "LineTransport"]),
     .target(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
     // Unix system calls for every side: the error type, socket addresses, connect and bind,
@@ -143,7 +141,8 @@ let package = Package(
 
     // What the daemon needs beside the core and the loop, none of it libevent: its command
     // line, its config file (`DaemonConfig`) and the user and group lookups (NSS) it needs,
-    // the plugin host's settings, the installed layout, and the log sink on standard error.
+    // the plugin host's settings, the installed layout, the log sink on standard error, and
+    // the viewer listener's routing of an HTTP request (`ViewerRequest`).
     .target(
       name: "DaemonSupport",
       dependencies: [
@@ -172,9 +171,8 @@ let package = Package(
     .executableTarget(
       name: "transition-bench",
       dependencies: [
-        "DaemonSupport", "DataAnimator", "PluginLoader", "TransitionJSON", "TransitionKit",
-        "TransitionPluginSDK", "TransitionServer", "TransitionServerTesting", "TransitionWire",
-        "UnixIO",
+        "DaemonSupport", "DataAnimator", "PluginLoader", "PluginValues", "TransitionJSON",
+        "TransitionKit", "TransitionPluginSDK", "TransitionServer", "TransitionWire", "UnixIO",
       ]),
     // The soak (`make soak`): the judgement of a metric's growth and of frame lateness, pure;
     // and the driver, the daemon under a churn from several processes of itself.
@@ -195,7 +193,7 @@ let package = Package(
       dependencies: [
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "PluginValues",
         "TransitionServer", "TransitionServerTesting", "DataAnimator", "TransitionPluginSDK",
-        "PluginHost", "CLibevent", "TransitionViewer",
+        "PluginHost", "CLibevent", "TransitionViewer", "DaemonSupport",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -255,7 +253,9 @@ let package = Package(
       name: "PluginLoaderTests",
       // Plugins are loaded at run time, never linked: each exports `transitiond_plugin_entry`,
       // so linking two into one binary fails. `swift test` builds every lib<Name>.so anyway.
-      dependencies: ["PluginLoader", "PluginValues", "PluginCheck", "TransitionKit", "DataAnimator"]
+      dependencies: [
+        "PluginLoader", "PluginValues", "PluginCheck", "TransitionKit", "DataAnimator",
+      ]
     ),
     .testTarget(
       name: "AnimatorTests",
@@ -271,7 +271,9 @@ let package = Package(
     .testTarget(
       name: "RequestFuzzingTests",
       // Loads the built lib<Name>.so animators, as the fuzzer does; `swift test` builds them.
-      dependencies: ["RequestFuzzing", "TransitionKit", "TransitionServer", "PluginHost"]
+      dependencies: [
+        "RequestFuzzing", "TransitionKit", "TransitionServer", "PluginHost", "DaemonSupport",
+      ]
     ),
     .testTarget(
       name: "IntegrationTests",

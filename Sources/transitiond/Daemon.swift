@@ -81,13 +81,14 @@ final class Daemon {
     clock.logger = logger
     socketPath =
       config.socket.isEmpty
-      ? SocketPath.resolve(environment: ProcessInfo.processInfo.environment) : config.socket
+      ? SocketPath.resolve(environment: ProcessInfo.processInfo.environment, uid: getuid())
+      : config.socket
     supervisor = PluginHostSupervisor(loop: loop, settings: settings, logger: logger)
     let builtin = BuiltinFallback()
     animators = HostedAnimatorSource(supervisor: supervisor, builtin: builtin)
     core = ServerCore(
       config: config.server, adminPolicy: adminPolicy, animators: animators,
-      clock: clock, logger: logger)
+      clock: clock, logger: logger, processID: getpid())
     core.fallbackAnimator = builtin
     core.reloadHandler = { [unowned self] answer in self.reload(answer: answer) }
   }

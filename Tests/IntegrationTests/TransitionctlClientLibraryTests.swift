@@ -125,12 +125,13 @@ struct TransitionctlClientLibraryTests {
   @Test("the default socket path follows TRANSITIOND_SOCKET, then XDG_RUNTIME_DIR, then /tmp")
   func defaultSocketPath() {
     #expect(
-      SocketPath.resolve(environment: [
-        "TRANSITIOND_SOCKET": "/x/y.sock", "XDG_RUNTIME_DIR": "/run/user/5",
-      ])
+      SocketPath.resolve(
+        environment: [
+          "TRANSITIOND_SOCKET": "/x/y.sock", "XDG_RUNTIME_DIR": "/run/user/5",
+        ], uid: 1000)
         == "/x/y.sock")
     #expect(
-      SocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/user/5"])
+      SocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/user/5"], uid: 1000)
         == "/run/user/5/transitiond/transitiond.sock")
     #expect(
       SocketPath.resolve(environment: ["TRANSITIOND_SOCKET": "", "XDG_RUNTIME_DIR": ""], uid: 1000)

@@ -13,6 +13,8 @@ import TransitionServerTesting
 final class CoreHarness {
   /// The uid the fake daemon runs as; peers of this uid are admins.
   static let daemonUID: UInt32 = 4_242
+  /// The pid the harness's core reports in `hello`, as the daemon supplies its own.
+  static let processID: Int32 = 31_337
   /// A uid that is not an admin.
   static let userUID: UInt32 = 1_000
 
@@ -53,7 +55,7 @@ final class CoreHarness {
     core = ServerCore(
       config: config, adminPolicy: AdminPolicy(daemonUID: Self.daemonUID, group: adminGroup),
       animators: animators ?? InProcessAnimatorSource(registry: Self.registry), clock: clock,
-      logger: Logger(level: logLevel, clock: clock, sink: log))
+      logger: Logger(level: logLevel, clock: clock, sink: log), processID: Self.processID)
   }
 
   /// A peer of `uid` (nil: no identity), connected to the core.
@@ -123,4 +125,11 @@ extension JSONValue {
 extension [JSONValue] {
   /// The frame events among these lines.
   var frames: [JSONValue] { filter { $0.event == "frame" } }
+}
+
+extension InProcessAnimatorSource {
+  /// The animators of `registry`, loaded in this process.
+  convenience init(registry: PluginRegistry) {
+    self.init(listing: { registry.animators }, makeTimeline: registry.makeTimeline)
+  }
 }

@@ -1,11 +1,11 @@
 import Testing
 import TransitionKit
 
-@testable import TransitionServer
+@testable import DaemonSupport
 
 /// The decision taken for each request of the HTTP listener: the token first (compared
 /// whole), then the page's files, the pictures or `/events`. Its settings (config `http`):
-/// DaemonSupportTests.HTTPSettingsTests.
+/// HTTPSettingsTests.
 @Suite struct ViewerRequestTests {
   static let token = Array(String(repeating: "ab", count: 32).utf8)
   static let files = ["index.html", "viewer.js"]

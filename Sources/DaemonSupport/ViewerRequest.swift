@@ -1,7 +1,8 @@
 import Foundation
 import TransitionWire
 
-/// What one HTTP request to the viewer listener asks for, decided from its path and query
+/// What one HTTP request to the daemon's viewer listener asks for (the daemon's HTTP edge: the
+/// server core knows nothing of HTTP), decided from its path and query
 /// alone (docs/viewer.md, "Live"): the token comes first, then the route. Only `GET` (and
 /// `HEAD`) reach this point, and nothing here can change the server's state: the one thing
 /// besides files is a wall-clock subscription.
@@ -45,7 +46,7 @@ public enum ViewerRequest: Equatable, Sendable {
     case "/events":
       var fps = defaultFps
       if let text = fields["fps"] {
-        guard let value = Double(text), ServerConfig.fpsRange.contains(value) else {
+        guard let value = Double(text), FrameRate.range.contains(value) else {
           self = .badRequest("fps must be a number in [1, 240], got \"\(text)\"")
           return
         }
