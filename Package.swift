@@ -171,8 +171,20 @@ let package = Package(
     .executableTarget(
       name: "transition-bench",
       dependencies: [
-        "DaemonSupport", "DataAnimator", "PluginLoader", "PluginValues", "TransitionJSON",
+        "DaemonLauncher", "DaemonSupport", "DataAnimator", "PluginLoader", "PluginValues",
+        "TransitionJSON",
         "TransitionKit", "TransitionPluginSDK", "TransitionServer", "TransitionWire", "UnixIO",
+      ]),
+    // Starting a `transitiond` on a socket and waiting, with a deadline, until it accepts:
+    // the one launcher of the integration tests, the benchmark and the soak.
+    .target(name: "DaemonLauncher", dependencies: ["UnixIO"]),
+    // What the integration suites share (not shipped): the daemon under test on a temporary
+    // socket, transitionctl runs, headless Chromium, the viewer's harness, PNG reading.
+    .target(
+      name: "IntegrationSupport",
+      dependencies: [
+        "DaemonLauncher", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "TransitionKit", "TransitionViewer", "UnixIO", "DaemonSupport",
       ]),
     // The soak (`make soak`): the judgement of a metric's growth and of frame lateness, pure;
     // and the driver, the daemon under a churn from several processes of itself.
@@ -180,7 +192,8 @@ let package = Package(
     .executableTarget(
       name: "transition-soak",
       dependencies: [
-        "SoakAnalysis", "TransitionClient", "TransitionJSON", "TransitionWire", "UnixIO",
+        "DaemonLauncher", "SoakAnalysis", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "UnixIO",
       ]),
 
     // The fuzzer, one check a byte stream the daemon reads: RequestCheck takes bytes through
@@ -275,12 +288,32 @@ let package = Package(
         "RequestFuzzing", "TransitionKit", "TransitionServer", "PluginHost", "DaemonSupport",
       ]
     ),
+    // The integration suites, each runnable alone: the daemon over its socket (DaemonTests),
+    // the command-line tools (CLITests: transitionctl, `transitiond check-plugin`, `make
+    // plugin`), and everything that needs Chromium (BrowserTests). Each starts the real
+    // binaries, which load the real plugins from the products directory.
     .testTarget(
-      name: "IntegrationTests",
-      // Starts the real binaries, which load the real plugins from the products directory.
+      name: "DaemonTests",
       dependencies: [
-        "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "TransitionViewer",
-        "UnixIO", "DaemonSupport", "transitiond", "transitionctl",
+        "IntegrationSupport", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "TransitionKit", "TransitionViewer", "UnixIO", "DaemonSupport", "transitiond",
+        "transitionctl",
+      ]
+    ),
+    .testTarget(
+      name: "CLITests",
+      dependencies: [
+        "IntegrationSupport", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "TransitionKit", "TransitionViewer", "UnixIO", "DaemonSupport", "transitiond",
+        "transitionctl",
+      ]
+    ),
+    .testTarget(
+      name: "BrowserTests",
+      dependencies: [
+        "IntegrationSupport", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "TransitionKit", "TransitionViewer", "UnixIO", "DaemonSupport", "transitiond",
+        "transitionctl",
       ]
     ),
   ]
