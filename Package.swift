@@ -69,9 +69,7 @@ let package = Package(
       dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginABI", "CTransitionPlugin"]),
     // Animators written as data (docs/animators.md): the file format's reader and validator,
     // its expressions, and the compiler from a file and a context to a timeline. No I/O.
-    .target(
-      name: "DataAnimator",
-      dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
+    .target(name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON"]),
     // The daemon's built-in fallback, `default-slide`, as data embedded in the binary.
     .target(
       name: "BuiltinAnimators", dependencies: ["DataAnimator"],

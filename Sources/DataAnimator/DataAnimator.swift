@@ -1,5 +1,5 @@
 import TransitionJSON
-import TransitionPluginSDK
+import TransitionKit
 
 /// An animator written as data: a validated `AnimatorDocument` that builds an ordinary timeline
 /// for each context, so evaluation, streaming, interactive control and the exact cancel are

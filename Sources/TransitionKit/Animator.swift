@@ -1,6 +1,5 @@
-@_exported import TransitionKit
-
-/// An animator: a named way of turning a transition context into a timeline.
+/// An animator: a named way of turning a transition context into a timeline. Animators
+/// written in Swift (on the plugin SDK) and written as data (DataAnimator) both are one.
 ///
 /// A plugin lists its animators in `PluginExport.descriptor(plugin:version:animators:)`; the
 /// SDK turns each into a C `transitiond_animator` whose `make_timeline` decodes the context,

@@ -1,5 +1,3 @@
-import TransitionKit
-
 extension TimelineLayer {
   /// A screen's layer as the app has it: its context frame, background and content, at paint
   /// order `z`, with the context's id unchanged.

@@ -1,5 +1,4 @@
 import TransitionJSON
-import TransitionKit
 
 /// What an animator made of one context's JSON bytes: the three answers of `make_timeline`.
 public enum AnimatorOutcome: Equatable, Sendable {
