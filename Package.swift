@@ -70,9 +70,11 @@ let package = Package(
     // Animators written as data (docs/animators.md): the file format's reader and validator,
     // its expressions, and the compiler from a file and a context to a timeline. No I/O.
     .target(name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON"]),
-    // The daemon's built-in fallback, `default-slide`, as data embedded in the binary.
+    // The daemon's built-in fallback, `default-slide`, as data embedded in the binary, and as
+    // the server core's `FallbackAnimator` (`BuiltinFallback`), run in process.
     .target(
-      name: "BuiltinAnimators", dependencies: ["DataAnimator"],
+      name: "BuiltinAnimators",
+      dependencies: ["DataAnimator", "PluginLoader", "PluginValues", "TransitionServer"],
       resources: [.embedInCode("default-slide.json")]),
     // What the plugin side and the server both speak of: a loaded animator's listing
     // (`RegisteredAnimator`), an animator's answer (`PluginTimelineResult`, `PluginCallFault`)
@@ -169,8 +171,8 @@ let package = Package(
     .executableTarget(
       name: "transition-bench",
       dependencies: [
-        "DaemonLauncher", "DaemonSupport", "DataAnimator", "PluginLoader", "PluginValues",
-        "TransitionJSON",
+        "BuiltinAnimators", "DaemonLauncher", "DaemonSupport", "DataAnimator", "PluginLoader",
+        "PluginValues", "TransitionJSON",
         "TransitionKit", "TransitionPluginSDK", "TransitionServer", "TransitionWire", "UnixIO",
       ]),
     // Starting a `transitiond` on a socket and waiting, with a deadline, until it accepts:
@@ -204,7 +206,7 @@ let package = Package(
       dependencies: [
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "PluginValues",
         "TransitionServer", "TransitionServerTesting", "DataAnimator", "TransitionPluginSDK",
-        "PluginHost", "CLibevent", "TransitionViewer", "DaemonSupport",
+        "PluginHost", "CLibevent", "TransitionViewer", "DaemonSupport", "BuiltinAnimators",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],

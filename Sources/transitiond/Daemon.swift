@@ -1,3 +1,4 @@
+import BuiltinAnimators
 import DaemonSupport
 import Foundation
 import Glibc
@@ -84,12 +85,10 @@ final class Daemon {
       ? SocketPath.resolve(environment: ProcessInfo.processInfo.environment, uid: getuid())
       : config.socket
     supervisor = PluginHostSupervisor(loop: loop, settings: settings, logger: logger)
-    let builtin = BuiltinFallback()
-    animators = HostedAnimatorSource(supervisor: supervisor, builtin: builtin)
+    animators = HostedAnimatorSource(supervisor: supervisor)
     core = ServerCore(
       config: config.server, adminPolicy: adminPolicy, animators: animators,
-      clock: clock, logger: logger, processID: getpid())
-    core.fallbackAnimator = builtin
+      fallback: BuiltinFallback(), clock: clock, logger: logger, processID: getpid())
     core.reloadHandler = { [unowned self] answer in self.reload(answer: answer) }
   }
 
@@ -213,7 +212,7 @@ final class Daemon {
     isServing = true
     notify { try $0.notifyReady() }
     startWatchdog()
-    let animators = self.animators.animators
+    let animators = core.servedAnimators
     logger.info(
       "listening on \(listeningPath)\(activated == nil ? "" : " (socket activation)") (pid "
         + "\(getpid()), \(animators.count) animators: "
@@ -345,7 +344,7 @@ final class Daemon {
       switch result {
       case .success(let report):
         self.warnAboutRoutes()
-        let count = self.animators.animators.count
+        let count = self.core.servedAnimators.count
         self.logger.info(
           "reloaded the config: \(count) animators, \(self.core.sessionCount) sessions kept")
         // What needs a reader: warnings and errors (debug and info notes are only logged).
