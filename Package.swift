@@ -92,14 +92,20 @@ let package = Package(
       dependencies: [
         "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "DataAnimator",
       ]),
-    // The plugin host process and its protocol: the frames between the daemon and the host,
-    // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
+    // The plugin host's protocol and its supervision, the parent's side: the frames between the
+    // daemon and the host, the host's sandbox settings and command line, spawning it, and the
+    // supervisor as a state machine with its restart and quarantine policy (docs/plugins.md).
     .target(
       name: "PluginHost",
       dependencies: [
         "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "CProcessControl",
         "UnixIO",
       ]),
+    // The plugin host process itself, the child's side: its serving loop, which loads the
+    // plugins (dlopen) and answers the supervisor's scans and calls (`PluginHostService`).
+    .target(
+      name: "PluginHostChild",
+      dependencies: ["PluginHost", "PluginLoader", "PluginValues", "CProcessControl", "UnixIO"]),
 
     // Wire codec, event loop, server, client.
     .target(
@@ -147,7 +153,7 @@ let package = Package(
       name: "DaemonSupport",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO",
-        "PluginHost", "PluginLoader", "PluginCheck", "CProcessControl",
+        "PluginHost", "PluginHostChild", "PluginLoader", "PluginCheck", "CProcessControl",
       ]),
 
     // Executables.
