@@ -106,7 +106,7 @@ TSAN_FLAGS := --scratch-path .build/tsan -Xswiftc -sanitize=thread -Xswiftc -DSA
 ASAN_OPTIONS := detect_leaks=1:abort_on_error=1:halt_on_error=1
 UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 TSAN_OPTIONS := halt_on_error=1:second_deadlock_stack=1
-SANITIZE_FILTER ?= IntegrationTests
+SANITIZE_FILTER ?= DaemonTests|CLITests|BrowserTests
 TSAN_FILTER ?= DaemonViewerHTTPTests|DaemonViewerImagesTests|LibeventLoopTests
 
 CHROMIUM ?= chromium

@@ -85,12 +85,12 @@ let package = Package(
       dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginABI", "CTransitionPlugin"]),
     // Animators written as data (docs/animators.md): the file format's reader and validator,
     // its expressions, and the compiler from a file and a context to a timeline. No I/O.
+    .target(name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON"]),
+    // The daemon's built-in fallback, `default-slide`, as data embedded in the binary, and as
+    // the server core's `FallbackAnimator` (`BuiltinFallback`), run in process.
     .target(
-      name: "DataAnimator",
-      dependencies: ["TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
-    // The daemon's built-in fallback, `default-slide`, as data embedded in the binary.
-    .target(
-      name: "BuiltinAnimators", dependencies: ["DataAnimator"],
+      name: "BuiltinAnimators",
+      dependencies: ["DataAnimator", "PluginLoader", "PluginValues", "TransitionServer"],
       resources: [.embedInCode("default-slide.json")]),
     // What the plugin side and the server both speak of: a loaded animator's listing
     // (`RegisteredAnimator`), an animator's answer (`PluginTimelineResult`, `PluginCallFault`)
@@ -108,14 +108,20 @@ let package = Package(
       dependencies: [
         "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "DataAnimator",
       ]),
-    // The plugin host process and its protocol: the frames between the daemon and the host,
-    // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
+    // The plugin host's protocol and its supervision, the parent's side: the frames between the
+    // daemon and the host, the host's sandbox settings and command line, spawning it, and the
+    // supervisor as a state machine with its restart and quarantine policy (docs/plugins.md).
     .target(
       name: "PluginHost",
       dependencies: [
         "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "CProcessControl",
         "UnixIO",
       ]),
+    // The plugin host process itself, the child's side: its serving loop, which loads the
+    // plugins (dlopen) and answers the supervisor's scans and calls (`PluginHostService`).
+    .target(
+      name: "PluginHostChild",
+      dependencies: ["PluginHost", "PluginLoader", "PluginValues", "CProcessControl", "UnixIO"]),
 
     // Wire codec, event loop, server, client.
     .target(
@@ -138,14 +144,12 @@ let package = Package(
       dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues"],
       swiftSettings: framePathSettings
     ),
-    // The server core's fakes, shared by its tests and the fuzzer: a clock advanced by hand
-    // (`FakeClock`), a peer read by hand (`FakePeer`) and the animators of a registry loaded
-    // in process (`InProcessAnimatorSource`).
+    // The server core's fakes, shared by its tests and the fuzzer (no shipped binary links
+    // them): a clock advanced by hand (`FakeClock`), a peer read by hand (`FakePeer`) and
+    // animators run in process from closures (`InProcessAnimatorSource`). No plugin loading.
     .target(
       name: "TransitionServerTesting",
-      dependencies: [
-        "TransitionServer", "TransitionJSON", "PluginLoader", "PluginValues", "LineTransport",
-      ]),
+      dependencies: ["TransitionServer", "TransitionJSON", "PluginValues", "LineTransport"]),
     .target(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
     // Unix system calls for every side: the error type, socket addresses, connect and bind,
@@ -162,12 +166,13 @@ let package = Package(
 
     // What the daemon needs beside the core and the loop, none of it libevent: its command
     // line, its config file (`DaemonConfig`) and the user and group lookups (NSS) it needs,
-    // the plugin host's settings, the installed layout, and the log sink on standard error.
+    // the plugin host's settings, the installed layout, the log sink on standard error, and
+    // the viewer listener's routing of an HTTP request (`ViewerRequest`).
     .target(
       name: "DaemonSupport",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO",
-        "PluginHost", "PluginLoader", "PluginCheck", "CProcessControl",
+        "PluginHost", "PluginHostChild", "PluginLoader", "PluginCheck", "CProcessControl",
       ]),
 
     // Executables.
@@ -191,9 +196,20 @@ let package = Package(
     .executableTarget(
       name: "transition-bench",
       dependencies: [
-        "DaemonSupport", "DataAnimator", "PluginLoader", "TransitionJSON", "TransitionKit",
-        "TransitionPluginSDK", "TransitionServer", "TransitionServerTesting", "TransitionWire",
-        "UnixIO",
+        "BuiltinAnimators", "DaemonLauncher", "DaemonSupport", "DataAnimator", "PluginLoader",
+        "PluginValues", "TransitionJSON",
+        "TransitionKit", "TransitionPluginSDK", "TransitionServer", "TransitionWire", "UnixIO",
+      ]),
+    // Starting a `transitiond` on a socket and waiting, with a deadline, until it accepts:
+    // the one launcher of the integration tests, the benchmark and the soak.
+    .target(name: "DaemonLauncher", dependencies: ["UnixIO"]),
+    // What the integration suites share (not shipped): the daemon under test on a temporary
+    // socket, transitionctl runs, headless Chromium, the viewer's harness, PNG reading.
+    .target(
+      name: "IntegrationSupport",
+      dependencies: [
+        "DaemonLauncher", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "TransitionKit", "TransitionViewer", "UnixIO", "DaemonSupport",
       ]),
     // The soak (`make soak`): the judgement of a metric's growth and of frame lateness, pure;
     // and the driver, the daemon under a churn from several processes of itself.
@@ -201,7 +217,8 @@ let package = Package(
     .executableTarget(
       name: "transition-soak",
       dependencies: [
-        "SoakAnalysis", "TransitionClient", "TransitionJSON", "TransitionWire", "UnixIO",
+        "DaemonLauncher", "SoakAnalysis", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "UnixIO",
       ]),
 
     // The fuzzer, one check a byte stream the daemon reads: RequestCheck takes bytes through
@@ -214,7 +231,7 @@ let package = Package(
       dependencies: [
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "PluginValues",
         "TransitionServer", "TransitionServerTesting", "DataAnimator", "TransitionPluginSDK",
-        "PluginHost", "CLibevent", "TransitionViewer",
+        "PluginHost", "CLibevent", "TransitionViewer", "DaemonSupport", "BuiltinAnimators",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -293,15 +310,36 @@ let package = Package(
     .testTarget(
       name: "RequestFuzzingTests",
       // Loads the built lib<Name>.so animators, as the fuzzer does; `swift test` builds them.
-      dependencies: ["RequestFuzzing", "TransitionKit", "TransitionServer", "PluginHost"]
+      dependencies: [
+        "RequestFuzzing", "TransitionKit", "TransitionServer", "PluginHost", "DaemonSupport",
+      ]
+    ),
+    // The integration suites, each runnable alone: the daemon over its socket (DaemonTests),
+    // the command-line tools (CLITests: transitionctl, `transitiond check-plugin`, `make
+    // plugin`), and everything that needs Chromium (BrowserTests). Each starts the real
+    // binaries, which load the real plugins from the products directory.
+    .testTarget(
+      name: "DaemonTests",
+      dependencies: [
+        "IntegrationSupport", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "TransitionKit", "TransitionViewer", "UnixIO", "DaemonSupport", "transitiond",
+        "transitionctl",
+      ]
     ),
     .testTarget(
-      name: "IntegrationTests",
-      // Starts the real binaries, which load the real plugins from the products directory.
+      name: "CLITests",
       dependencies: [
-        "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "TransitionViewer",
-        "UnixIO", "DaemonSupport", "transitiond", "transitionctl", "TransitionRender",
-        "CTransitionGLES",
+        "IntegrationSupport", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "TransitionKit", "TransitionViewer", "UnixIO", "DaemonSupport", "transitiond",
+        "transitionctl",
+      ]
+    ),
+    .testTarget(
+      name: "BrowserTests",
+      dependencies: [
+        "IntegrationSupport", "TransitionClient", "TransitionJSON", "TransitionWire",
+        "TransitionKit", "TransitionViewer", "UnixIO", "DaemonSupport", "transitiond",
+        "transitionctl", "TransitionRender", "CTransitionGLES",
       ]
     ),
   ]

@@ -15,7 +15,7 @@ import TransitionWire
 public struct DaemonConfig: Equatable, Sendable {
   /// What the server core works by: routes, `defaultFps`, `logLevel`, `limits`.
   public var server = ServerConfig()
-  /// The socket path; empty means the default of `SocketPath.resolve(environment:)`.
+  /// The socket path; empty means the default of `SocketPath.resolve(environment:uid:)`.
   public var socket = ""
   /// The socket file's permission bits. Default 0o600 (the owner only).
   public var socketMode: UInt32 = 0o600

@@ -1,3 +1,5 @@
+import BuiltinAnimators
+import Glibc
 import PluginLoader
 import TransitionJSON
 import TransitionServer
@@ -65,8 +67,10 @@ public struct ConversationCheck: Sendable {
     clock.timerSlack = 0.001
     let core = ServerCore(
       config: config, adminPolicy: AdminPolicy(daemonUID: Self.daemonUID, group: nil),
-      animators: InProcessAnimatorSource(registry: registry), clock: clock,
-      logger: Logger(level: .error, clock: clock, sink: RecordingLogSink()))
+      animators: InProcessAnimatorSource(
+        listing: { [registry] in registry.animators }, makeTimeline: registry.makeTimeline),
+      fallback: BuiltinFallback(), clock: clock,
+      logger: Logger(level: .error, clock: clock, sink: RecordingLogSink()), processID: getpid())
     var nextID: UInt64 = 0
     func connect(_ index: Int) -> ConversationClient {
       nextID += 1

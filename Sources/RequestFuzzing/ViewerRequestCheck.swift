@@ -1,4 +1,5 @@
 import CLibevent
+import DaemonSupport
 import TransitionServer
 import TransitionViewer
 import TransitionWire

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TransitionJSON
 import TransitionWire
 
@@ -310,10 +311,10 @@ public struct EventIterator: IteratorProtocol {
 extension DaemonClient {
   /// The socket path a client uses when none is given: `$TRANSITIOND_SOCKET`, else
   /// `$XDG_RUNTIME_DIR/transitiond/transitiond.sock`, else `/tmp/transitiond-<uid>/transitiond.sock`
-  /// (see `SocketPath.resolve(environment:)`).
+  /// (see `SocketPath.resolve(environment:uid:)`), for this process's real uid.
   public static func defaultPath(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
-    SocketPath.resolve(environment: environment)
+    SocketPath.resolve(environment: environment, uid: getuid())
   }
 }

@@ -2,7 +2,7 @@ import TransitionJSON
 import TransitionKit
 import TransitionWire
 
-/// The admin ops `route` and `reload` (``Op/isAdmin`` was checked already; `end` is with the
+/// The admin ops `route` and `reload` (their records' ``OpAccess/admin`` was checked already; `end` is with the
 /// session ops).
 extension ServerCore {
   func route(

@@ -1,4 +1,3 @@
-import Glibc
 import TransitionJSON
 import TransitionKit
 import TransitionWire
@@ -9,7 +8,7 @@ extension ServerCore {
   func hello(id: RequestID?, from client: Client) {
     var fields: [String: JSONValue] = [
       "server": .string("transitiond"), "version": .string(Self.version),
-      "protocol": .number(Double(Self.protocolVersion)), "pid": .number(Double(getpid())),
+      "protocol": .number(Double(Self.protocolVersion)), "pid": .number(Double(processID)),
       "admin": .bool(adminPolicy.isAdmin(client.identity)),
       "features": .array(Feature.allCases.map { .string($0.rawValue) }),
     ]

@@ -44,7 +44,7 @@ extension ServerCore {
     sessionQuota.charge(client: client.id, uid: uid)
     client.isWaitingForAnimator = true
     let timelineRequest = TimelineRequest(
-      source: animators, builtin: fallbackAnimator, contextJSON: request.contextJSON,
+      source: animators, fallback: fallbackAnimator, contextJSON: request.contextJSON,
       maximumSeconds: request.duration == nil ? limits.maxSessionSeconds : nil, logger: logger)
     timelineRequest.start(animator: name) { [weak self] result in
       guard let self else { return }

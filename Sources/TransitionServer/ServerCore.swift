@@ -1,4 +1,3 @@
-import Glibc
 import PluginValues
 import TransitionJSON
 import TransitionKit
@@ -12,8 +11,8 @@ import TransitionWire
 /// hand it each request line with ``receive(line:from:)``, and report ``peerDrained(_:)``,
 /// ``peerSentOverlongLine(_:)`` and ``peerClosed(_:)``.
 ///
-/// Each line is parsed once (`Request`), its op looked up once (``Op``), its fields decoded
-/// once (``Command``), and the command runs its one handler; every failure on the way is the
+/// Each line is parsed once (`Request`), its op's record looked up once (``OpRecord``), and
+/// the record's handler reads the fields it needs and runs; every failure on the way is the
 /// request's single error reply. Everything runs on one thread: the core is not `Sendable`.
 public final class ServerCore {
   /// The server's version, reported by `hello` and `transitiond --version`.
@@ -24,7 +23,8 @@ public final class ServerCore {
   /// The configuration in force.
   public private(set) var config: ServerConfig
   let clock: ServerClock
-  let animators: AnimatorSource
+  /// The source's animators, with the fallback standing in when the source lacks it.
+  let animators: AnimatorsWithFallback
   public let logger: Logger
   let stats: ServerStats
   var routes: AnimatorRoutes
@@ -47,21 +47,32 @@ public final class ServerCore {
   /// `diagnostics`), or `reload_failed`. It may answer at once (a config that does not load).
   /// The requesting client's later requests wait for the answer. Nil refuses `reload`.
   public var reloadHandler: ((@escaping (Result<ReloadOutcome, WireError>) -> Void) -> Void)?
-  /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``);
-  /// nil asks the source's own `default-slide`.
-  public var fallbackAnimator: FallbackAnimator?
+  /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``),
+  /// and that is listed and served under its name when the source has none.
+  public let fallbackAnimator: FallbackAnimator
   /// The viewer's URL with its token, when the daemon's HTTP listener is on; `hello` gives it
   /// to the clients of the Unix socket (whose permissions already decide who may watch).
   public var viewerURL: String?
+  /// The process id `hello` reports: the daemon's, which it supplies (the core asks the
+  /// system nothing).
+  let processID: Int32
 
   /// A core with no clients and no sessions.
+  ///
+  /// - Parameters:
+  ///   - animators: Where the animators come from (the plugin host, or an in-process source).
+  ///   - fallback: The animator that serves whenever the chosen one cannot: the daemon's
+  ///     built-in `default-slide`.
+  ///   - processID: The pid `hello` reports (the daemon's `getpid()`).
   public init(
     config: ServerConfig, adminPolicy: AdminPolicy, animators: AnimatorSource,
-    clock: ServerClock, logger: Logger
+    fallback: FallbackAnimator, clock: ServerClock, logger: Logger, processID: Int32
   ) {
+    self.processID = processID
+    fallbackAnimator = fallback
     self.config = config
     self.adminPolicy = adminPolicy
-    self.animators = animators
+    self.animators = AnimatorsWithFallback(animators, fallback: fallback)
     self.clock = clock
     self.logger = logger
     stats = ServerStats(startTime: clock.now)
@@ -79,6 +90,10 @@ public final class ServerCore {
     logger.level = config.logLevel
     routes = AnimatorRoutes(config.routes)
   }
+
+  /// The animators served, in the order the `animators` reply lists them (the fallback last
+  /// when the source has none of its name).
+  public var servedAnimators: [RegisteredAnimator] { animators.animators }
 
   /// The number of running sessions.
   public var sessionCount: Int { sessions.count }
@@ -203,69 +218,45 @@ public final class ServerCore {
 
   // MARK: Requests
 
-  /// Parses, decodes and runs one line.
+  /// Parses one line, looks its op's record up, checks who may call it and its members, and
+  /// runs its handler.
   func handle(line: [UInt8], from client: Client) {
-    let id: RequestID?
+    var id: RequestID?
     do throws(WireError) {
-      let command: Command
       // The request sent most, read without a tree when its meaning is certain: the same
-      // command as the general path's.
+      // control as the `update` record's (UpdateLineTests).
       if let update = line.withUnsafeBufferPointer(UpdateLine.init) {
-        command = .control(
-          session: update.session, .update(progress: update.progress, touch: update.touch))
         id = update.id
-      } else {
-        let request: Request
-        do {
-          request = try Request(line: line)
-        } catch {
-          client.fail(id: error.id, error.error)
-          return
-        }
-        id = request.id
-        command = try decode(request, from: client)
+        try control(
+          .update(progress: update.progress, touch: update.touch), session: update.session,
+          id: id, from: client)
+        return
       }
-      try run(command, id: id, from: client)
+      let request: Request
+      do {
+        request = try Request(line: line)
+      } catch {
+        client.fail(id: error.id, error.error)
+        return
+      }
+      id = request.id
+      let record = try OpRecord.named(request.op)
+      try requireAccess(record, from: client)
+      try request.allowOnly(record.members, of: record.op)
+      try record.handler(self, request, id, client)
     } catch {
       client.fail(id: id, error)
     }
   }
 
-  /// The command of `request` from `client`: its op looked up, refused when it is an admin op
-  /// and the client no admin, and its fields decoded.
-  private func decode(_ request: Request, from client: Client) throws(WireError) -> Command {
-    guard let op = Op(rawValue: request.op) else {
-      throw WireError(.unknownOp, "unknown op \"\(request.op)\"")
-    }
-    if op.isAdmin, !adminPolicy.isAdmin(client.identity) {
-      logger.warnRefusal("refused admin op \(op.rawValue) from \(client)")
-      throw WireError(
-        .forbidden,
-        "\(op.rawValue) is an admin op: it needs uid 0, the daemon's uid or the admin group")
-    }
-    return try Command(op, request, defaultFps: config.defaultFps)
-  }
-
-  /// The handler table: each command to its one handler.
-  private func run(_ command: Command, id: RequestID?, from client: Client) throws(WireError) {
-    switch command {
-    case .hello: hello(id: id, from: client)
-    case .animators: listAnimators(id: id, from: client)
-    case .routes: client.reply(id: id, ["routes": routes.json])
-    case .sessions: listSessions(id: id, from: client)
-    case .stats: reportStats(id: id, from: client)
-    case .route(let operation, let animator):
-      try route(operation, to: animator, id: id, from: client)
-    case .reload: try reload(id: id, from: client)
-    case .begin(let begin): try self.begin(begin, id: id, from: client)
-    case .subscribe(let subscribe): try self.subscribe(subscribe, id: id, from: client)
-    case .unsubscribe(let subscription):
-      try unsubscribe(subscription, id: id, from: client)
-    case .resync(let subscription): try resync(subscription, id: id, from: client)
-    case .control(let session, let control):
-      try self.control(control, session: session, id: id, from: client)
-    case .end(let session): try end(session, id: id, from: client)
-    }
+  /// Refuses an ``OpAccess/admin`` op to a client that is no admin; the session's user is
+  /// checked by the control handler, once the session is found.
+  private func requireAccess(_ record: OpRecord, from client: Client) throws(WireError) {
+    guard record.access == .admin, !adminPolicy.isAdmin(client.identity) else { return }
+    let name = record.op.rawValue
+    logger.warnRefusal("refused admin op \(name) from \(client)")
+    throw WireError(
+      .forbidden, "\(name) is an admin op: it needs uid 0, the daemon's uid or the admin group")
   }
 
   /// A `begin` of `client` was answered: its waiting requests run now, in order, until one

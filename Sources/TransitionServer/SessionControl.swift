@@ -29,6 +29,20 @@ extension SessionControl {
   }
 }
 
+extension SessionControl {
+  /// The control of an `update` request: `progress`, `touch` or both.
+  ///
+  /// - Throws: `bad_request` naming a field of the wrong type, or when both are missing.
+  static func update(reading request: Request) throws(WireError) -> SessionControl {
+    let progress = try request.optionalNumber("progress")
+    let touch = try request.optionalPoint("touch")
+    guard progress != nil || touch != nil else {
+      throw WireError(.badRequest, "update needs progress, touch or both")
+    }
+    return .update(progress: progress, touch: touch)
+  }
+}
+
 /// What an `update` followed: the `followed` member of its reply.
 enum FollowedInput: String, Sendable {
   /// The touch set the progress (the timeline has a gesture, and no progress was given).

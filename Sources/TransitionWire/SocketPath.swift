@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The default location of the daemon's Unix socket, resolved the same way by the daemon and
 /// by every client.
 ///
@@ -14,7 +8,8 @@
 /// 3. `/tmp/transitiond-<uid>/transitiond.sock`.
 ///
 /// An explicit `--socket PATH` (or the daemon's `socket` config key) overrides all three; that
-/// choice is made by the caller, not here.
+/// choice is made by the caller, not here. The caller also passes the environment and the uid
+/// in: this reads neither the process's environment nor its uid.
 public enum SocketPath {
   /// The environment variable that names the socket path for the daemon and its clients.
   public static let environmentVariable = "TRANSITIOND_SOCKET"
@@ -25,12 +20,10 @@ public enum SocketPath {
   /// Resolves the default socket path.
   ///
   /// - Parameters:
-  ///   - environment: the process environment to read (pass a dictionary in tests).
-  ///   - uid: the user id used in the `/tmp` fallback; the calling process's real uid by default.
+  ///   - environment: the environment to read (the process's, or a dictionary in tests).
+  ///   - uid: the user id of the `/tmp` fallback: the calling process's real uid.
   /// - Returns: an absolute or relative path, exactly as the environment gave it.
-  public static func resolve(environment: [String: String], uid: UInt32 = UInt32(getuid()))
-    -> String
-  {
+  public static func resolve(environment: [String: String], uid: UInt32) -> String {
     if let explicit = environment[environmentVariable], !explicit.isEmpty {
       return explicit
     }

@@ -1,3 +1,4 @@
+import DaemonLauncher
 import DaemonSupport
 import Foundation
 
@@ -6,7 +7,7 @@ import Foundation
 /// memory (`VmHWM` in `/proc/<pid>/status`).
 final class DaemonProcess {
   let socketPath: String
-  let process: Process
+  let launcher: DaemonLauncher
   let directory: String
   /// Seconds from starting the process to the first reply on its socket.
   private(set) var startupSeconds = 0.0
@@ -25,28 +26,31 @@ final class DaemonProcess {
     directory = "/tmp/transition-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     socketPath = directory + "/transitiond.sock"
-    process = Process()
-    process.executableURL = binDirectory.appendingPathComponent("transitiond")
     var arguments = [
-      "--socket", socketPath, "--plugin-path", binDirectory.path,
-      "--animator-path", Self.animatorDirectory, "--log-level", "error",
+      "--plugin-path", binDirectory.path, "--animator-path", Self.animatorDirectory,
+      "--log-level", "error",
     ]
     if let config {
       let path = directory + "/transitiond.json"
       try Data("{\(config)}".utf8).write(to: URL(fileURLWithPath: path))
       arguments += ["--config", path]
     }
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
     let start = Monotonic.now
-    try process.run()
-    Self.running.add(process)
-    let socket = try LineSocket.waitingFor(path: socketPath, within: 5)
+    launcher = try DaemonLauncher(
+      binary: binDirectory.appendingPathComponent("transitiond").path, socketPath: socketPath,
+      arguments: arguments)
+    Self.running.add(launcher.process)
+    guard launcher.waitUntilAccepting(within: 5, every: 0.001) else {
+      throw BenchError("transitiond did not accept connections on \(socketPath)")
+    }
+    let socket = try LineSocket(path: socketPath)
     _ = try socket.request(#"{"op":"hello"}"#)
     startupSeconds = Monotonic.now - start
   }
 
-  var pid: Int32 { process.processIdentifier }
+  var process: Process { launcher.process }
+
+  var pid: Int32 { launcher.pid }
 
   /// The daemons still running, so that an early exit can stop them.
   static let running = RunningProcesses()
@@ -95,10 +99,7 @@ final class DaemonProcess {
 
   func stop() {
     Self.running.remove(process)
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-    }
+    launcher.stop()
     try? FileManager.default.removeItem(atPath: directory)
   }
 }

@@ -1,7 +1,7 @@
+import BuiltinAnimators
 import Foundation
 import PluginLoader
 import TransitionServer
-import TransitionServerTesting
 
 /// An `update`'s CPU in the server core, in process: an interactive zoom-present session with
 /// one subscriber, each `update` line received and its reply and frame written to a peer that
@@ -19,14 +19,15 @@ struct UpdateStage {
         searchPath: PluginSearchPath(configured: [], executableDirectory: nil),
         allowInsecurePlugins: true, animatorPaths: [DaemonProcess.animatorDirectory]))
     _ = registry.rescan()
-    let clock = FakeClock(now: 1_000)
+    let clock = InProcessCore.StillClock(now: 1_000)
     let core = ServerCore(
       config: ServerConfig(), adminPolicy: AdminPolicy(daemonUID: getuid(), group: nil),
-      animators: InProcessAnimatorSource(registry: registry), clock: clock,
-      logger: Logger(level: .error, clock: clock, sink: RecordingLogSink()))
-    let peer = FakePeer(
-      id: 1, identity: PeerIdentity(pid: getpid(), uid: getuid(), gid: getgid()),
-      holdsOutput: false)
+      animators: InProcessCore.RegistryAnimators(registry), fallback: BuiltinFallback(),
+      clock: clock,
+      logger: Logger(level: .error, clock: clock, sink: InProcessCore.DiscardedLog()),
+      processID: getpid())
+    let peer = InProcessCore.MemoryPeer(
+      id: 1, identity: PeerIdentity(pid: getpid(), uid: getuid(), gid: getgid()))
     core.connect(peer)
     core.receive(
       line: Array(
@@ -72,7 +73,9 @@ struct UpdateStage {
   /// written. Its own function, so that `valgrind --tool=callgrind
   /// --toggle-collect='*UpdateStage*receive*'` counts the updates alone.
   @inline(never)
-  private static func receive(_ lines: [[UInt8]], core: ServerCore, peer: FakePeer) -> Int {
+  private static func receive(_ lines: [[UInt8]], core: ServerCore, peer: InProcessCore.MemoryPeer)
+    -> Int
+  {
     var written = 0
     for line in lines {
       core.receive(line: line, from: peer)

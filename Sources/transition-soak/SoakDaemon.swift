@@ -1,3 +1,4 @@
+import DaemonLauncher
 import Foundation
 import TransitionClient
 import TransitionJSON
@@ -9,11 +10,11 @@ final class SoakDaemon {
   let directory: String
   let socketPath: String
   let logPath: String
-  let process = Process()
+  let launcher: DaemonLauncher
   /// The viewer page's URL with its token.
   private(set) var viewerURL = ""
 
-  /// Starts the daemon and waits (up to 10 s) until it answers `hello`.
+  /// Starts the daemon and waits (up to 10 s, polling) until it answers `hello`.
   /// - Throws: ``SoakFailure`` when it does not start or answer.
   init(binDirectory: String, animatorDirectory: String) throws {
     directory = NSTemporaryDirectory() + "transition-soak-\(getpid())"
@@ -30,27 +31,28 @@ final class SoakDaemon {
     let configPath = directory + "/transitiond.json"
     try Data(config.serialized.utf8).write(to: URL(fileURLWithPath: configPath))
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-    process.executableURL = URL(fileURLWithPath: binDirectory + "/transitiond")
-    process.arguments = ["--config", configPath, "--socket", socketPath]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle(forWritingAtPath: logPath)
-    try process.run()
-    let giveUp = Monotonic.now + 10
-    while true {
-      if let client = try? DaemonClient(path: socketPath), let info = try? client.hello() {
-        viewerURL = info.viewer ?? ""
-        client.close()
-        break
-      }
-      guard process.isRunning, Monotonic.now < giveUp else {
-        stop()
-        throw SoakFailure("transitiond did not start; its log: \(logPath)")
-      }
-      Monotonic.sleep(0.05)
+    launcher = try DaemonLauncher(
+      binary: binDirectory + "/transitiond", socketPath: socketPath,
+      arguments: ["--config", configPath],
+      standardError: FileHandle(forWritingAtPath: logPath))
+    let answered = DaemonLauncher.poll(within: 10, every: 0.05) {
+      guard launcher.isRunning else { return true }
+      guard let client = try? DaemonClient(path: socketPath), let info = try? client.hello()
+      else { return false }
+      viewerURL = info.viewer ?? ""
+      client.close()
+      return true
+    }
+    guard answered, launcher.isRunning else {
+      stop()
+      throw SoakFailure("transitiond did not start; its log: \(logPath)")
     }
   }
 
-  var pid: Int32 { process.processIdentifier }
+  /// The daemon's process.
+  var process: Process { launcher.process }
+
+  var pid: Int32 { launcher.pid }
 
   /// The plugin host: the daemon's child process, if one runs now.
   var pluginHostPID: Int32? { ProcessProbe.children(of: pid).first }
@@ -59,9 +61,7 @@ final class SoakDaemon {
   /// - Returns: its exit status.
   @discardableResult
   func stop() -> Int32 {
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
-    return process.terminationStatus
+    launcher.stop()
   }
 
   /// The last lines of the daemon's log.

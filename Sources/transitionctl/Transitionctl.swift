@@ -1,3 +1,4 @@
+import Glibc
 import TransitionWire
 
 /// The `transitionctl` program: global options, the verb table and dispatch.
@@ -109,7 +110,8 @@ enum Transitionctl {
     let parsed = try ParsedArguments(
       rest, verb: verb, flags: command.flags, options: command.options.union(["socket"]))
     let context = CommandContext(
-      socketPath: parsed.value("socket") ?? socket ?? SocketPath.resolve(environment: environment),
+      socketPath: parsed.value("socket") ?? socket
+        ?? SocketPath.resolve(environment: environment, uid: getuid()),
       output: StandardStreams.output)
     return try command.run(parsed, context)
   }

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 import RequestFuzzing
 import Testing

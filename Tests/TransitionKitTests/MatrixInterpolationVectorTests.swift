@@ -25,7 +25,7 @@ private func close(_ a: Transform3D, _ b: Transform3D, tolerance: Double = 1e-12
 /// Matrix interpolation against the expectations browsers are tested with: web-platform-tests
 /// css/css-transforms/animation/transform-interpolation-005.html and Chromium's
 /// ui/gfx/geometry/transform_unittest.cc, as published, and values read back from Chromium 156
-/// (Web Animations API, `getComputedStyle`) where a test says so. Tests/IntegrationTests'
+/// (Web Animations API, `getComputedStyle`) where a test says so. BrowserTests'
 /// `ChromiumMatrixInterpolationTests` compares random pairs with the browser itself.
 @Suite struct MatrixInterpolationVectorTests {
   /// web-platform-tests css/css-transforms/animation (matrix interpolation): halfway between

@@ -1,5 +1,6 @@
 import Foundation
 import PluginLoader
+import PluginValues
 import Testing
 import TransitionJSON
 import TransitionKit
@@ -13,6 +14,8 @@ import TransitionServerTesting
 final class CoreHarness {
   /// The uid the fake daemon runs as; peers of this uid are admins.
   static let daemonUID: UInt32 = 4_242
+  /// The pid the harness's core reports in `hello`, as the daemon supplies its own.
+  static let processID: Int32 = 31_337
   /// A uid that is not an admin.
   static let userUID: UInt32 = 1_000
 
@@ -45,15 +48,17 @@ final class CoreHarness {
   /// each read).
   init(
     limits: ServerLimits = ServerLimits(), animators: AnimatorSource? = nil,
-    adminGroup: AdminGroup? = nil, logLevel: LogLevel = .error
+    fallback: FallbackAnimator = RegistryFallback(), adminGroup: AdminGroup? = nil,
+    logLevel: LogLevel = .error
   ) {
     var config = ServerConfig()
     config.limits = limits
     config.logLevel = logLevel
     core = ServerCore(
       config: config, adminPolicy: AdminPolicy(daemonUID: Self.daemonUID, group: adminGroup),
-      animators: animators ?? InProcessAnimatorSource(registry: Self.registry), clock: clock,
-      logger: Logger(level: logLevel, clock: clock, sink: log))
+      animators: animators ?? InProcessAnimatorSource(registry: Self.registry),
+      fallback: fallback, clock: clock,
+      logger: Logger(level: logLevel, clock: clock, sink: log), processID: Self.processID)
   }
 
   /// A peer of `uid` (nil: no identity), connected to the core.
@@ -123,4 +128,22 @@ extension JSONValue {
 extension [JSONValue] {
   /// The frame events among these lines.
   var frames: [JSONValue] { filter { $0.event == "frame" } }
+}
+
+extension InProcessAnimatorSource {
+  /// The animators of `registry`, loaded in this process.
+  convenience init(registry: PluginRegistry) {
+    self.init(listing: { registry.animators }, makeTimeline: registry.makeTimeline)
+  }
+}
+
+/// The fallback of the tests, as the daemon's built-in one: default-slide of the loaded data
+/// animators, called synchronously; counts its calls.
+final class RegistryFallback: FallbackAnimator {
+  var calls = 0
+  var info: RegisteredAnimator { CoreHarness.registry.animator(named: "default-slide")! }
+  func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
+    calls += 1
+    return CoreHarness.registry.makeTimeline(animator: "default-slide", contextJSON: contextJSON)
+  }
 }

@@ -18,6 +18,7 @@ import TransitionWire
     #expect(user["id"] == .number(1))
     #expect(user["server"] == .string("transitiond"))
     #expect(user["protocol"] == .number(1))
+    #expect(user["pid"] == .number(Double(CoreHarness.processID)))
     #expect(user["admin"] == .bool(false))
     let admin = harness.reply(
       #"{"op":"hello"}"#, from: harness.connect(uid: CoreHarness.daemonUID))

@@ -5,8 +5,8 @@ import TransitionWire
 
 @testable import TransitionServer
 
-/// ``UpdateLine``, the `update` read without a tree, against the general path (``Request``
-/// then ``Command``): every line it takes means there what it reads, and it takes every
+/// ``UpdateLine``, the `update` read without a tree, against the general path (``Request``,
+/// then the `update` record's member check and its reads): every line it takes means there what it reads, and it takes every
 /// update whose meaning is plain; and the control reply written straight is the bytes the
 /// general reply writer gives.
 @Suite struct UpdateLineTests {
@@ -41,11 +41,16 @@ import TransitionWire
   }
 
   /// What the general path makes of `line` when it is an update it accepts.
-  private func generalUpdate(_ line: [UInt8]) -> (command: Command, id: RequestID?)? {
+  private func generalUpdate(_ line: [UInt8]) -> (
+    session: String, control: SessionControl, id: RequestID?
+  )? {
     guard let request = try? Request(line: line), request.op == "update",
-      let command = try? Command(.update, request, defaultFps: 60)
+      let record = try? OpRecord.named(request.op),
+      (try? request.allowOnly(record.members, of: record.op)) != nil,
+      let session = try? request.requiredString("session"),
+      let control = try? SessionControl.update(reading: request)
     else { return nil }
-    return (command, request.id)
+    return (session, control, request.id)
   }
 
   @Test func takesOnlyWhatTheGeneralPathReadsTheSameAndEveryPlainUpdate() throws {
@@ -59,11 +64,9 @@ import TransitionWire
       if let fast {
         taken += 1
         let general = try #require(general, "\(text)")
+        #expect(general.session == fast.session, "\(text)")
         #expect(
-          general.command
-            == .control(
-              session: fast.session, .update(progress: fast.progress, touch: fast.touch)),
-          "\(text)")
+          general.control == .update(progress: fast.progress, touch: fast.touch), "\(text)")
         #expect(general.id == fast.id, "\(text)")
       } else if general != nil {
         // Declined although valid: only where a member is null, which the general path

@@ -34,13 +34,4 @@ import TransitionWire
       #expect((Op(rawValue: name) != nil) == (name != "fly"), "\(name)")
     }
   }
-
-  @Test func adminOpsAndControlsAreTheDocumentedOnes() {
-    #expect(Set(Op.allCases.filter(\.isAdmin)) == [.route, .reload, .end])
-    #expect(
-      Op.controls.map(\.rawValue) == [
-        "update", "pause", "resume", "reverse", "seek", "finish", "cancel",
-      ])
-    #expect(Op.allCases.filter(\.isControl).count == 7)
-  }
 }

@@ -1,0 +1,73 @@
+import TransitionJSON
+
+/// What an animator made of one context's JSON bytes: the three answers of `make_timeline`.
+public enum AnimatorOutcome: Equatable, Sendable {
+  /// The timeline in the encoding asked for: compact UTF-8 JSON (`TRANSITIOND_STATUS_OK`), or
+  /// the binary form the plugin host sends the daemon (`Timeline.binaryEncoded`).
+  case timeline([UInt8])
+  /// The animator cannot serve the context (`TRANSITIOND_STATUS_DECLINE`).
+  case declined
+  /// The context or the animator failed; the message names the problem, not the animator
+  /// (`TRANSITIOND_STATUS_ERROR`).
+  case failed(String)
+}
+
+/// How ``AnimatorOutcome/timeline(_:)`` carries the timeline.
+public enum TimelineEncoding: Sendable {
+  /// `Timeline.jsonText`: what `make_timeline` returns.
+  case json
+  /// `Timeline.binaryEncoded`: what the plugin host sends for the animators it runs itself.
+  case binary
+}
+
+extension Animator {
+  /// Runs the animator on a context given as JSON bytes, without trapping on any input.
+  ///
+  /// The context is decoded with `TransitionContext(jsonBytes:)`. Its optional `duration` member
+  /// (seconds, kept in `context.hints`) sets the timeline's duration; without it the animator's
+  /// `defaultDuration(for:)` is used. An operation outside `operations` is declined, so that the
+  /// daemon falls back to its default animator.
+  /// - Parameters:
+  ///   - contextJSON: the context as UTF-8 JSON.
+  ///   - encoding: how the timeline is encoded; JSON unless said.
+  /// - Returns: the encoded timeline, a decline, or a failure whose message names the problem
+  ///   (not the animator: the daemon reports it as `animator <name> failed: <message>`).
+  public func outcome(
+    forContextJSON contextJSON: some Collection<UInt8>, encoding: TimelineEncoding = .json
+  ) -> AnimatorOutcome {
+    let context: TransitionContext
+    let duration: Double
+    do throws(EngineError) {
+      context = try TransitionContext(jsonBytes: contextJSON)
+      duration = try Self.requestedDuration(in: context) ?? defaultDuration(for: context.operation)
+    } catch {
+      return .failed(error.message)
+    }
+    guard operations.contains(context.operation) else { return .declined }
+    do {
+      guard let timeline = try timeline(for: context, duration: duration) else { return .declined }
+      switch encoding {
+      case .json: return .timeline(timeline.jsonText)
+      case .binary: return .timeline(timeline.binaryEncoded)
+      }
+    } catch let error as EngineError {
+      return .failed(error.message)
+    } catch {
+      return .failed("\(error)")
+    }
+  }
+
+  /// The context's `duration` member, if any.
+  /// - Throws: `EngineError` unless it is a finite positive number.
+  private static func requestedDuration(in context: TransitionContext) throws(EngineError)
+    -> Double?
+  {
+    guard let member = context.hints["duration"] else { return nil }
+    guard let seconds = member.numberValue, seconds.isFinite, seconds > 0 else {
+      throw EngineError(
+        .outOfRange,
+        "context.duration must be a positive number of seconds, got \(member.serialized)")
+    }
+    return seconds
+  }
+}

@@ -1,0 +1,93 @@
+import TransitionJSON
+import TransitionKit
+import TransitionWire
+
+/// The fields of `begin` (docs/protocol.md, "begin").
+struct BeginRequest: Equatable {
+  /// The validated context.
+  var context: TransitionContext
+  /// The animator asked for; nil for the route of the context's operation.
+  var animator: String?
+  /// The length to play the timeline at, in seconds, positive (`limits.maxSessionSeconds` is
+  /// the handler's to check); nil for the timeline's own.
+  var duration: Double?
+  /// Whether the session starts waiting for interaction.
+  var interactive: Bool
+  /// Where the finger went down, container points (interactive sessions only); animators
+  /// read it as the context's `touch`.
+  var touch: Point?
+  /// The session id the client chose; nil for one the server picks.
+  var session: String?
+  /// The animator's parameters to set (`params`), checked against the animator's listing by
+  /// the handler; empty for the defaults.
+  var params: [String: Double]
+  /// The context's text as the request has it (``Request/contextText``), for ``contextJSON``:
+  /// a JSON object, so it ends with `}`.
+  var contextText: [UInt8]
+
+  init(_ request: Request) throws(WireError) {
+    let contextValue: JSONValue
+    do {
+      contextValue = try request.body.required("context").value
+    } catch {
+      throw WireError(.badRequest, error.message)
+    }
+    do {
+      // Read again from its text, which the fast path reads without walking the parsed
+      // value; the same context, or the same error, as `TransitionContext(json:)` of it.
+      if let text = request.contextText {
+        context = try TransitionContext(jsonBytes: text, path: "context")
+      } else {
+        context = try TransitionContext(json: contextValue, path: "context")
+      }
+    } catch {
+      throw WireError(.invalidContext, error.message)
+    }
+    duration = try request.optionalNumber("duration")
+    if let duration, !(duration > 0) {
+      throw WireError(
+        .badRequest, "duration must be a positive number of seconds, got \(duration)")
+    }
+    interactive = try request.optionalBool("interactive") ?? false
+    touch = try request.optionalPoint("touch")
+    if touch != nil, !interactive {
+      throw WireError(.badRequest, "touch needs interactive: true (a finger drives the session)")
+    }
+    session = try request.optionalString("session")
+    if let session, let problem = SessionID.problem(with: session) {
+      throw WireError(.badRequest, problem)
+    }
+    animator = try request.optionalString("animator")
+    params = try request.optionalNumbers("params") ?? [:]
+    // The text of the member whose value was just read: there whenever `context` is.
+    contextText = request.contextText ?? []
+  }
+
+  /// The context as the animator receives it: the request's text of it (validated), with
+  /// `duration`, `params` and `touch` added when the request has them.
+  var contextJSON: [UInt8] {
+    var added = ByteSink(capacity: 128)
+    if let duration {
+      added.append(",\"duration\":")
+      added.appendNumber(duration)
+    }
+    if !params.isEmpty {
+      added.append(",\"params\":")
+      added.appendJSON(.object(params.mapValues(JSONValue.number)))
+    }
+    if let touch {
+      added.append(",\"touch\":")
+      added.appendJSON(.array([.number(touch.x), .number(touch.y)]))
+    }
+    // The request's own text (not the validated context written again), with the members
+    // added before its closing brace: they win over any of the same name, as the last member
+    // of a JSON object does. A context has members (`operation` at least), so a comma goes
+    // before them.
+    var text = contextText
+    guard !added.bytes.isEmpty, text.last == UInt8(ascii: "}") else { return text }
+    text.removeLast()
+    text += added.bytes
+    text.append(UInt8(ascii: "}"))
+    return text
+  }
+}

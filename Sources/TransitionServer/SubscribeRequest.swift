@@ -1,0 +1,49 @@
+import TransitionJSON
+import TransitionKit
+import TransitionWire
+
+/// The fields of `subscribe` (docs/protocol.md, "subscribe and unsubscribe").
+struct SubscribeRequest: Equatable {
+  /// A session id, or nil for `*` (every session).
+  var session: String?
+  var fps: Double
+  var clock: Subscription.Clock
+  /// Whether the stream's `begin` events carry the session's timeline (`timeline: true`).
+  var timeline: Bool
+  var encoding: FrameEncoding
+
+  init(
+    session: String?, fps: Double, clock: Subscription.Clock, timeline: Bool = false,
+    encoding: FrameEncoding = .full
+  ) {
+    self.session = session
+    self.fps = fps
+    self.clock = clock
+    self.timeline = timeline
+    self.encoding = encoding
+  }
+
+  init(_ request: Request, defaultFps: Double) throws(WireError) {
+    let target = try request.requiredString("session")
+    session = target == "*" ? nil : target
+    fps = try request.optionalNumber("fps") ?? defaultFps
+    guard FrameRate.range.contains(fps) else {
+      throw WireError(.badRequest, "fps must be in [1, 240], got \(JSONValue.format(fps))")
+    }
+    let clockName = try request.optionalString("clock") ?? Subscription.Clock.wall.rawValue
+    guard let clock = Subscription.Clock(rawValue: clockName) else {
+      throw WireError(.badRequest, "clock must be \"wall\" or \"virtual\", got \"\(clockName)\"")
+    }
+    self.clock = clock
+    timeline = try request.optionalBool("timeline") ?? false
+    let encodingName = try request.optionalString("encoding") ?? FrameEncoding.full.rawValue
+    guard let encoding = FrameEncoding(rawValue: encodingName) else {
+      throw WireError(
+        .badRequest, "encoding must be \"full\" or \"delta\", got \"\(encodingName)\"")
+    }
+    self.encoding = encoding
+  }
+
+  /// The `session` field as the client wrote it.
+  var target: String { session ?? "*" }
+}

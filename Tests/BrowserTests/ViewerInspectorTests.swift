@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import IntegrationSupport
+
+/// The viewer's timeline inspector in real Chromium, on a recording the real daemon made with
+/// `transitionctl play` (whose `begin` event carries the timeline): the lanes are the animated
+/// layers, and the plotted curve, computed from the timeline, passes through the frames' values.
+@Suite("viewer: the timeline inspector", .serialized)
+struct ViewerInspectorTests {
+  @Test(
+    "album-flip push: a lane per animated layer; each photo's alpha curve through every frame",
+    .enabled(if: HeadlessChromium.missingReason == nil, "\(HeadlessChromium.missingReason ?? "")"))
+  func albumPush() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("flip.ndjson")
+    let scene = TransitionctlProducts.scenes.appendingPathComponent("album-flip-push.json").path
+    let played = try TransitionctlRun.run(
+      ["play", scene, "--virtual", "--fps", "30", "--out", path], socket: daemon.socketPath)
+    #expect(played.status == 0, "\(played.stderr)")
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    let recording = try TransitionctlRecording(lines)
+    let timeline = try #require(recording.begin["timeline"] as? [String: Any], "no timeline")
+    let layers = try #require(timeline["layers"] as? [[String: Any]])
+    let animated = layers.filter { !(($0["tracks"] as? [Any]) ?? []).isEmpty }
+      .compactMap { $0["id"] as? String }
+    #expect(animated.count > 10)
+    // The grid's cells, photo-1 … photo-15 (not photo-grid-navbar).
+    let photos = animated.filter {
+      $0.hasPrefix("photo-") && $0.dropFirst("photo-".count).allSatisfy(\.isNumber)
+    }
+    #expect(photos.count == 15)
+
+    for photo in [photos[0], photos[7], photos[14]] {
+      let url = try ViewerHarness.url([
+        ("recording", path), ("measure", "inspector"), ("select", photo), ("property", "alpha"),
+      ])
+      let dom = try HeadlessChromium.dumpDOM(url)
+      guard let start = dom.range(of: "<pre id=\"measurements\">"),
+        let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+      else { throw DaemonHarnessError("no inspector report: \(dom.suffix(400))") }
+      let text = dom[start.upperBound..<end.lowerBound].replacingOccurrences(of: "&amp;", with: "&")
+      let report = try #require(
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+      #expect(report["lanes"] as? [String] == animated)
+      #expect(report["selected"] as? String == photo)
+      #expect(report["property"] as? String == "alpha")
+      let plotted = try #require(report["atFrames"] as? [[Double]])
+      #expect(plotted.count == recording.frames.count)
+      var changes = 0
+      for (point, frame) in zip(plotted, recording.frames) {
+        let layer = (frame["layers"] as? [[String: Any]])?.first { $0["id"] as? String == photo }
+        let alpha = layer.map { $0["alpha"] as? Double ?? 1 }
+        #expect(point[0] == frame["progress"] as? Double)
+        if let alpha {
+          #expect(abs(point[1] - alpha) < 1e-3, "\(photo) at \(point[0]): \(point[1]) vs \(alpha)")
+          if alpha > 0.001 && alpha < 0.999 { changes += 1 }
+        }
+      }
+      #expect(changes >= 2, "\(photo): the alpha should move in several frames")
+    }
+  }
+}
