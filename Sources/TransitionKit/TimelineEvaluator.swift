@@ -453,13 +453,9 @@ public struct TimelineEvaluator: Sendable {
         }
       }
     }
-    if fields.contains(.frame) { state.pointee.frame = attributes.frame }
-    if fields.contains(.anchor) { state.pointee.anchor = attributes.anchor }
-    if fields.contains(.transform) { state.pointee.transform = attributes.composedTransform }
-    if fields.contains(.alpha) { state.pointee.alpha = min(max(attributes.alpha, 0), 1) }
-    if fields.contains(.hidden) { state.pointee.hidden = attributes.hidden }
-    if fields.contains(.z) { state.pointee.z = attributes.z }
-    if fields.contains(.background) { state.pointee.background = attributes.background }
+    withUnsafePointer(to: &attributes) { attributes in
+      LayerFields.writeEvaluated(fields, from: attributes, into: state)
+    }
   }
 
   /// The state of the layer at `index` (of the timeline's layers) at linear `progress`, as
