@@ -17,7 +17,6 @@ public struct LayerFields: OptionSet, Hashable, Sendable {
   @inlinable public static var hidden: LayerFields { LayerFields(rawValue: 1 << 4) }
   @inlinable public static var z: LayerFields { LayerFields(rawValue: 1 << 5) }
   @inlinable public static var background: LayerFields { LayerFields(rawValue: 1 << 6) }
-  @inlinable public static var cornerRadius: LayerFields { LayerFields(rawValue: 1 << 7) }
 
   /// Each field alone, in the order a frame writes them (docs/protocol.md, `frame`): the
   /// bits of ``LayerFieldSchema/all``.
@@ -36,7 +35,6 @@ public struct LayerFields: OptionSet, Hashable, Sendable {
     case .hidden: self = .hidden
     case .z: self = .z
     case .background: self = .background
-    case .cornerRadius: self = .cornerRadius
     case .transform, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY,
       .translationX, .translationY, .translationZ, .perspective:
       self = .transform

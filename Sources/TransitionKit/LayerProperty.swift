@@ -31,8 +31,6 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
   case translationZ = "translation.z"
   /// The m34 entry of a perspective matrix applied last, e.g. −1/500.
   case perspective
-  /// The radius of the box's corners, in points.
-  case cornerRadius
 
   /// The kind of value the property holds.
   public var kind: PropertyValue.Kind {
@@ -44,7 +42,7 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
     case .background: .color
     case .transform: .transform
     case .alpha, .z, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY,
-      .translationX, .translationY, .translationZ, .perspective, .cornerRadius:
+      .translationX, .translationY, .translationZ, .perspective:
       .number
     }
   }

@@ -36,7 +36,6 @@ struct LayerPropertySet {
     case .translationY: 1 << 16
     case .translationZ: 1 << 17
     case .perspective: 1 << 18
-    case .cornerRadius: 1 << 19
     }
   }
 }

@@ -421,7 +421,6 @@ public struct TimelineEvaluator: Sendable {
     state.pointee.hidden = layer.pointee.initial.hidden
     state.pointee.z = layer.pointee.initial.z
     state.pointee.background = layer.pointee.initial.background
-    state.pointee.cornerRadius = layer.pointee.initial.cornerRadius
   }
 
   /// Evaluates the tracks of `layer` that set `fields` (some of those it animates) at
