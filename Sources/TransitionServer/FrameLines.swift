@@ -1,10 +1,12 @@
 import TransitionWire
 
 /// The lines of one frame as ``FrameSync/Plan`` made them, lent for the time of a call: the
-/// full line, the delta, or both.
+/// full line, the delta, or both, and the sync state they were made in (for the checks of
+/// debug builds, ``FrameSync/checkLine(_:seq:lastReceived:)``).
 struct FrameLines {
   var full: UnsafeRawBufferPointer?
   var delta: UnsafeRawBufferPointer?
+  var sync: FrameSync
 
   /// Has `write` write `line` of this frame: the full line, the delta, or the key frame that
   /// `keyWriter` makes of the full line. The plan that made the lines provides each line
@@ -35,17 +37,19 @@ extension Session {
     let id = self.id
     if plan.writesFull {
       render(seq: seq, progress: progress, t: t, live: live) { full, frame in
-        guard plan.encodesDelta, encoder != nil else { return body(FrameLines(full: full)) }
+        guard plan.encodesDelta, encoder != nil else {
+          return body(FrameLines(full: full, sync: sync))
+        }
         encoder!.encode(session: id, seq: seq, frame: frame) { delta in
           sync.encoded(seq: seq)
-          body(FrameLines(full: full, delta: delta))
+          body(FrameLines(full: full, delta: delta, sync: sync))
         }
       }
     } else if plan.encodesDelta, encoder != nil {
       evaluate(progress: progress, t: t, live: live) { frame in
         encoder!.encode(session: id, seq: seq, frame: frame) { delta in
           sync.encoded(seq: seq)
-          body(FrameLines(delta: delta))
+          body(FrameLines(delta: delta, sync: sync))
         }
       }
     }

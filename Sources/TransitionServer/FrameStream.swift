@@ -38,6 +38,21 @@ final class FrameStream {
     var takesFrame = false
     /// The line it gets of the next frame (``FrameSync/line(isDelta:needsKeyFrame:)``).
     var line: FrameSync.Line { FrameSync.line(isDelta: isDelta, needsKeyFrame: needsKeyFrame) }
+    #if DEBUG
+      /// The `seq` of the last frame written to it (debug builds check the sync state).
+      var lastSeq: Int?
+    #endif
+
+    /// It was written `line` of frame `seq`: checked against `sync` in debug builds
+    /// (``FrameSync/checkLine(_:seq:lastReceived:)``), after which it is in step.
+    @inline(__always)
+    func received(_ line: FrameSync.Line, seq: Int, sync: FrameSync) {
+      #if DEBUG
+        sync.checkLine(line, seq: seq, lastReceived: lastSeq)
+        lastSeq = seq
+      #endif
+      needsKeyFrame = false
+    }
 
     init(_ subscription: Subscription, client: Client) {
       self.subscription = subscription
@@ -51,6 +66,11 @@ final class FrameStream {
   /// and its subscribers before its session lets go of it. Unsafe-unowned because it is read
   /// for every frame, which must not cost reference counting.
   unowned(unsafe) let session: Session
+  #if DEBUG
+    /// The same session, weakly: debug builds check that it is alive whenever the stream
+    /// reads it.
+    private weak var checkedSession: Session?
+  #endif
   let fps: Double
   /// The subscribers, in the order they joined.
   private var members: [Member] = []
@@ -82,6 +102,17 @@ final class FrameStream {
     self.session = session
     self.fps = fps
     self.frameClocks = frameClocks
+    #if DEBUG
+      checkedSession = session
+    #endif
+  }
+
+  /// Checks, in debug builds, that the session the stream holds unowned is alive.
+  @inline(__always)
+  private func checkSessionAlive() {
+    #if DEBUG
+      precondition(checkedSession != nil, "a frame stream outlived its session")
+    #endif
   }
 
   /// Adds a subscriber. One joining a moving session in the instant of the last frame gets
@@ -138,6 +169,7 @@ final class FrameStream {
   /// not at all, so no delta subscriber is in step with the encoder).
   private func resend(to member: Member) {
     guard let time = lastFrameTime else { return }
+    checkSessionAlive()
     let client = member.client
     let session = self.session
     guard admit(member, client: client, session: session.id) else { return }
@@ -147,9 +179,9 @@ final class FrameStream {
     frameClocks.charging(session.ownerUID) {
       produce(plan, seq: frameSeq, at: time) { lines in
         lines.write(line, keyWriter: &keyWriter) { client.writeFrame($0) }
+        member.received(line, seq: frameSeq, sync: lines.sync)
       }
     }
-    member.needsKeyFrame = false
   }
 
   /// Makes the lines `plan` asks of frame `seq`, showing the session at monotonic `time`,
@@ -205,6 +237,7 @@ final class FrameStream {
   /// - Parameter held: When the frame clock renders ahead: each subscriber's output is held
   ///   there until the deadline.
   func tick(at time: Double, holding held: HeldOutput? = nil) {
+    checkSessionAlive()
     // One strong reference to the session for the whole frame: each use of the unowned one
     // takes its own.
     let session = self.session
@@ -225,8 +258,9 @@ final class FrameStream {
     let plan = sync.decide(seq: frameSeq, takers: takers, keepsEncoderInStep: deltaSubscribers > 0)
     produce(plan, seq: frameSeq, at: time) { lines in
       deliver(to: members, holding: held) { member, client in
-        lines.write(member.line, keyWriter: &keyWriter) { client.writeFrame($0) }
-        member.needsKeyFrame = false
+        let line = member.line
+        lines.write(line, keyWriter: &keyWriter) { client.writeFrame($0) }
+        member.received(line, seq: frameSeq, sync: lines.sync)
       }
     }
     if !session.isMoving { frameClocks.remove(self) }
@@ -246,6 +280,7 @@ final class FrameStream {
   /// Sends the final frame at `progress` and `complete` to every subscriber, at once (with
   /// any frames a subscriber's connection holds for a deadline, a little early), then ends.
   func finish(progress: Double, t: Double, finished: Bool) {
+    checkSessionAlive()
     frameClocks.remove(self)
     let finalMembers = members
     members = []
@@ -264,12 +299,13 @@ final class FrameStream {
       plan, seq: frameSeq, progress: progress, t: t, encoder: &deltaEncoder, sync: &sync
     ) { lines in
       for member in finalMembers {
-        lines.write(member.line, keyWriter: &keyWriter) {
+        let line = member.line
+        lines.write(line, keyWriter: &keyWriter) {
           member.client.sendFinal(
             frame: $0, complete: complete, subscription: member.subscription,
             session: sessionID)
         }
-        member.needsKeyFrame = false
+        member.received(line, seq: frameSeq, sync: lines.sync)
       }
     }
     seq += 1

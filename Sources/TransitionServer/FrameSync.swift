@@ -53,6 +53,11 @@ struct FrameSync {
 
   /// The `seq` of the frame the delta encoder encoded last; nil before its first.
   private(set) var encoderSeq: Int?
+  #if DEBUG
+    /// The `seq` of the frame the encoder held before ``encoderSeq``: the frame the last
+    /// delta was written against.
+    private var encoderSeqBefore: Int?
+  #endif
 
   /// The line a taker gets: the full line for a full subscriber; for a delta one, a key frame
   /// when it must start afresh (it joined, asked `resync`, missed a frame), else the delta.
@@ -79,6 +84,25 @@ struct FrameSync {
   /// Records that the delta encoder encoded frame `seq`.
   @inline(__always)
   mutating func encoded(seq: Int) {
+    #if DEBUG
+      encoderSeqBefore = encoderSeq
+    #endif
     encoderSeq = seq
+  }
+
+  /// Checks, in debug builds, that `line` of frame `seq` may go to a taker whose last frame
+  /// was `lastReceived`: a delta only once the encoder holds frame `seq`, and only to a taker
+  /// that has the frame the delta was written against (a delta never follows a missing key
+  /// frame). Release builds check nothing.
+  @inline(__always)
+  func checkLine(_ line: Line, seq: Int, lastReceived: Int?) {
+    #if DEBUG
+      guard line == .delta else { return }
+      precondition(encoderSeq == seq, "a delta of frame \(seq) the encoder has not encoded")
+      precondition(
+        lastReceived != nil && lastReceived == encoderSeqBefore,
+        "a delta against frame \(String(describing: encoderSeqBefore)) to a taker whose last "
+          + "frame was \(String(describing: lastReceived))")
+    #endif
   }
 }

@@ -43,6 +43,8 @@ final class VirtualCursor {
     ) { lines in
       lines.write(line, keyWriter: &keyWriter, body)
     }
+    // Each frame of a reading goes to its reader: the one before is the one it has.
+    sync.checkLine(line, seq: index, lastReceived: index > 0 ? index - 1 : nil)
     needsKeyFrame = false
     index += 1
     return true

@@ -43,6 +43,10 @@ final class AnimatedFieldTexts {
           Slot(valueOffset: 0, valueSize: 0, valueStart: 0, textStart: 0, textLength: -1))
         continue
       }
+      // The comparison reads a kept value as 8-byte words inside the layer state.
+      assert(
+        size > 0 && size % 8 == 0 && offset >= 0 && offset + size <= MemoryLayout<LayerState>.size,
+        "field \(field) is not kept as whole words of a layer state")
       slots.append(
         Slot(
           valueOffset: offset, valueSize: size, valueStart: valueCount, textStart: textCount,

@@ -67,3 +67,25 @@ import Testing
     }
   }
 }
+
+/// The sync state's check in debug builds (the tests' builds): a delta to a taker that lacks
+/// the frame it was written against stops the process.
+@Suite struct FrameSyncCheckTests {
+  @Test func aDeltaToATakerThatMissedItsKeyFrameStopsADebugBuild() async {
+    await #expect(processExitsWith: .failure) {
+      var sync = FrameSync()
+      sync.encoded(seq: 1)
+      sync.encoded(seq: 2)
+      // The taker's last frame was 0: it missed frame 1, the delta's base.
+      sync.checkLine(.delta, seq: 2, lastReceived: 0)
+    }
+  }
+
+  @Test func aDeltaToATakerInStepPasses() {
+    var sync = FrameSync()
+    sync.encoded(seq: 1)
+    sync.encoded(seq: 2)
+    sync.checkLine(.delta, seq: 2, lastReceived: 1)
+    sync.checkLine(.key, seq: 2, lastReceived: nil)
+  }
+}
