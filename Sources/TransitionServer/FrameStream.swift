@@ -63,12 +63,14 @@ final class FrameStream {
   }
 
   /// The session the frames show; it owns its streams, and a stream leaves the frame clock
-  /// and its subscribers before its session lets go of it. Unsafe-unowned because it is read
-  /// for every frame, which must not cost reference counting.
-  unowned(unsafe) let session: Session
+  /// and its subscribers before its session lets go of it. Unowned, not unowned(unsafe): the
+  /// check costs a tick nothing measurable (`FrameStream.tick` of 200 updates in
+  /// `transition-bench stages`, counted by callgrind: 6,374,115 instructions unsafe-unowned,
+  /// 6,375,589 unowned, +0.02 %).
+  unowned let session: Session
   #if DEBUG
     /// The same session, weakly: debug builds check that it is alive whenever the stream
-    /// reads it.
+    /// reads it (before the unowned reference would trap).
     private weak var checkedSession: Session?
   #endif
   let fps: Double
