@@ -16,39 +16,6 @@ import TransitionWire
 /// lines a socket subscriber reads.
 @Suite("transitiond: the HTTP viewer listener", .serialized)
 struct DaemonViewerHTTPTests {
-  /// A daemon with the listener on an ephemeral loopback port.
-  struct Viewer {
-    let daemon: DaemonProcess
-    let url: String
-    let port: UInt16
-    let token: String
-
-    init(config: String? = #"{"http": {"listen": "127.0.0.1:0"}}"#, arguments: [String] = [])
-      throws
-    {
-      let daemon = try DaemonProcess(config: config, arguments: arguments)
-      self.daemon = daemon
-      var line: String?
-      _ = DaemonHarness.waitUntil {
-        line = daemon.log.components(separatedBy: "\n").first { $0.contains(" viewer: http://") }
-        return line != nil
-      }
-      let logged = try #require(line, "no viewer URL in the log: \(daemon.log)")
-      url = String(logged[try #require(logged.range(of: "http://")).lowerBound...])
-      let components = try #require(URLComponents(string: url))
-      port = UInt16(try #require(components.port))
-      token = try #require(components.queryItems?.first { $0.name == "token" }?.value)
-    }
-
-    func get(_ path: String, token: String? = nil, method: String = "GET") throws
-      -> ViewerHTTPReply
-    {
-      let separator = path.contains("?") ? "&" : "?"
-      let target = token.map { path + separator + "token=" + $0 } ?? path
-      return try ViewerHTTPClient.get(port: port, target, method: method)
-    }
-  }
-
   @Test("off by default: hello names no viewer, view exits 69, and the daemon has no TCP socket")
   func offByDefault() throws {
     let daemon = try DaemonProcess()
