@@ -1,6 +1,7 @@
 # transitiond: set-up, build, run and test.
 #
 #   make run            install what the machine lacks, build, start the daemon in the foreground
+#                       with the live viewer on 127.0.0.1:7878 (VIEWER=; VIEWER= turns it off)
 #   make test           install what the machine lacks, build, run the whole test suite
 #   make fuzz           build the libFuzzer target and run each byte stream the daemon reads
 #                       for its share of FUZZ_SECONDS (default 60) on its corpus in
@@ -14,6 +15,9 @@
 #                       (transitionctl render: headless Chromium and ffmpeg)
 #   make scene-images   redraw the example scenes' pictures (config/scenes/images) with Pillow
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
+#   make clib           the C client library, shared and static, into .build/clib/ (docs/client-c.md)
+#   make install-clib   only the C client library: header, libraries, pkg-config file
+#   make bench-clib     frames a second the C client library decodes from album-flip recordings
 #   make plugin NAME=fade LANG=json|c|swift [DIR=../fade]
 #                       write a plugin skeleton (config/templates, docs/plugins.md)
 
@@ -57,8 +61,25 @@ FUZZ_FLAGS := --scratch-path .build/fuzz \
 FUZZ_PLUGINS := CubeTurn Crossfade
 # The byte streams the daemon reads, one fuzzer check each (docs/security.md, "Fuzzing").
 FUZZ_STREAMS := request viewer-http host-message animator-file
+# The byte streams the C client library reads: its decoder, a C libFuzzer target of its own.
+FUZZ_C_STREAMS := c-decoder
 
 SOAK_SECONDS ?= 600
+
+# The C client library (docs/client-c.md): plain C11, built by the C compiler alone.
+CC := cc
+# The toolchain's clang (libFuzzer and the sanitizers' runtimes come with it).
+CLANG ?= $(shell d=$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")"); \
+  [ -x "$$d/clang" ] && echo "$$d/clang" || echo clang)
+CLIB_DIR := .build/clib
+CLIB_SOURCES := $(wildcard Sources/CTransitionClient/*.c)
+CLIB_HEADER := Sources/CTransitionClient/include/transitiond_client.h
+CLIB_CFLAGS := -std=c11 -Wall -Wextra -pedantic -O2 -fPIC -fvisibility=hidden
+CLIB_VERSION := 1.0.0
+CLIB_SONAME := libtransitiond-client.so.1
+LIBDIR := $(PREFIX)/lib
+INCLUDEDIR := $(PREFIX)/include
+PKGCONFIGDIR := $(LIBDIR)/pkgconfig
 
 # The sanitizers' builds (docs/security.md, "Sanitizers"). Swift has no UndefinedBehaviorSanitizer
 # on Linux: the C targets get it (-fsanitize=undefined, linked by clang).
@@ -83,15 +104,19 @@ CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
 CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
 .PHONY: setup build release run test fuzz soak sanitize bench lint clean contact-sheet pictures scene-images \
-  install plugin
+  install plugin clib install-clib bench-clib
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
-## pkg-config (to build), chromium (for the browser tests, the contact sheet and
+## pkg-config (to build), gcc and g++ (the C client library and its tests, which also compile its
+## header as C++), chromium (for the browser tests, the contact sheet and
 ## `transitionctl render`), ffmpeg (the encoder of `transitionctl render`, and ffprobe for its
 ## tests).
 setup:
 	@missing=""; \
 	pkg-config --exists libevent 2>/dev/null || missing="$$missing libevent-dev pkg-config"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
+	command -v c++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v $(CHROMIUM) >/dev/null 2>&1 || missing="$$missing chromium"; \
 	{ command -v ffmpeg && command -v ffprobe; } >/dev/null 2>&1 || missing="$$missing ffmpeg"; \
 	if [ -n "$$missing" ]; then \
@@ -106,8 +131,13 @@ build: setup
 release: setup
 	$(BUILD_UMASK) $(SWIFT) build -c release
 
+## run: the daemon in the foreground on CONFIG, with the live viewer on for this run only
+## (VIEWER, a loopback address and port; its URL with the token is logged at start), serving
+## the example scenes' pictures. The installed config keeps the viewer off.
+VIEWER ?= 127.0.0.1:7878
 run: build
-	$$($(SWIFT) build --show-bin-path)/transitiond --config $(CONFIG)
+	$$($(SWIFT) build --show-bin-path)/transitiond --config $(CONFIG) \
+	  $(if $(VIEWER),--viewer $(VIEWER) --viewer-images $(CURDIR)/$(SCENE_IMAGES))
 
 test: setup
 	$(BUILD_UMASK) $(SWIFT) test
@@ -116,7 +146,8 @@ test: setup
 ## (FUZZ_STREAMS) for its share of FUZZ_SECONDS on its corpus Tests/FuzzCorpus/<stream> with
 ## its dictionary Tests/FuzzDictionaries/<stream>.txt, in its own build directory (.build/fuzz),
 ## with the example plugins built there too so that their code is covered and checked, and with
-## the data animators of config/animators. New inputs go to .build/fuzz/corpus/<stream> (the
+## the data animators of config/animators; and the C client library's decoder (c-decoder, a C
+## libFuzzer target with UndefinedBehaviorSanitizer too). New inputs go to .build/fuzz/corpus/<stream> (the
 ## repository's corpus is only read); a crashing input to .build/fuzz/<stream>-crash-*. Exits
 ## non-zero when the fuzzer finds something.
 fuzz: setup
@@ -124,7 +155,7 @@ fuzz: setup
 	  $(SWIFT) build $(FUZZ_FLAGS) --product $$plugin || exit 1; done
 	$(BUILD_UMASK) $(SWIFT) build $(FUZZ_FLAGS) --product transition-fuzz
 	@set -e; bin="$$($(SWIFT) build $(FUZZ_FLAGS) --show-bin-path)"; \
-	share=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_STREAMS)) )); [ $$share -ge 1 ] || share=1; \
+	share=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_STREAMS) $(FUZZ_C_STREAMS)) )); [ $$share -ge 1 ] || share=1; \
 	for stream in $(FUZZ_STREAMS); do \
 	  echo "fuzz: $$stream for $$share s"; mkdir -p .build/fuzz/corpus/$$stream; \
 	  TRANSITION_FUZZ_STREAM=$$stream TRANSITION_FUZZ_PLUGINS="$$bin" \
@@ -133,7 +164,14 @@ fuzz: setup
 	  "$$bin/transition-fuzz" -max_total_time=$$share -timeout=20 -print_final_stats=1 \
 	    -dict=Tests/FuzzDictionaries/$$stream.txt -artifact_prefix=.build/fuzz/$$stream- \
 	    .build/fuzz/corpus/$$stream $(FUZZ_CORPUS)/$$stream; \
-	done
+	done; \
+	echo "fuzz: c-decoder for $$share s"; mkdir -p .build/fuzz/corpus/c-decoder; \
+	$(CLANG) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
+	  -ISources/CTransitionClient/include -ISources/CTransitionClient Tests/CClientTests/decoder_fuzz.c $(CLIB_SOURCES) -lm \
+	  -o .build/fuzz/c-decoder-fuzz; \
+	.build/fuzz/c-decoder-fuzz -max_total_time=$$share -timeout=20 -print_final_stats=1 \
+	  -dict=Tests/FuzzDictionaries/c-decoder.txt -artifact_prefix=.build/fuzz/c-decoder- \
+	  .build/fuzz/corpus/c-decoder $(FUZZ_CORPUS)/c-decoder
 
 ## soak: transitiond under a bounded churn from several processes for SOAK_SECONDS (default
 ## 600), failing on growth, on a healthy subscriber's gap or lateness and on a request with no
@@ -146,8 +184,9 @@ soak: release
 ## sanitize: the daemon, the plugin host and the plugins built with AddressSanitizer (and
 ## UndefinedBehaviorSanitizer for the C targets) in .build/sanitize, and with ThreadSanitizer in
 ## .build/tsan, each running the integration suite (SANITIZE_FILTER, default all of it; TSAN_FILTER
-## for ThreadSanitizer) against them; exits non-zero on any report (docs/security.md,
-## "Sanitizers"). Swift's own crash backtracer is off: under a sanitizer it hung instead of
+## for ThreadSanitizer) against them; then the C client library's test (Tests/CClientTests) built
+## with AddressSanitizer and UndefinedBehaviorSanitizer against that daemon; exits non-zero on any
+## report (docs/security.md, "Sanitizers"). Swift's own crash backtracer is off: under a sanitizer it hung instead of
 ## reporting.
 sanitize: setup
 	$(BUILD_UMASK) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=$(ASAN_OPTIONS) UBSAN_OPTIONS=$(UBSAN_OPTIONS) \
@@ -155,13 +194,73 @@ sanitize: setup
 	  $(SWIFT) test $(ASAN_FLAGS) --filter '$(SANITIZE_FILTER)'
 	$(BUILD_UMASK) SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=$(TSAN_OPTIONS) \
 	  $(SWIFT) test $(TSAN_FLAGS) --filter '$(TSAN_FILTER)'
+	$(MAKE) clib
+	@set -e; bin="$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path)"; \
+	$(BUILD_UMASK) $(SWIFT) build $(ASAN_FLAGS) --product transitiond; \
+	$(CLANG) -std=c11 -Wall -Wextra -pedantic -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	  -fuse-ld=lld -ISources/CTransitionClient/include -ISources/CTransitionClient \
+	  Tests/CClientTests/client_test.c $(CLIB_SOURCES) -lm -o .build/sanitize/client_test; \
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=$(ASAN_OPTIONS) UBSAN_OPTIONS=$(UBSAN_OPTIONS) \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/SanitizerLeakSuppressions.txt \
+	  .build/sanitize/client_test "$$bin/transitiond" "$$bin" config/scenes $(CLIB_DIR)/libtransitiond-client.so
 
 ## bench: release build, every benchmark mode; prints the table and writes .build/bench.json.
 bench: release
 	$$($(SWIFT) build -c release --show-bin-path)/transition-bench all --json .build/bench.json
 
+## bench-clib: frames a second (of CPU time, median of 5 runs) the C client library decodes and
+## applies from an album-flip recording at 60 fps, full and delta, recorded from a daemon on a
+## temporary socket (docs/client-c.md, "Speed").
+bench-clib: clib
+	$(BUILD_UMASK) $(SWIFT) build --product transitiond
+	$(BUILD_UMASK) $(SWIFT) build --product transitionctl
+	@set -e; bin=$$($(SWIFT) build --show-bin-path); dir=$$(mktemp -d /tmp/td-bench-clib-XXXXXX); \
+	$$bin/transitiond --socket $$dir/d.sock --plugin-path $$bin 2>$$dir/daemon.log & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -rf $$dir' EXIT; \
+	for i in $$(seq 200); do $$bin/transitionctl --socket $$dir/d.sock version >/dev/null 2>&1 && break; sleep 0.05; done; \
+	$$bin/transitionctl --socket $$dir/d.sock play config/scenes/album-flip-push.json --virtual --fps 60 \
+	  --out $$dir/album-flip-full.ndjson; \
+	$$bin/transitionctl --socket $$dir/d.sock play config/scenes/album-flip-push.json --virtual --fps 60 \
+	  --delta --key-every 30 --out $$dir/album-flip-delta.ndjson; \
+	$(CC) $(CLIB_CFLAGS) -I$(dir $(CLIB_HEADER)) Tests/CClientTests/decoder_bench.c $(CLIB_DIR)/libtransitiond-client.a \
+	  -lm -pthread -o $(CLIB_DIR)/decoder_bench; \
+	cd $$dir && $(CURDIR)/$(CLIB_DIR)/decoder_bench album-flip-full.ndjson album-flip-delta.ndjson
+
 lint:
 	$(SWIFT) format lint --strict -r Sources Plugins Tests
+
+## clib: the C client library (Sources/CTransitionClient, plain C11) built by the C compiler
+## alone into $(CLIB_DIR): libtransitiond-client.so.$(CLIB_VERSION) (soname $(CLIB_SONAME), with
+## its links) and libtransitiond-client.a.
+clib:
+	@set -e; mkdir -p $(CLIB_DIR)/objects; objects=""; \
+	for source in $(CLIB_SOURCES); do \
+	  object=$(CLIB_DIR)/objects/$$(basename $$source .c).o; \
+	  $(CC) $(CLIB_CFLAGS) -ISources/CTransitionClient/include -c $$source -o $$object; \
+	  objects="$$objects $$object"; done; \
+	$(CC) -shared -Wl,-soname,$(CLIB_SONAME) -o $(CLIB_DIR)/libtransitiond-client.so.$(CLIB_VERSION) $$objects -lm -pthread; \
+	ln -sf libtransitiond-client.so.$(CLIB_VERSION) $(CLIB_DIR)/$(CLIB_SONAME); \
+	ln -sf $(CLIB_SONAME) $(CLIB_DIR)/libtransitiond-client.so; \
+	rm -f $(CLIB_DIR)/libtransitiond-client.a; ar rcs $(CLIB_DIR)/libtransitiond-client.a $$objects; \
+	echo "built $(CLIB_DIR)/libtransitiond-client.so.$(CLIB_VERSION) and $(CLIB_DIR)/libtransitiond-client.a"
+
+## install-clib: the C client library alone: its header under $(INCLUDEDIR), its shared and
+## static libraries under $(LIBDIR), and $(PKGCONFIGDIR)/transitiond-client.pc.
+install-clib: clib
+	@set -e; install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR); \
+	install -m 0644 $(CLIB_HEADER) $(DESTDIR)$(INCLUDEDIR)/; \
+	install -m 0755 $(CLIB_DIR)/libtransitiond-client.so.$(CLIB_VERSION) $(DESTDIR)$(LIBDIR)/; \
+	ln -sf libtransitiond-client.so.$(CLIB_VERSION) $(DESTDIR)$(LIBDIR)/$(CLIB_SONAME); \
+	ln -sf $(CLIB_SONAME) $(DESTDIR)$(LIBDIR)/libtransitiond-client.so; \
+	install -m 0644 $(CLIB_DIR)/libtransitiond-client.a $(DESTDIR)$(LIBDIR)/; \
+	{ echo 'prefix=$(PREFIX)'; echo 'includedir=$(INCLUDEDIR)'; echo 'libdir=$(LIBDIR)'; echo; \
+	  echo 'Name: transitiond-client'; \
+	  echo 'Description: C client library of transitiond: decoded frames, requests, events'; \
+	  echo 'Version: $(CLIB_VERSION)'; \
+	  echo 'Cflags: -I$${includedir}'; echo 'Libs: -L$${libdir} -ltransitiond-client'; \
+	  echo 'Libs.private: -lm -pthread'; } > $(DESTDIR)$(PKGCONFIGDIR)/transitiond-client.pc; \
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/transitiond-client.pc; \
+	echo "installed the C client library under $(DESTDIR)$(PREFIX)"
 
 clean:
 	rm -rf .build
@@ -219,8 +318,9 @@ scene-images:
 	/usr/bin/python3 config/scenes/make-images.py $(SCENE_IMAGES)
 
 ## install: executables, the example plugins, the data animators, the viewer page, the docs,
-## the config (kept if already there), the systemd units and the system unit's sysusers.d entry.
-install: release
+## the config (kept if already there), the systemd units, the system unit's sysusers.d entry and
+## the C client library (install-clib).
+install: release install-clib
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(ANIMATORDIR) \
 	  $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) $(DESTDIR)$(SCENEDIR)/images \

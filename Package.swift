@@ -82,7 +82,7 @@ let package = Package(
       name: "PluginLoader",
       dependencies: [
         "TransitionKit", "TransitionPluginABI", "CTransitionPlugin", "DataAnimator",
-        "TransitionPluginSDK", "PluginValues",
+        "TransitionPluginSDK", "PluginValues", "CProcessControl",
       ]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
     .target(

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -158,4 +159,36 @@ ssize_t process_control_receive_with_descriptors(int socket, void *bytes, size_t
     return -1;
   }
   return got;
+}
+
+int process_control_copy_to_memory(int descriptor, const char *name, size_t limit) {
+    int copy = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (copy < 0) return -1;
+    char buffer[65536];
+    size_t total = 0;
+    for (;;) {
+        ssize_t got = pread(descriptor, buffer, sizeof buffer, (off_t)total);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) goto fail;
+        if (got == 0) break;
+        if ((size_t)got > limit - total) {
+            errno = EFBIG;
+            goto fail;
+        }
+        for (ssize_t written = 0; written < got;) {
+            ssize_t put = write(copy, buffer + written, (size_t)(got - written));
+            if (put < 0 && errno == EINTR) continue;
+            if (put < 0) goto fail;
+            written += put;
+        }
+        total += (size_t)got;
+    }
+    if (fcntl(copy, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) < 0)
+        goto fail;
+    return copy;
+fail:;
+    int saved = errno;
+    close(copy);
+    errno = saved;
+    return -1;
 }

@@ -47,6 +47,20 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> CommandLineRe
         throw UsageError(message: "--log-level must be error, warn, info or debug, got \(name)")
       }
       options.logLevel = level
+    case "--viewer":
+      let text = try value(for: option, inline: inline)
+      guard let address = HTTPListenAddress(text) else {
+        throw UsageError(
+          message:
+            "--viewer must be a loopback address and port such as 127.0.0.1:7878, got \(text)")
+      }
+      options.viewerListen = address
+    case "--viewer-images":
+      let path = try value(for: option, inline: inline)
+      guard path.hasPrefix("/") else {
+        throw UsageError(message: "--viewer-images must be an absolute path, got \(path)")
+      }
+      options.viewerImages = path
     default:
       throw UsageError(message: "unknown argument \(argument) (see transitiond --help)")
     }
@@ -59,6 +73,7 @@ func parseCommandLine(_ arguments: [String]) throws(UsageError) -> CommandLineRe
 let usageText = """
   usage: transitiond [--config FILE] [--socket PATH] [--plugin-path DIR]...
                      [--animator-path DIR]... [--log-level LEVEL]
+                     [--viewer ADDRESS [--viewer-images DIR]]
          transitiond check-plugin LIB.so|ANIMATOR.json [--scene FILE]...   (--help for more)
          transitiond --help | --version
 
@@ -77,6 +92,11 @@ let usageText = """
     --animator-path DIR watch DIR for data animators (<name>.json) instead of the config's
                         animatorPaths; repeatable (docs/animators.md)
     --log-level LEVEL   error, warn, info or debug (default: the config's, else info)
+    --viewer ADDRESS    serve the live viewer page on ADDRESS (a loopback address and port,
+                        such as 127.0.0.1:7878) behind a random token, which is logged at
+                        start; overrides the config's http.listen (docs/viewer.md)
+    --viewer-images DIR the pictures the viewer serves at /images/NAME (an absolute path);
+                        overrides the config's http.images
     --help              print this help
     --version           print the version
 

@@ -12,16 +12,24 @@ public struct DaemonOptions: Equatable, Sendable {
   public var animatorPaths: [String]
   /// `--log-level LEVEL`: overrides the config's `logLevel`.
   public var logLevel: LogLevel?
+  /// `--viewer ADDRESS`: turns the HTTP viewer on at ADDRESS (loopback), overriding the
+  /// config's `http.listen`.
+  public var viewerListen: HTTPListenAddress?
+  /// `--viewer-images DIR`: the pictures the viewer serves, overriding `http.images`.
+  public var viewerImages: String?
 
   public init(
     configPath: String? = nil, socketPath: String? = nil, pluginPaths: [String] = [],
-    animatorPaths: [String] = [], logLevel: LogLevel? = nil
+    animatorPaths: [String] = [], logLevel: LogLevel? = nil,
+    viewerListen: HTTPListenAddress? = nil, viewerImages: String? = nil
   ) {
     self.configPath = configPath
     self.socketPath = socketPath
     self.pluginPaths = pluginPaths
     self.animatorPaths = animatorPaths
     self.logLevel = logLevel
+    self.viewerListen = viewerListen
+    self.viewerImages = viewerImages
   }
 
   /// The configuration in force: the file's (or the defaults), with these overrides applied.
@@ -36,6 +44,8 @@ public struct DaemonOptions: Equatable, Sendable {
     if !pluginPaths.isEmpty { config.pluginPaths = pluginPaths }
     if !animatorPaths.isEmpty { config.animatorPaths = animatorPaths }
     if let logLevel { config.logLevel = logLevel }
+    if let viewerListen { config.http.listen = viewerListen }
+    if let viewerImages { config.http.images = viewerImages }
     return config
   }
 }

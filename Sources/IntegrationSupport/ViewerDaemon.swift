@@ -8,9 +8,12 @@ struct ViewerDaemon {
   let port: UInt16
   let token: String
 
-  /// Starts the daemon with `config` and reads the viewer's URL from its log (polled).
-  init(config: String = #"{"http": {"listen": "127.0.0.1:0"}}"#) throws {
-    let daemon = try DaemonProcess(config: config)
+  /// Starts the daemon with `config` and `arguments` and reads the viewer's URL from its log
+  /// (polled).
+  init(config: String? = #"{"http": {"listen": "127.0.0.1:0"}}"#, arguments: [String] = [])
+    throws
+  {
+    let daemon = try DaemonProcess(config: config, arguments: arguments)
     self.daemon = daemon
     var line: String?
     _ = DaemonHarness.waitUntil {

@@ -67,6 +67,53 @@ struct TransitionctlInteractiveTests {
     #expect(recording.frames.last?["progress"] as? Double == 0)
   }
 
+  @Test(
+    "drive --drag replays a finger path and lets go: finish ends the session, cancel returns it",
+    arguments: ["finish", "cancel"])
+  func scriptedDrag(release: String) throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let scene = TransitionctlProducts.scenes.appendingPathComponent(
+      "zoom-present-matched-dismiss.json"
+    ).path
+    let play = try TransitionctlRun(
+      ["play", scene, "--interactive", "--touch", "220,420", "--session", "finger"],
+      socket: daemon.socketPath)
+    try daemon.waitForSessions("the interactive session's subscriber") { sessions in
+      sessions.contains { $0.session == "finger" && $0.subscribers >= 1 }
+    }
+    let drive = try TransitionctlRun.run(
+      [
+        "drive", "finger", "--drag", "220,420:226,510:232,600", "--duration", "0.2", "--rate",
+        "120", "--release", release, "--json",
+      ], socket: daemon.socketPath)
+    #expect(drive.status == 0, "\(drive.stderr)")
+    #expect(try drive.json()["state"] as? String != "interactive")
+
+    let result = try play.wait()
+    #expect(result.status == (release == "finish" ? 0 : 3), "\(result.stderr)")
+    let recording = try TransitionctlRecording(result.lines())
+    let progresses = recording.frames.compactMap { $0["progress"] as? Double }
+    // The finger dragged the picture down 180 points: the session followed it off its start.
+    #expect(progresses.contains { $0 > 0.05 && $0 < 1 }, "\(progresses)")
+    #expect(progresses.last == (release == "finish" ? 1 : 0))
+  }
+
+  @Test("drive --drag refuses a bad path, rate or release with a usage line and exit 64")
+  func scriptedDragBadArguments() throws {
+    for (arguments, message) in [
+      (["--drag", "1,2"], "--drag needs X0,Y0:X1,Y1"),
+      (["--drag", "1,2:3,4", "--rate", "90"], "--rate must be 60 or 120"),
+      (["--drag", "1,2:3,4", "--release", "fling"], "--release must be finish or cancel"),
+      (["--drag", "1,2:3,4", "--finish"], "exactly one action"),
+      (["--progress", "0.5", "--duration", "1"], "--duration goes with --drag"),
+    ] {
+      let run = try TransitionctlRun.run(["drive", "s1"] + arguments, socket: "/nonexistent.sock")
+      #expect(run.status == 64, "\(arguments): \(run.stderr)")
+      #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+    }
+  }
+
   @Test("drive: pause, resume, reverse, seek answer with the session's state")
   func driveControls() throws {
     let daemon = try TransitionctlDaemon()

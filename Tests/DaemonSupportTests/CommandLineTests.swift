@@ -23,6 +23,19 @@ import TransitionServer
             animatorPaths: ["/c"], logLevel: .debug)))
   }
 
+  @Test func theViewerOptionsOverrideTheConfigsHTTPListenerAndPictures() throws {
+    let request = try parseCommandLine([
+      "--viewer", "127.0.0.1:7878", "--viewer-images=/srv/pictures",
+    ])
+    let options = DaemonOptions(
+      viewerListen: HTTPListenAddress("127.0.0.1:7878"), viewerImages: "/srv/pictures")
+    #expect(request == .run(options))
+    let config = try options.effectiveConfig()
+    #expect(config.http.listen?.description == "127.0.0.1:7878")
+    #expect(config.http.images == "/srv/pictures")
+    #expect(try DaemonOptions().effectiveConfig().http.listen == nil)
+  }
+
   @Test func helpAndVersionWinOverWhatFollows() throws {
     #expect(try parseCommandLine(["--help", "--bogus"]) == .help)
     #expect(try parseCommandLine(["-h"]) == .help)
@@ -32,6 +45,11 @@ import TransitionServer
   @Test(arguments: [
     (["--socket"], "--socket needs a value"),
     (["--log-level", "loud"], "--log-level must be error, warn, info or debug, got loud"),
+    (
+      ["--viewer", "0.0.0.0:7878"],
+      "--viewer must be a loopback address and port such as 127.0.0.1:7878, got 0.0.0.0:7878"
+    ),
+    (["--viewer-images", "pictures"], "--viewer-images must be an absolute path, got pictures"),
     (["--frobnicate"], "unknown argument --frobnicate (see transitiond --help)"),
     (["serve"], "unknown argument serve (see transitiond --help)"),
   ])

@@ -12,7 +12,7 @@ import TransitionJSON
 @Suite(.serialized) struct DaemonPrivateDirectoryTests {
   /// The installed layout under a fresh 0700 directory: `bin/transitiond`, and the example
   /// plugins and the data animators when `withAnimators`.
-  static func privatePrefix(withAnimators: Bool) throws -> String {
+  static func privatePrefix(withAnimators: Bool, libraryMode: mode_t = 0o644) throws -> String {
     let prefix = try DaemonHarness.makeTemporaryDirectory()
     chmod(prefix, 0o700)
     let files = FileManager.default
@@ -27,7 +27,7 @@ import TransitionJSON
     for plugin in ["libCubeTurn.so", "libCrossfade.so"] {
       let target = prefix + "/lib/transitiond/plugins/" + plugin
       try files.copyItem(atPath: DaemonHarness.product(plugin), toPath: target)
-      chmod(target, 0o644)
+      chmod(target, libraryMode)
     }
     var repository = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { repository.deleteLastPathComponent() }
@@ -38,6 +38,34 @@ import TransitionJSON
       chmod(target, 0o644)
     }
     return prefix
+  }
+
+  /// A library only the daemon's user may read (mode 0600): the host, which runs as
+  /// `pluginUser`, cannot open it again by `/proc/self/fd/N` and loads a copy in memory made
+  /// through the descriptor the daemon handed it.
+  @Test func aLibraryOnlyTheDaemonsUserMayReadIsServed() throws {
+    let prefix = try Self.privatePrefix(withAnimators: true, libraryMode: 0o600)
+    defer { try? FileManager.default.removeItem(atPath: prefix) }
+    let library = prefix + "/lib/transitiond/plugins/libCrossfade.so"
+    if getuid() == 0 {
+      #expect(!DaemonHarness.reachable(library, asUID: 65534))
+    }
+    let daemon = try DaemonProcess.startCopy(prefix + "/bin/transitiond")
+    let client = try daemon.client()
+    defer { client.close() }
+    let listing = try client.rawReply(["op": "animators"])
+    let names = (listing.fields["animators"]?.arrayValue ?? []).compactMap {
+      $0["name"]?.stringValue
+    }
+    #expect(names.contains("crossfade") && names.contains("cube-turn"), "\(listing.line)")
+    for animator in ["crossfade", "cube-turn"] {
+      let reply = try client.rawReply([
+        "op": "begin", "animator": .string(animator), "context": .object(DaemonScenes.present()),
+      ])
+      #expect(reply.fields["animator"]?.stringValue == animator, "\(reply.line)")
+      #expect(reply.fields["fallback"]?.boolValue == false, "\(reply.line)\n\(daemon.log)")
+    }
+    #expect(!daemon.log.lowercased().contains("permission denied"), "\(daemon.log)")
   }
 
   @Test func thePluginHostLoadsWhatTheDaemonOpenedForIt() throws {

@@ -48,6 +48,18 @@ struct DaemonViewerHTTPTests {
     #expect(other.token != viewer.token)
   }
 
+  @Test("--viewer turns the listener on over a config that leaves it off, as make run does")
+  func viewerOptionOverridesTheConfig() throws {
+    let images = FileManager.default.temporaryDirectory.path
+    let viewer = try ViewerDaemon(
+      config: #"{"http": {"listen": ""}}"#,
+      arguments: ["--viewer", "127.0.0.1:0", "--viewer-images", images])
+    let view = try TransitionctlRun.run(["view"], socket: viewer.daemon.socketPath)
+    #expect(view.status == 0, "\(view.stderr)")
+    #expect(view.stdout == viewer.url + "\n")
+    #expect(try viewer.get("/", token: viewer.token).status == 200)
+  }
+
   @Test("every request needs the token: 403 without it or with a wrong one, page files with it")
   func tokenOnEveryRequest() throws {
     let viewer = try ViewerDaemon()

@@ -58,4 +58,12 @@ ssize_t process_control_receive_with_descriptors(int socket, void *bytes, size_t
                                                  int *descriptors, size_t capacity,
                                                  size_t *count);
 
+/// A sealed in-memory copy of the whole file open as `descriptor` (read from offset 0 with
+/// `pread`, so the descriptor's offset is left alone): `memfd_create(name, MFD_CLOEXEC |
+/// MFD_ALLOW_SEALING)`, filled, then sealed against writes, growth and shrinking. The copy
+/// belongs to this process whoever owns the file, so it can be opened again by path
+/// (`/proc/self/fd/N`) where the file itself cannot. Returns the new descriptor, or -1 with
+/// errno set (`EFBIG` past `limit` bytes).
+int process_control_copy_to_memory(int descriptor, const char *name, size_t limit);
+
 #endif
