@@ -14,6 +14,9 @@ struct AnimatorDocument: Sendable {
   var requiresMatch: Bool
   /// What plays for each operation the animator serves.
   var plans: [TransitionOperation: OperationPlan]
+  /// What every operation plays with reduced motion (the file's `reduced`); nil when the file
+  /// gives no reduced form, and the daemon's cross-fade plays instead.
+  var reduced: OperationPlan?
   /// The slots of every name the file's expressions read or its variables set.
   var nameSlots: NameSlots
 }

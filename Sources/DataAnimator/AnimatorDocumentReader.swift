@@ -166,7 +166,7 @@ struct AnimatorDocumentReader {
   // MARK: The document
 
   static let documentKeys: Set<String> = [
-    "$schema", "description", "params", "let", "requires", "operations",
+    "$schema", "description", "params", "let", "requires", "operations", "reduced",
   ]
 
   private mutating func document(_ value: JSONValue, name: String) -> AnimatorDocument? {
@@ -206,10 +206,11 @@ struct AnimatorDocumentReader {
     } else {
       report("", "\"operations\" is required")
     }
+    let reduced = members["reduced"].flatMap { self.reducedPlan($0, "/reduced") }
     return AnimatorDocument(
       name: name, parameters: parameters, variables: variables,
       requiresSelected: requiresSelected, requiresMatch: requiresMatch, plans: plans,
-      nameSlots: nameSlots)
+      reduced: reduced, nameSlots: nameSlots)
   }
 
   private mutating func parameters(_ value: JSONValue, _ pointer: String) -> [AnimatorParameter] {
@@ -455,6 +456,25 @@ struct AnimatorDocumentReader {
       plans[operation] = plan
     }
     return plans
+  }
+
+  /// The top-level `reduced`: the form every operation plays with reduced motion, its rules
+  /// as written (`from` and `to` are the context's, whatever the operation).
+  private mutating func reducedPlan(_ value: JSONValue, _ pointer: String) -> OperationPlan? {
+    guard
+      let fields = object(value, pointer, allowed: ["description", "duration", "curve", "rules"])
+    else {
+      return nil
+    }
+    guard let rulesValue = fields["rules"], let durationValue = fields["duration"] else {
+      report(pointer, "needs \"duration\" (seconds) and \"rules\"")
+      return nil
+    }
+    let duration = self.duration(durationValue, Self.child(pointer, "duration"))
+    let curve = fields["curve"].map { self.curve($0, Self.child(pointer, "curve")) } ?? .linear
+    let rules = self.rules(rulesValue, Self.child(pointer, "rules"))
+    guard let duration else { return nil }
+    return OperationPlan(duration: duration, curve: curve ?? .linear, rules: rules, mirrored: false)
   }
 
   private mutating func duration(_ value: JSONValue, _ pointer: String) -> Double? {

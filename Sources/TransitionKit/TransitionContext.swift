@@ -81,6 +81,10 @@ public struct TransitionContext: Equatable, Sendable {
     self.hints = hints
   }
 
+  /// The member (kept in `hints`) by which a context asks for reduced motion: `true` or
+  /// `false` (docs/protocol.md, "begin"); a data animator then plays its `reduced` form.
+  public static let reduceMotionKey = "reduceMotion"
+
   /// The layer named `selected`, looked up in the `from` screen, then in the `to` screen.
   public var selectedLayer: ContextLayer? {
     from.layer(selected) ?? to.layer(selected)
