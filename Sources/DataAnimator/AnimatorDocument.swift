@@ -82,6 +82,9 @@ struct LayerSelector: Equatable, Sendable {
   var match: Bool?
   /// The selected layer or the match: the matched pair.
   var pair: Bool?
+  /// A layer with a `shared` name that a layer of the other screen has too: one of a pair of
+  /// shared elements.
+  var paired: Bool?
   /// A screen's background, drawn as a layer filling the container.
   var background: Bool?
   var not: [LayerSelector] = []
