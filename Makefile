@@ -5,7 +5,12 @@
 #   make test           install what the machine lacks, build, run the whole test suite
 #   make fuzz           build the libFuzzer target and run each byte stream the daemon reads
 #                       for its share of FUZZ_SECONDS (default 60) on its corpus in
-#                       Tests/FuzzCorpus/<stream>; findings land in .build/fuzz/ (docs/security.md)
+#                       Tests/FuzzCorpus/<stream>; findings land in .build/fuzz/ (docs/security.md);
+#                       first the Python and JS decoders for CLIENT_FUZZ_SECONDS each
+#   make conformance    record the conformance vectors (Tests/Conformance) against a daemon on a
+#                       temporary socket and write their expected frames with the Swift client
+#                       (CONFORMANCE_WALL=1 records the wall-clock vectors again too)
+#   make bench-python   the Python package's decode-and-apply speed (frames/s, median of 5)
 #   make soak           the daemon under churn for SOAK_SECONDS (default 600), failing on growth,
 #                       gaps, late frames and unanswered requests (docs/security.md, "Soak")
 #   make sanitize       the integration suite against AddressSanitizer/UBSan and
@@ -14,6 +19,7 @@
 #   make pictures       render an animated picture of each built-in animator into docs/images/
 #                       (transitionctl render: headless Chromium and ffmpeg)
 #   make scene-images   redraw the example scenes' pictures (config/scenes/images) with Pillow
+#   make gles           the native renderer as C libraries: .build/clib/libtransitiond-gles.so, .a
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 #   make clib           the C client library, shared and static, into .build/clib/ (docs/client-c.md)
 #   make install-clib   only the C client library: header, libraries, pkg-config file
@@ -80,6 +86,13 @@ CLIB_SONAME := libtransitiond-client.so.1
 LIBDIR := $(PREFIX)/lib
 INCLUDEDIR := $(PREFIX)/include
 PKGCONFIGDIR := $(LIBDIR)/pkgconfig
+# The Python package (Sources/python) and the JS module (Sources/TransitionViewer/viewer/
+# transitiond.mjs, Sources/js): Debian's python3 runs pytest from a virtual environment under
+# .build (with the system's packages, for pycairo and Pillow); Debian's node runs node --test.
+PYTHON ?= /usr/bin/python3
+NODE ?= node
+PY_VENV := .build/python-venv
+CLIENT_FUZZ_SECONDS ?= 5
 
 # The sanitizers' builds (docs/security.md, "Sanitizers"). Swift has no UndefinedBehaviorSanitizer
 # on Linux: the C targets get it (-fsanitize=undefined, linked by clang).
@@ -104,13 +117,15 @@ CONTACT_SHEET := docs/images/album-flip-contact-sheet.png
 CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
 .PHONY: setup build release run test fuzz soak sanitize bench lint clean contact-sheet pictures scene-images \
-  install plugin clib install-clib bench-clib
+  install plugin clib install-clib bench-clib test-python test-js conformance \
+  bench-python fuzz-clients gles
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
 ## pkg-config (to build), gcc and g++ (the C client library and its tests, which also compile its
 ## header as C++), chromium (for the browser tests, the contact sheet and
 ## `transitionctl render`), ffmpeg (the encoder of `transitionctl render`, and ffprobe for its
-## tests).
+## tests), python3-venv (the Python tests' virtual environment), python3-cairo and python3-pil
+## (the Python example renderer) and nodejs (the JS module's tests).
 setup:
 	@missing=""; \
 	pkg-config --exists libevent 2>/dev/null || missing="$$missing libevent-dev pkg-config"; \
@@ -119,6 +134,20 @@ setup:
 	command -v c++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v $(CHROMIUM) >/dev/null 2>&1 || missing="$$missing chromium"; \
 	{ command -v ffmpeg && command -v ffprobe; } >/dev/null 2>&1 || missing="$$missing ffmpeg"; \
+	$(PYTHON) -c 'import ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	$(PYTHON) -c 'import cairo' >/dev/null 2>&1 || missing="$$missing python3-cairo"; \
+	$(PYTHON) -c 'import PIL' >/dev/null 2>&1 || missing="$$missing python3-pil"; \
+	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	pkg-config --exists egl 2>/dev/null || missing="$$missing libegl-dev"; \
+	pkg-config --exists glesv2 2>/dev/null || missing="$$missing libgles-dev"; \
+	ls /usr/lib/*/libEGL_mesa.so.0 >/dev/null 2>&1 || missing="$$missing libegl-mesa0"; \
+	ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing="$$missing libgl1-mesa-dri"; \
+	pkg-config --exists cairo 2>/dev/null || missing="$$missing libcairo2-dev"; \
+	pkg-config --exists pangocairo 2>/dev/null || missing="$$missing libpango1.0-dev"; \
+	pkg-config --exists libjpeg 2>/dev/null || missing="$$missing libjpeg-dev"; \
+	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
+	fc-list 2>/dev/null | grep -q DejaVuSans || missing="$$missing fonts-dejavu-core"; \
+	fc-list 2>/dev/null | grep -q LiberationSans || missing="$$missing fonts-liberation"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -q && \
@@ -139,8 +168,42 @@ run: build
 	$$($(SWIFT) build --show-bin-path)/transitiond --config $(CONFIG) \
 	  $(if $(VIEWER),--viewer $(VIEWER) --viewer-images $(CURDIR)/$(SCENE_IMAGES))
 
+## test: the Swift suite, then the Python package's and the JS module's tests against the
+## daemon it built.
 test: setup
 	$(BUILD_UMASK) $(SWIFT) test
+	$(MAKE) test-python test-js
+
+$(PY_VENV)/bin/pytest:
+	$(PYTHON) -m venv --system-site-packages $(PY_VENV)
+	$(PY_VENV)/bin/pip install -q --disable-pip-version-check pytest
+
+## test-python: pytest on Tests/PythonTests against the built transitiond.
+test-python: $(PY_VENV)/bin/pytest
+	TRANSITIOND_BIN=$$($(SWIFT) build --show-bin-path) $(PY_VENV)/bin/pytest -q Tests/PythonTests
+
+## test-js: node --test on Tests/JSTests against the built transitiond.
+test-js:
+	TRANSITIOND_BIN=$$($(SWIFT) build --show-bin-path) $(NODE) --test Tests/JSTests/
+
+## conformance: the virtual-clock vectors recorded again (deterministic: the same bytes every
+## run) against the built daemon, and every vector's expected frames written by the Swift
+## client (ConformanceVectorTests); CONFORMANCE_WALL=1 records the wall-clock ones again too
+## (docs/conformance.md).
+conformance: build
+	$(PYTHON) Tests/Conformance/record.py --bin $$($(SWIFT) build --show-bin-path) \
+	  $(if $(CONFORMANCE_WALL),--wall)
+	TRANSITIOND_CONFORMANCE_WRITE=1 $(SWIFT) test --filter ConformanceVectorTests
+
+## bench-python: the Python package's decode and delta application of album-flip frames.
+bench-python:
+	$(PYTHON) Tests/PythonTests/bench_decode.py
+
+## fuzz-clients: the Python and JS decoders on mutated conformance vectors, each for
+## CLIENT_FUZZ_SECONDS.
+fuzz-clients:
+	$(PYTHON) Tests/PythonTests/fuzz_decode.py $(CLIENT_FUZZ_SECONDS)
+	$(NODE) Tests/JSTests/fuzz.mjs $(CLIENT_FUZZ_SECONDS)
 
 ## fuzz: every byte stream the daemon reads under libFuzzer with AddressSanitizer, each stream
 ## (FUZZ_STREAMS) for its share of FUZZ_SECONDS on its corpus Tests/FuzzCorpus/<stream> with
@@ -150,7 +213,7 @@ test: setup
 ## libFuzzer target with UndefinedBehaviorSanitizer too). New inputs go to .build/fuzz/corpus/<stream> (the
 ## repository's corpus is only read); a crashing input to .build/fuzz/<stream>-crash-*. Exits
 ## non-zero when the fuzzer finds something.
-fuzz: setup
+fuzz: setup fuzz-clients
 	$(BUILD_UMASK) for plugin in $(FUZZ_PLUGINS); do \
 	  $(SWIFT) build $(FUZZ_FLAGS) --product $$plugin || exit 1; done
 	$(BUILD_UMASK) $(SWIFT) build $(FUZZ_FLAGS) --product transition-fuzz
@@ -286,9 +349,9 @@ contact-sheet: build
 
 ## pictures: one animated picture of each built-in animator (the data animators of
 ## config/animators) and of the example plugins, from a daemon on a temporary socket:
-## `transitionctl render` of an example scene (the plugins play default-slide's present), half
-## size, 25 fps, looping with the last frame held 0.8 s; each must stay under 1 MB
-## (PICTURE_LIMIT bytes).
+## `transitionctl render` of an example scene with the native renderer (the plugins play
+## default-slide's present), half size, 25 fps, looping with the last frame held 0.8 s; each
+## must stay under 1 MB (PICTURE_LIMIT bytes).
 PICTURES := album-flip:album-flip-push zoom-present:zoom-present-matched-present \
   default-slide:default-slide-push material-container-transform:material-container-transform-present \
   material-fade-through:material-fade-through-push material-shared-axis-x:material-shared-axis-x-push \
@@ -303,7 +366,7 @@ pictures: build
 	mkdir -p docs/images; \
 	for picture in $(PICTURES); do animator=$${picture%%:*}; scene=$${picture#*:}; \
 	  out=docs/images/$$animator.gif; \
-	  CHROMIUM=$(CHROMIUM) $$bin/transitionctl --socket $$dir/d.sock render config/scenes/$$scene.json \
+	  $$bin/transitionctl --socket $$dir/d.sock render config/scenes/$$scene.json \
 	    --animator $$animator --out $$out --scale 0.5 --fps 25 --hold 0.8 --images $(SCENE_IMAGES); \
 	  size=$$(stat -c %s $$out); [ $$size -le $(PICTURE_LIMIT) ] || \
 	    { echo "$$out is $$size bytes, over $(PICTURE_LIMIT)" >&2; exit 1; }; \
@@ -317,11 +380,35 @@ scene-images:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-pil; }
 	/usr/bin/python3 config/scenes/make-images.py $(SCENE_IMAGES)
 
+## gles: the native renderer (Sources/CTransitionGLES, docs/renderer-gles.md) built by the C
+## compiler alone as a shared and a static library in .build/clib/, with its pkg-config file;
+## warning-free under -std=c11 -Wall -Wextra -pedantic.
+GLES_SOURCES := $(wildcard Sources/CTransitionGLES/*.c)
+GLES_PACKAGES := egl glesv2 pangocairo libpng libjpeg
+GLES_CFLAGS := -std=c11 -Wall -Wextra -pedantic -Werror -O2 -fPIC -fvisibility=hidden \
+  -ISources/CTransitionGLES/include -ISources/CTransitionClient/include
+gles: setup
+	@set -e; mkdir -p $(CLIB_DIR)/gles; flags="$$(pkg-config --cflags $(GLES_PACKAGES))"; \
+	for source in $(GLES_SOURCES); do \
+	  $(CC) $(GLES_CFLAGS) $$flags -c $$source -o $(CLIB_DIR)/gles/$$(basename $$source .c).o; done; \
+	$(CC) -shared -Wl,-soname,libtransitiond-gles.so.1 -o $(CLIB_DIR)/libtransitiond-gles.so.1 \
+	  $(CLIB_DIR)/gles/*.o $$(pkg-config --libs $(GLES_PACKAGES)) -lm; \
+	ln -sf libtransitiond-gles.so.1 $(CLIB_DIR)/libtransitiond-gles.so; \
+	rm -f $(CLIB_DIR)/libtransitiond-gles.a; ar rcs $(CLIB_DIR)/libtransitiond-gles.a $(CLIB_DIR)/gles/*.o; \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' config/transitiond-gles.pc.in > $(CLIB_DIR)/transitiond-gles.pc; \
+	echo "built $(CLIB_DIR)/libtransitiond-gles.so and .a"
+
 ## install: executables, the example plugins, the data animators, the viewer page, the docs,
 ## the config (kept if already there), the systemd units, the system unit's sysusers.d entry and
-## the C client library (install-clib).
-install: release install-clib
+## the C client library (install-clib) and the native renderer (gles).
+install: release install-clib gles
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR); \
+	install -m 0644 Sources/CTransitionGLES/include/transitiond_gles.h $(DESTDIR)$(INCLUDEDIR)/; \
+	install -m 0755 $(CLIB_DIR)/libtransitiond-gles.so.1 $(DESTDIR)$(LIBDIR)/; \
+	ln -sf libtransitiond-gles.so.1 $(DESTDIR)$(LIBDIR)/libtransitiond-gles.so; \
+	install -m 0644 $(CLIB_DIR)/libtransitiond-gles.a $(DESTDIR)$(LIBDIR)/; \
+	install -m 0644 $(CLIB_DIR)/transitiond-gles.pc $(DESTDIR)$(PKGCONFIGDIR)/; \
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(ANIMATORDIR) \
 	  $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) $(DESTDIR)$(SCENEDIR)/images \
 	  $(DESTDIR)$(CONFIGDIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(SYSTEMD_SYSTEM_DIR) \
@@ -331,7 +418,7 @@ install: release install-clib
 	install -m 0644 config/animators/*.json $(DESTDIR)$(ANIMATORDIR)/; \
 	install -m 0644 Sources/TransitionViewer/viewer/* $(DESTDIR)$(VIEWERDIR)/; \
 	install -m 0644 config/scenes/*.json $(DESTDIR)$(SCENEDIR)/; \
-	install -m 0644 $(SCENE_IMAGES)/*.jpg $(DESTDIR)$(SCENEDIR)/images/; \
+	install -m 0644 $(SCENE_IMAGES)/*.jpg $(SCENE_IMAGES)/*.png $(DESTDIR)$(SCENEDIR)/images/; \
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/; \
 	[ -e $(DESTDIR)$(CONFIGDIR)/transitiond.json ] || \
 	  install -m 0644 config/transitiond.json $(DESTDIR)$(CONFIGDIR)/transitiond.json; \

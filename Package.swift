@@ -11,12 +11,16 @@ let pluginExports: [LinkerSetting] = [
   ])
 ]
 
-/// Settings of the modules every frame runs through (the wire codec, the event loop, the server
-/// core, the daemon): their release builds leave out the run-time exclusivity checks, as the
-/// Swift standard library's do. Each check is a call, a thread-local lookup and a set insert on
-/// every access to a class's stored property that the compiler cannot prove alone, several a
-/// frame per subscriber (docs/performance.md, "Nothing a frame does not need"). Debug builds,
-/// which the test suite, the sanitizers and the fuzzer run, keep them.
+/// Settings of the modules every frame runs through whose classes a frame touches (the event
+/// loop, the server core, the daemon): their release builds leave out the run-time exclusivity
+/// checks, as the Swift standard library's do. Each check is a call, a thread-local lookup and a
+/// set insert on every access to a class's stored property that the compiler cannot prove
+/// alone, several a frame per subscriber (docs/performance.md, "Nothing a frame does not
+/// need"). Debug builds, which the test suite, the sanitizers and the fuzzer run, keep them.
+/// The wire codec (TransitionWire), whose frame path is structs, keeps them: without the checks
+/// its encode of the album-flip push frame ran 310,996,332 instructions over 2,000 frames,
+/// with them 311,018,405 (+0.007 %; `valgrind --tool=callgrind transition-bench encode --runs 1
+/// --frames 2000`, FrameEncoder.encode inclusive).
 let framePathSettings: [SwiftSetting] = [
   .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 ]
@@ -55,6 +59,22 @@ let package = Package(
     // The C client library (docs/client-c.md): a header any language's FFI can use, built
     // also by the Makefile as a shared and a static library.
     .target(name: "CTransitionClient"),
+    // The native renderer (docs/renderer-gles.md): frames drawn with OpenGL ES 3, content with
+    // cairo and pango, offscreen through EGL's surfaceless platform; over Debian's libraries.
+    .systemLibrary(
+      name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev", "libgles-dev"])]),
+    .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+    .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+    .target(
+      name: "CTransitionGLES",
+      dependencies: ["CTransitionClient", "CEGL", "CPangoCairo", "CLibPNG", "CLibJPEG"],
+      linkerSettings: [
+        .linkedLibrary("EGL"), .linkedLibrary("GLESv2"), .linkedLibrary("pangocairo-1.0"),
+        .linkedLibrary("pango-1.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+        .linkedLibrary("cairo"), .linkedLibrary("png16"), .linkedLibrary("jpeg"),
+      ]),
 
     // JSON: the typed value, its parser and writer, and a path-naming field reader.
     .target(name: "TransitionJSON"),
@@ -70,9 +90,11 @@ let package = Package(
     // Animators written as data (docs/animators.md): the file format's reader and validator,
     // its expressions, and the compiler from a file and a context to a timeline. No I/O.
     .target(name: "DataAnimator", dependencies: ["TransitionKit", "TransitionJSON"]),
-    // The daemon's built-in fallback, `default-slide`, as data embedded in the binary.
+    // The daemon's built-in fallback, `default-slide`, as data embedded in the binary, and as
+    // the server core's `FallbackAnimator` (`BuiltinFallback`), run in process.
     .target(
-      name: "BuiltinAnimators", dependencies: ["DataAnimator"],
+      name: "BuiltinAnimators",
+      dependencies: ["DataAnimator", "PluginLoader", "PluginValues", "TransitionServer"],
       resources: [.embedInCode("default-slide.json")]),
     // What the plugin side and the server both speak of: a loaded animator's listing
     // (`RegisteredAnimator`), an animator's answer (`PluginTimelineResult`, `PluginCallFault`)
@@ -90,19 +112,23 @@ let package = Package(
       dependencies: [
         "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "DataAnimator",
       ]),
-    // The plugin host process and its protocol: the frames between the daemon and the host,
-    // the host's sandbox and serving loop, the restart and quarantine policy (docs/plugins.md).
+    // The plugin host's protocol and its supervision, the parent's side: the frames between the
+    // daemon and the host, the host's sandbox settings and command line, spawning it, and the
+    // supervisor as a state machine with its restart and quarantine policy (docs/plugins.md).
     .target(
       name: "PluginHost",
       dependencies: [
         "PluginLoader", "PluginValues", "TransitionKit", "TransitionJSON", "CProcessControl",
         "UnixIO",
       ]),
+    // The plugin host process itself, the child's side: its serving loop, which loads the
+    // plugins (dlopen) and answers the supervisor's scans and calls (`PluginHostService`).
+    .target(
+      name: "PluginHostChild",
+      dependencies: ["PluginHost", "PluginLoader", "PluginValues", "CProcessControl", "UnixIO"]),
 
     // Wire codec, event loop, server, client.
-    .target(
-      name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"],
-      swiftSettings: framePathSettings),
+    .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
     // The pure stages of a line transport: the line framer and the output batch (when output
     // leaves: write, hold, flush), shared by the Unix socket and HTTP event-stream transports.
     .target(name: "LineTransport"),
@@ -131,9 +157,12 @@ let package = Package(
     // Unix system calls for every side: the error type, socket addresses, connect and bind,
     // the one write loop, the monotonic clock, the blocking line client.
     .target(name: "UnixIO", dependencies: ["LineTransport"]),
-    // Rendering recordings to pictures: the DevTools protocol over a pipe to headless
-    // Chromium, the viewer page's capture, the frame schedule and the ffmpeg encoder.
-    .target(name: "TransitionRender", dependencies: ["TransitionJSON", "UnixIO"]),
+    // Rendering recordings to pictures: the native renderer (CTransitionGLES) or the DevTools
+    // protocol over a pipe to headless Chromium and the viewer page's capture; the frame
+    // schedule and the ffmpeg encoder.
+    .target(
+      name: "TransitionRender",
+      dependencies: ["TransitionJSON", "TransitionWire", "UnixIO", "CTransitionGLES"]),
     // The viewer page (static files, no build step) and where to find it.
     .target(name: "TransitionViewer", resources: [.copy("viewer")]),
 
@@ -145,7 +174,7 @@ let package = Package(
       name: "DaemonSupport",
       dependencies: [
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "UnixIO",
-        "PluginHost", "PluginLoader", "PluginCheck", "CProcessControl",
+        "PluginHost", "PluginHostChild", "PluginLoader", "PluginCheck", "CProcessControl",
       ]),
 
     // Executables.
@@ -163,14 +192,14 @@ let package = Package(
       name: "transitionctl",
       dependencies: [
         "TransitionClient", "TransitionJSON", "TransitionWire", "TransitionKit", "UnixIO",
-        "TransitionRender", "TransitionViewer",
+        "TransitionRender", "TransitionViewer", "CTransitionGLES",
       ]
     ),
     .executableTarget(
       name: "transition-bench",
       dependencies: [
-        "DaemonLauncher", "DaemonSupport", "DataAnimator", "PluginLoader", "PluginValues",
-        "TransitionJSON",
+        "BuiltinAnimators", "DaemonLauncher", "DaemonSupport", "DataAnimator", "PluginLoader",
+        "PluginValues", "TransitionJSON",
         "TransitionKit", "TransitionPluginSDK", "TransitionServer", "TransitionWire", "UnixIO",
       ]),
     // Starting a `transitiond` on a socket and waiting, with a deadline, until it accepts:
@@ -204,7 +233,7 @@ let package = Package(
       dependencies: [
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "PluginValues",
         "TransitionServer", "TransitionServerTesting", "DataAnimator", "TransitionPluginSDK",
-        "PluginHost", "CLibevent", "TransitionViewer", "DaemonSupport",
+        "PluginHost", "CLibevent", "TransitionViewer", "DaemonSupport", "BuiltinAnimators",
       ]),
     .executableTarget(
       name: "transition-fuzz", dependencies: ["RequestFuzzing"],
@@ -247,7 +276,8 @@ let package = Package(
         "TransitionKit", "UnixIO",
       ]),
     .testTarget(
-      name: "TransitionClientTests", dependencies: ["TransitionClient", "TransitionJSON"]),
+      name: "TransitionClientTests",
+      dependencies: ["TransitionClient", "TransitionJSON", "TransitionWire"]),
     .testTarget(
       name: "TransitionPluginSDKTests",
       dependencies: [
@@ -311,7 +341,7 @@ let package = Package(
       dependencies: [
         "IntegrationSupport", "TransitionClient", "TransitionJSON", "TransitionWire",
         "TransitionKit", "TransitionViewer", "UnixIO", "DaemonSupport", "transitiond",
-        "transitionctl",
+        "transitionctl", "TransitionRender", "CTransitionGLES",
       ]
     ),
   ]

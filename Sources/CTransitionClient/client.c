@@ -84,6 +84,14 @@ td_client *td_client_new(const td_client_options *options) {
     if (options && options->socket_path) memcpy(client->path, options->socket_path, length + 1);
     else td_default_socket_path(client->path, length + 1);
     client->options.socket_path = client->path;
+    const char *name = client->options.client_name ? client->options.client_name : "transitiond-c";
+    client->name = malloc(strlen(name) + 1);
+    if (!client->name) {
+        td_client_destroy(client);
+        return NULL;
+    }
+    memcpy(client->name, name, strlen(name) + 1);
+    client->options.client_name = client->name;
     return client;
 }
 
@@ -106,6 +114,7 @@ void td_client_destroy(td_client *client) {
     td_buffer_free(&client->current);
     td_decoder_destroy(client->decoder);
     free(client->path);
+    free(client->name);
     free(client);
 }
 

@@ -37,6 +37,7 @@ typedef struct td_subscription {
 struct td_client {
     td_client_options options;
     char *path;
+    char *name; /* the name hello gives */
     int fd;
     int connected_once;
     int reconnecting;         /* waiting for reconnect_at */

@@ -218,7 +218,10 @@ static int send_built(td_client *client, const char *op, members_builder *builde
 
 int td_client_hello(td_client *client, td_reply_fn callback, void *user_data, uint64_t *id) {
     CHECK_CLIENT(client);
-    return td_client_request(client, "hello", NULL, callback, user_data, id);
+    members_builder builder = {0};
+    add_string(&builder, "client", client->name);
+    add_number(&builder, "protocol", TD_PROTOCOL_VERSION);
+    return send_built(client, "hello", &builder, callback, user_data, id);
 }
 
 int td_client_begin(td_client *client, const char *context, const td_begin_options *options, td_reply_fn callback,

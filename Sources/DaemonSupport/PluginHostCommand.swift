@@ -1,5 +1,6 @@
 import Glibc
 import PluginHost
+import PluginHostChild
 
 /// `transitiond plugin-host`: sandboxes this process, then serves the daemon on descriptor 3
 /// until the daemon closes it. Exits 64 on bad arguments, 71 when the sandbox cannot be set

@@ -70,7 +70,8 @@ public struct HostMessage: Equatable, Sendable {
     return bytes
   }
 
-  static func append(_ value: UInt32, to bytes: inout [UInt8]) {
+  /// Appends `value` as four bytes, most significant first (the protocol's byte order).
+  public static func append(_ value: UInt32, to bytes: inout [UInt8]) {
     bytes.append(UInt8(truncatingIfNeeded: value >> 24))
     bytes.append(UInt8(truncatingIfNeeded: value >> 16))
     bytes.append(UInt8(truncatingIfNeeded: value >> 8))

@@ -1,3 +1,4 @@
+import BuiltinAnimators
 import Glibc
 import PluginLoader
 import TransitionJSON
@@ -68,7 +69,7 @@ public struct ConversationCheck: Sendable {
       config: config, adminPolicy: AdminPolicy(daemonUID: Self.daemonUID, group: nil),
       animators: InProcessAnimatorSource(
         listing: { [registry] in registry.animators }, makeTimeline: registry.makeTimeline),
-      clock: clock,
+      fallback: BuiltinFallback(), clock: clock,
       logger: Logger(level: .error, clock: clock, sink: RecordingLogSink()), processID: getpid())
     var nextID: UInt64 = 0
     func connect(_ index: Int) -> ConversationClient {

@@ -6,9 +6,15 @@ import TransitionWire
 /// ``ClientError/Code/protocolError`` when the daemon refuses it.
 extension DaemonClient {
   /// `hello`: the version handshake.
-  public func hello() throws(ClientError) -> ServerInfo {
-    try ServerInfo(request(.hello))
+  public func hello(client name: String = "transitiond-swift") throws(ClientError) -> ServerInfo {
+    try ServerInfo(
+      request(
+        .hello,
+        ["client": .string(name), "protocol": .number(Double(Self.protocolVersion))]))
   }
+
+  /// The protocol version this client speaks, which `hello` states.
+  public static let protocolVersion = 1
 
   /// `animators`: the loaded animators and the route table.
   public func animators() throws(ClientError) -> AnimatorList {

@@ -1,5 +1,5 @@
 /// A set of the evaluated fields of a layer (``LayerState``'s `frame`, `anchor`, `transform`,
-/// `alpha`, `hidden`, `z`, `background`): for example the fields a timeline animates on one
+/// `alpha`, `hidden`, `z`, `background`, each declared in ``LayerFieldSchema``): for example the fields a timeline animates on one
 /// layer (``TimelineEvaluator/animatedFields``), every other field keeping its initial value in
 /// every frame.
 public struct LayerFields: OptionSet, Hashable, Sendable {
@@ -18,13 +18,12 @@ public struct LayerFields: OptionSet, Hashable, Sendable {
   @inlinable public static var z: LayerFields { LayerFields(rawValue: 1 << 5) }
   @inlinable public static var background: LayerFields { LayerFields(rawValue: 1 << 6) }
 
-  /// Each field alone, in the order a frame writes them (docs/protocol.md, `frame`).
-  public static let each: [LayerFields] = [
-    .frame, .anchor, .transform, .alpha, .hidden, .z, .background,
-  ]
+  /// Each field alone, in the order a frame writes them (docs/protocol.md, `frame`): the
+  /// bits of ``LayerFieldSchema/all``.
+  public static let each: [LayerFields] = LayerFieldSchema.all.map { $0.bit }
 
   /// Every field.
-  public static let all = LayerFields(rawValue: 0x7F)
+  public static let all = LayerFields(each)
 
   /// The fields a track of `property` changes: `frame` for the box and its parts, `transform`
   /// for the matrix and every scalar component composed into it.

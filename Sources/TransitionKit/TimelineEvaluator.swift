@@ -327,7 +327,16 @@ public struct TimelineEvaluator: Sendable {
   /// keeps its frame has) but for the transforms of the layers the gesture holds, which are
   /// always written again; a frame with another number of layers is written in full.
   public func update(_ frame: inout Frame, progress: Double, time: Double? = nil) {
+    assert(isOwnFrame(frame), "update takes a frame this evaluator wrote")
     write(progress: progress, time: time, into: &frame, animatedOnly: true)
+  }
+
+  /// Whether `frame` can be one this evaluator wrote: its layers are the timeline's, by id and
+  /// in order, or it has another number of layers (and is written in full). For debug
+  /// builds' checks.
+  func isOwnFrame(_ frame: Frame) -> Bool {
+    frame.layers.count != layers.count
+      || frame.layers.indices.allSatisfy { frame.layers[$0].id == layers[$0].id }
   }
 
   private func write(progress: Double, time: Double?, into frame: inout Frame, animatedOnly: Bool) {
@@ -453,13 +462,9 @@ public struct TimelineEvaluator: Sendable {
         }
       }
     }
-    if fields.contains(.frame) { state.pointee.frame = attributes.frame }
-    if fields.contains(.anchor) { state.pointee.anchor = attributes.anchor }
-    if fields.contains(.transform) { state.pointee.transform = attributes.composedTransform }
-    if fields.contains(.alpha) { state.pointee.alpha = min(max(attributes.alpha, 0), 1) }
-    if fields.contains(.hidden) { state.pointee.hidden = attributes.hidden }
-    if fields.contains(.z) { state.pointee.z = attributes.z }
-    if fields.contains(.background) { state.pointee.background = attributes.background }
+    withUnsafePointer(to: &attributes) { attributes in
+      LayerFields.writeEvaluated(fields, from: attributes, into: state)
+    }
   }
 
   /// The state of the layer at `index` (of the timeline's layers) at linear `progress`, as

@@ -19,16 +19,32 @@ public final class PictureEncoder {
   private let logPath: String
   private var progressText: [UInt8] = []
 
+  /// What each picture handed to ``add(_:)`` is.
+  public enum Input: Equatable, Sendable {
+    /// A PNG file's bytes (Chromium's screenshots).
+    case png
+    /// Raw RGBA pixels of this size, top row first (the native renderer's read-back).
+    case rgba(width: Int, height: Int)
+  }
+
   /// The whole command line after the program: input from the pipe at `rate`, then the
   /// format's options, then `output`. Exposed for the docs and the tests.
   public static func arguments(
-    format: PictureFormat, rate: PictureRate, loop: Bool, background: String, output: String
+    format: PictureFormat, rate: PictureRate, loop: Bool, background: String, output: String,
+    input: Input = .png
   ) -> [String] {
-    ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"]
-      + [
-        "-reinit_filter", "0", "-f", "image2pipe", "-framerate", rate.ffmpegValue, "-c:v", "png",
-        "-i", "pipe:0",
+    let source: [String]
+    switch input {
+    case .png:
+      source = ["-f", "image2pipe", "-framerate", rate.ffmpegValue, "-c:v", "png"]
+    case .rgba(let width, let height):
+      source = [
+        "-f", "rawvideo", "-pix_fmt", "rgba", "-video_size", "\(width)x\(height)", "-framerate",
+        rate.ffmpegValue,
       ]
+    }
+    return ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"]
+      + ["-reinit_filter", "0"] + source + ["-i", "pipe:0"]
       + format.encoderArguments(loop: loop, background: background)
       + ["-fflags", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1", output]
   }
@@ -39,7 +55,7 @@ public final class PictureEncoder {
   /// - Throws: ``Failure`` when it cannot be started.
   public init(
     ffmpeg: String, format: PictureFormat, rate: PictureRate, loop: Bool, background: String,
-    output: String, log: String
+    output: String, log: String, input kind: Input = .png
   ) throws(Failure) {
     logPath = log
     let logDescriptor = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -59,7 +75,8 @@ public final class PictureEncoder {
       process = try ChildProcess(
         executable: ffmpeg,
         arguments: Self.arguments(
-          format: format, rate: rate, loop: loop, background: background, output: output),
+          format: format, rate: rate, loop: loop, background: background, output: output,
+          input: kind),
         environment: ["PATH": "/usr/bin:/bin"],
         descriptors: [0: stdin.read, 1: stdout.write, 2: logDescriptor])
     } catch {
@@ -78,7 +95,7 @@ public final class PictureEncoder {
     close(progress)
   }
 
-  /// Hands ffmpeg one PNG picture.
+  /// Hands ffmpeg one picture, as the encoder's ``Input`` says.
   ///
   /// - Throws: ``Failure`` with ffmpeg's complaint when it has stopped reading.
   public func add(_ png: [UInt8]) throws(Failure) {

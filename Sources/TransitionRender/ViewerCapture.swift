@@ -16,6 +16,7 @@ import TransitionJSON
 public final class ViewerCapture: @unchecked Sendable {
   private let devTools: DevToolsPipe
   private let session: String
+  private let targetID: String
   /// The captured size in pixels: the container times the scale, rounded.
   public let pixelSize: (width: Int, height: Int)
   private let container: (width: Double, height: Double)
@@ -36,11 +37,14 @@ public final class ViewerCapture: @unchecked Sendable {
     public var background: String
     /// Where the scene's `content.image` files are, if anywhere.
     public var images: URL?
+    /// Whether layers' content is drawn (false: geometry and colours only).
+    public var drawsContent: Bool
 
     public init(
       viewer: URL, recording: URL, session: String, container: (width: Double, height: Double),
-      scale: Double, background: String, images: URL?
+      scale: Double, background: String, images: URL?, drawsContent: Bool = true
     ) {
+      self.drawsContent = drawsContent
       self.viewer = viewer
       self.recording = recording
       self.session = session
@@ -59,6 +63,7 @@ public final class ViewerCapture: @unchecked Sendable {
         URLQueryItem(name: "session", value: session),
         URLQueryItem(name: "background", value: background),
       ]
+      if !drawsContent { items.append(URLQueryItem(name: "content", value: "0")) }
       if let images {
         var base = images.absoluteString
         if !base.hasSuffix("/") { base += "/" }
@@ -96,6 +101,7 @@ public final class ViewerCapture: @unchecked Sendable {
       throw DevToolsPipe.Failure(description: "Target.attachToTarget gave no sessionId")
     }
     self.session = session
+    self.targetID = targetID
     try devTools.call("Page.enable", session: session)
     try devTools.call(
       "Emulation.setDeviceMetricsOverride",
@@ -120,6 +126,11 @@ public final class ViewerCapture: @unchecked Sendable {
       let message = status.stringValue.map { String($0.drop { $0 != ":" }.dropFirst()) } ?? ""
       throw DevToolsPipe.Failure(description: "the viewer page cannot show it: \(message)")
     }
+  }
+
+  /// Closes the tab (its browser stays open).
+  public func close() {
+    _ = try? devTools.call("Target.closeTarget", ["targetId": .string(targetID)])
   }
 
   /// Draws frame `frame` (an index into the session's frames) and returns the stage as PNG

@@ -54,10 +54,14 @@ final class Client: CustomStringConvertible {
   var id: UInt64 { peer.id }
   var isOpen: Bool { peer.isOpen }
 
-  /// `client N (pid P, uid U)`, for log lines.
+  /// The name the client gave in `hello`, if any.
+  var name: String?
+
+  /// `client N "NAME" (pid P, uid U)`, for log lines.
   var description: String {
-    guard let identity else { return "client \(id)" }
-    return "client \(id) (pid \(identity.pid), uid \(identity.uid))"
+    let named = name.map { "client \(id) \"\($0)\"" } ?? "client \(id)"
+    guard let identity else { return named }
+    return "\(named) (pid \(identity.pid), uid \(identity.uid))"
   }
 
   // MARK: Subscriptions

@@ -4,8 +4,9 @@ import TransitionWire
 /// The ops of protocol v1, one record each, in the order docs/protocol.md lists them.
 extension OpRecord {
   static let all: [OpRecord] = [
-    OpRecord(.hello, .anyone, "version handshake") { core, _, id, client in
-      core.hello(id: id, from: client)
+    OpRecord(.hello, .anyone, members: ["client", "protocol"], "version handshake") {
+      core, request, id, client throws(WireError) in
+      try core.hello(ClientGreeting(request), id: id, from: client)
     },
     OpRecord(.animators, .anyone, "loaded animators and the route table") {
       core, _, id, client in

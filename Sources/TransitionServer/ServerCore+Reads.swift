@@ -5,7 +5,11 @@ import TransitionWire
 /// The read ops, open to every client: `hello`, `animators`, `sessions`, `stats` (`routes`
 /// is one line in the handler table).
 extension ServerCore {
-  func hello(id: RequestID?, from client: Client) {
+  func hello(_ greeting: ClientGreeting, id: RequestID?, from client: Client) {
+    if let name = greeting.name, name != client.name {
+      client.name = name
+      logger.info("\(client) says hello")
+    }
     var fields: [String: JSONValue] = [
       "server": .string("transitiond"), "version": .string(Self.version),
       "protocol": .number(Double(Self.protocolVersion)), "pid": .number(Double(processID)),
@@ -60,6 +64,7 @@ extension ServerCore {
         "t": .number(now - session.startTime), "interactive": .bool(session.interactive),
         "subscribers": .number(Double(session.subscriberCount)),
       ]
+      if let owner = clients[session.ownerPeerID]?.name { members["client"] = .string(owner) }
       if let touch = session.touch {
         members["touch"] = .array([.number(touch.x), .number(touch.y)])
       }
@@ -70,12 +75,22 @@ extension ServerCore {
 
   func reportStats(id: RequestID?, from client: Client) {
     let subscriptions = clients.values.reduce(0) { $0 + $1.subscriptions.count }
-    client.reply(
-      id: id,
-      [
-        "stats": stats.json(
-          now: clock.now, activeSessions: sessions.count, subscriptions: subscriptions,
-          scheduledTimers: clock.scheduledTimerCount)
-      ])
+    var report = stats.json(
+      now: clock.now, activeSessions: sessions.count, subscriptions: subscriptions,
+      scheduledTimers: clock.scheduledTimerCount)
+    if case .object(var members) = report {
+      members["clients"] = .array(
+        clients.values.sorted { $0.id < $1.id }.map { listed in
+          var entry: [String: JSONValue] = [
+            "id": .number(Double(listed.id)),
+            "subscriptions": .number(Double(listed.subscriptions.count)),
+          ]
+          if let name = listed.name { entry["client"] = .string(name) }
+          if let uid = listed.identity?.uid { entry["uid"] = .number(Double(uid)) }
+          return .object(entry)
+        })
+      report = .object(members)
+    }
+    client.reply(id: id, ["stats": report])
   }
 }

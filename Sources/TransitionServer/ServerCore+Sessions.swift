@@ -60,7 +60,7 @@ extension ServerCore {
     }
     client.isWaitingForAnimator = true
     let timelineRequest = TimelineRequest(
-      source: animators, builtin: fallbackAnimator,
+      source: animators, fallback: fallbackAnimator,
       contextJSON: request.contextJSON(reduceMotion: reduceMotion),
       maximumSeconds: request.duration == nil ? limits.maxSessionSeconds : nil, logger: logger)
     timelineRequest.start(animator: name) { [weak self] result in

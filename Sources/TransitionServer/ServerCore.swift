@@ -23,7 +23,8 @@ public final class ServerCore {
   /// The configuration in force.
   public private(set) var config: ServerConfig
   let clock: ServerClock
-  let animators: AnimatorSource
+  /// The source's animators, with the fallback standing in when the source lacks it.
+  let animators: AnimatorsWithFallback
   public let logger: Logger
   let stats: ServerStats
   var routes: AnimatorRoutes
@@ -46,9 +47,9 @@ public final class ServerCore {
   /// `diagnostics`), or `reload_failed`. It may answer at once (a config that does not load).
   /// The requesting client's later requests wait for the answer. Nil refuses `reload`.
   public var reloadHandler: ((@escaping (Result<ReloadOutcome, WireError>) -> Void) -> Void)?
-  /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``);
-  /// nil asks the source's own `default-slide`.
-  public var fallbackAnimator: FallbackAnimator?
+  /// The animator that serves a `begin` its chosen animator could not (``TimelineRequest``),
+  /// and that is listed and served under its name when the source has none.
+  public let fallbackAnimator: FallbackAnimator
   /// The viewer's URL with its token, when the daemon's HTTP listener is on; `hello` gives it
   /// to the clients of the Unix socket (whose permissions already decide who may watch).
   public var viewerURL: String?
@@ -58,15 +59,20 @@ public final class ServerCore {
 
   /// A core with no clients and no sessions.
   ///
-  /// - Parameter processID: The pid `hello` reports (the daemon's `getpid()`).
+  /// - Parameters:
+  ///   - animators: Where the animators come from (the plugin host, or an in-process source).
+  ///   - fallback: The animator that serves whenever the chosen one cannot: the daemon's
+  ///     built-in `default-slide`.
+  ///   - processID: The pid `hello` reports (the daemon's `getpid()`).
   public init(
     config: ServerConfig, adminPolicy: AdminPolicy, animators: AnimatorSource,
-    clock: ServerClock, logger: Logger, processID: Int32
+    fallback: FallbackAnimator, clock: ServerClock, logger: Logger, processID: Int32
   ) {
     self.processID = processID
+    fallbackAnimator = fallback
     self.config = config
     self.adminPolicy = adminPolicy
-    self.animators = animators
+    self.animators = AnimatorsWithFallback(animators, fallback: fallback)
     self.clock = clock
     self.logger = logger
     stats = ServerStats(startTime: clock.now)
@@ -84,6 +90,10 @@ public final class ServerCore {
     logger.level = config.logLevel
     routes = AnimatorRoutes(config.routes)
   }
+
+  /// The animators served, in the order the `animators` reply lists them (the fallback last
+  /// when the source has none of its name).
+  public var servedAnimators: [RegisteredAnimator] { animators.animators }
 
   /// The number of running sessions.
   public var sessionCount: Int { sessions.count }

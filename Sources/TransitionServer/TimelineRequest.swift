@@ -9,8 +9,8 @@ import TransitionWire
 /// default transition when the delegate returns nil. A `begin` never fails because of a
 /// plugin while the fallback can serve.
 ///
-/// The fallback is the daemon's built-in ``FallbackAnimator`` when it has one, otherwise the
-/// source's own `default-slide`.
+/// The fallback is the core's ``FallbackAnimator``, run in process: it serves even when the
+/// plugin host is down.
 struct TimelineRequest {
   /// A timeline ready to drive a session.
   struct Made {
@@ -31,7 +31,7 @@ struct TimelineRequest {
   }
 
   let source: AnimatorSource
-  let builtin: FallbackAnimator?
+  let fallback: FallbackAnimator
   let contextJSON: [UInt8]
   /// The longest timeline a session may play on its own (`limits.maxSessionSeconds`), or nil
   /// when the request sets the duration itself.
@@ -47,14 +47,13 @@ struct TimelineRequest {
         case .success(let timeline):
           if let overlong = overlong(timeline, animator: animator) {
             fallBack(
-              from: animator, FallbackReason(code: "overlong", message: overlong),
+              FallbackReason(code: "overlong", message: overlong),
               completion: completion)
             return
           }
           completion(.success(Made(timeline: timeline, animator: animator, fallback: nil)))
         case .failure(let error):
           fallBack(
-            from: animator,
             FallbackReason(
               code: "malformed",
               message: "animator \(animator) returned a malformed timeline: \(error.message)"),
@@ -62,67 +61,59 @@ struct TimelineRequest {
         }
       case .declined:
         fallBack(
-          from: animator,
           FallbackReason(code: "declined", message: "animator \(animator) declined the context"),
           completion: completion)
       case .failed(let message):
         fallBack(
-          from: animator,
           FallbackReason(code: "failed", message: "animator \(animator) failed: \(message)"),
           completion: completion)
       case .faulted(let fault, let message):
         fallBack(
-          from: animator, FallbackReason(code: fault.rawValue, message: message),
+          FallbackReason(code: fault.rawValue, message: message),
           completion: completion)
       }
     }
   }
 
   private func fallBack(
-    from name: String, _ reason: FallbackReason,
+    _ reason: FallbackReason,
     completion: @escaping (Result<Made, WireError>) -> Void
   ) {
-    let fallback = RegisteredAnimator.fallbackName
+    let fallbackName = fallback.info.name
     let level: LogLevel = reason.code == "declined" ? .debug : .warn
-    logger.log(level, "\(reason.message); falling back to \(fallback)")
+    logger.log(level, "\(reason.message); falling back to \(fallbackName)")
     let finish = { (result: PluginTimelineResult) in
       switch result {
       case .timeline, .binaryTimeline:
         switch Self.decode(result) {
         case .success(let timeline):
-          if let overlong = overlong(timeline, animator: fallback) {
+          if let overlong = overlong(timeline, animator: fallbackName) {
             let message =
               reason.code == "overlong" ? "\(reason.message), and \(overlong)" : overlong
             completion(.failure(WireError(.limitExceeded, message)))
             return
           }
-          completion(.success(Made(timeline: timeline, animator: fallback, fallback: reason)))
+          completion(.success(Made(timeline: timeline, animator: fallbackName, fallback: reason)))
         case .failure(let error):
           completion(
             .failure(
               WireError(
                 .animatorFailed,
-                "\(reason.message), and the fallback \(fallback) returned a malformed timeline: "
+                "\(reason.message), and the fallback \(fallbackName) returned a malformed timeline: "
                   + error.message)))
         }
       case .declined:
         completion(
-          .failure(WireError(.animatorFailed, "\(reason.message), and \(fallback) declined too")))
+          .failure(
+            WireError(.animatorFailed, "\(reason.message), and \(fallbackName) declined too")))
       case .failed(let message), .faulted(_, let message):
         completion(
           .failure(
-            WireError(.animatorFailed, "\(reason.message), and \(fallback) failed: \(message)")))
+            WireError(.animatorFailed, "\(reason.message), and \(fallbackName) failed: \(message)"))
+        )
       }
     }
-    if let builtin {
-      finish(builtin.makeTimeline(contextJSON: contextJSON))
-      return
-    }
-    guard name != fallback, source.animator(named: fallback) != nil else {
-      completion(.failure(WireError(.animatorFailed, reason.message)))
-      return
-    }
-    source.makeTimeline(animator: fallback, contextJSON: contextJSON, completion: finish)
+    finish(fallback.makeTimeline(contextJSON: contextJSON))
   }
 
   /// Why `timeline` is too long to play as it is, or nil.

@@ -12,6 +12,8 @@ final class VirtualCursor {
   /// Writes the deltas of a delta reading (nil for a full one); each reading has its own.
   private var deltaEncoder: FrameDeltaEncoder?
   private var keyWriter = KeyFrameWriter()
+  /// Which frame the delta encoder holds, and the choice of each frame's lines.
+  private var sync = FrameSync()
   /// True when the next frame of a delta reading is a key frame: the first, and after `resync`.
   var needsKeyFrame = true
 
@@ -25,30 +27,25 @@ final class VirtualCursor {
     lastIndex = Int(min(max(frames, 1), 1e9))
   }
 
-  /// Renders the next frame and lends its encoded line to `body`.
+  /// Renders the next frame and lends its encoded line to `body`: the full line, or for a
+  /// delta reading the delta, or the key frame it needs (``FrameSync``).
   ///
   /// - Returns: False, without calling `body`, once the last frame was produced.
   func nextFrame(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
     guard index <= lastIndex else { return false }
     let duration = session.duration
     let t = index == lastIndex ? duration : min(Double(index) / fps, duration)
-    if deltaEncoder == nil {
-      session.render(seq: index, progress: t / duration, t: t, live: false, body)
-    } else if !needsKeyFrame {
-      // A delta alone: the full line is not written.
-      let seq = index
-      session.evaluate(progress: t / duration, t: t, live: false) { frame in
-        deltaEncoder?.encode(session: session.id, seq: seq, frame: frame, body)
-      }
-    } else {
-      let seq = index
-      session.render(seq: seq, progress: t / duration, t: t, live: false) { full, frame in
-        // The key frame goes through the encoder too, so that the next delta is against it.
-        deltaEncoder?.encode(session: session.id, seq: seq, frame: frame) { _ in }
-        keyWriter.keyFrame(fromFull: full, body)
-      }
-      needsKeyFrame = false
+    let line = FrameSync.line(isDelta: deltaEncoder != nil, needsKeyFrame: needsKeyFrame)
+    let plan = sync.decide(seq: index, takers: .init(line), keepsEncoderInStep: false)
+    session.produce(
+      plan, seq: index, progress: t / duration, t: t, live: false, encoder: &deltaEncoder,
+      sync: &sync
+    ) { lines in
+      lines.write(line, keyWriter: &keyWriter, body)
     }
+    // Each frame of a reading goes to its reader: the one before is the one it has.
+    sync.checkLine(line, seq: index, lastReceived: index > 0 ? index - 1 : nil)
+    needsKeyFrame = false
     index += 1
     return true
   }

@@ -98,6 +98,12 @@ public final class FakePeer: Peer {
     released = []
   }
 
+  /// Every byte released since the last read, as sent (for tests that compare bytes).
+  public func readBytes() -> [UInt8] {
+    defer { released = [] }
+    return released
+  }
+
   /// Every line released since the last read, parsed; a line that does not parse (an empty
   /// one too) is `"unparsable: <its text>"`. Held lines stay for a later read.
   public func readLines() -> [JSONValue] {

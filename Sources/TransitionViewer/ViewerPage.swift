@@ -10,7 +10,7 @@ public enum ViewerPage {
   /// The page's file names; `index.html` is the page itself.
   public static let fileNames = [
     "index.html", "viewer.css", "viewer.js", "recording.js", "frame-renderer.js",
-    "timeline-inspector.js",
+    "timeline-inspector.js", "transitiond.mjs",
   ]
 
   /// The page's directory relative to an installation prefix.
@@ -26,7 +26,7 @@ public enum ViewerPage {
     switch (fileName as NSString).pathExtension {
     case "html": return "text/html; charset=utf-8"
     case "css": return "text/css; charset=utf-8"
-    case "js": return "text/javascript; charset=utf-8"
+    case "js", "mjs": return "text/javascript; charset=utf-8"
     default: return nil
     }
   }

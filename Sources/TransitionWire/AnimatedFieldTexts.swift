@@ -6,9 +6,9 @@ import TransitionKit
 /// staggered transition's layers stand still before their turn and after it, and a held
 /// gesture repeats its frames, so many of a frame's numbers are copied.
 ///
-/// Only the fields made of doubles are kept (`frame`, `anchor`, `transform`, `alpha`, `z`):
-/// their bytes have no padding (their sizes are multiples of 8), so equal bytes are the same
-/// value, which the frame number writer always spells the same way. A kept text depends on
+/// Only the fields made of doubles are kept (``TransitionKit/LayerField/isPlainDoubles``:
+/// `frame`, `anchor`, `transform`, `alpha`, `z`): their bytes have no padding (their sizes are
+/// multiples of 8), so equal bytes are the same value, which the frame number writer always spells the same way. A kept text depends on
 /// nothing but its value, so the encoders that share a template (the renderers of one compiled
 /// timeline, ``FrameRenderer/renamed(to:)``) share one instance: alike sessions resting at the
 /// same values copy the same texts, and a frame touches no field texts of its session's own.
@@ -31,25 +31,28 @@ final class AnimatedFieldTexts {
   private let values: UnsafeMutableRawPointer
   private let texts: UnsafeMutablePointer<UInt8>
 
-  /// Slots for `fields`, one a field, in the order they are written; `bound(field)` is the
-  /// most bytes a field's text takes.
-  init(fields: some Collection<LayerFields>, bound: (LayerFields) -> Int) {
+  /// Slots for `fields`, one a field, in the order they are written.
+  init(fields: some Collection<LayerFields>) {
     var valueCount = 0
     var textCount = 0
     var slots: [Slot] = []
     slots.reserveCapacity(fields.count)
     for field in fields {
-      guard let (offset, size) = Self.storage(of: field) else {
+      guard let (offset, size) = field.plainStorage else {
         slots.append(
           Slot(valueOffset: 0, valueSize: 0, valueStart: 0, textStart: 0, textLength: -1))
         continue
       }
+      // The comparison reads a kept value as 8-byte words inside the layer state.
+      assert(
+        size > 0 && size % 8 == 0 && offset >= 0 && offset + size <= MemoryLayout<LayerState>.size,
+        "field \(field) is not kept as whole words of a layer state")
       slots.append(
         Slot(
           valueOffset: offset, valueSize: size, valueStart: valueCount, textStart: textCount,
           textLength: -1))
       valueCount += size
-      textCount += bound(field)
+      textCount += field.fullBound
     }
     self.slots = .allocate(capacity: slots.count)
     _ = self.slots.initialize(from: slots)
@@ -67,19 +70,6 @@ final class AnimatedFieldTexts {
     texts.deallocate()
   }
 
-  /// Where a kept field's value lies in a layer state, and its size.
-  private static func storage(of field: LayerFields) -> (offset: Int, size: Int)? {
-    switch field {
-    case .frame: (MemoryLayout<LayerState>.offset(of: \.frame)!, MemoryLayout<Rect>.size)
-    case .anchor: (MemoryLayout<LayerState>.offset(of: \.anchor)!, MemoryLayout<Point>.size)
-    case .transform:
-      (MemoryLayout<LayerState>.offset(of: \.transform)!, MemoryLayout<Transform3D>.size)
-    case .alpha: (MemoryLayout<LayerState>.offset(of: \.alpha)!, MemoryLayout<Double>.size)
-    case .z: (MemoryLayout<LayerState>.offset(of: \.z)!, MemoryLayout<Double>.size)
-    default: nil
-    }
-  }
-
   /// A writer of a frame's fields, over the slots and their storage.
   var writer: Writer {
     Writer(slots: slots.baseAddress!, values: values, texts: texts)
@@ -94,7 +84,7 @@ final class AnimatedFieldTexts {
 
     /// Writes field `index` (`field` of the layer at `layer`) at `cursor`: its kept text
     /// when the value is the one it was written from, else the field as
-    /// ``FrameEncoder/write(_:of:into:)`` writes it, which is then kept. Nothing is kept
+    /// a full frame writes it (``TransitionKit/LayerFields/writeFull(of:into:)``), which is then kept. Nothing is kept
     /// once the cursor is incomplete.
     @inline(__always)
     func write(
@@ -102,7 +92,7 @@ final class AnimatedFieldTexts {
       into cursor: inout ReservedTextCursor
     ) {
       let slot = slots[index]
-      guard slot.valueSize > 0 else { return FrameEncoder.write(field, of: layer, into: &cursor) }
+      guard slot.valueSize > 0 else { return field.writeFull(of: layer, into: &cursor) }
       let value = UnsafeRawPointer(layer) + slot.valueOffset
       let kept = values + slot.valueStart
       let text = texts + slot.textStart
@@ -111,7 +101,7 @@ final class AnimatedFieldTexts {
         return
       }
       let start = cursor.position
-      FrameEncoder.write(field, of: layer, into: &cursor)
+      field.writeFull(of: layer, into: &cursor)
       guard !cursor.isIncomplete else { return }
       let length = cursor.position - start
       text.update(from: start, count: length)

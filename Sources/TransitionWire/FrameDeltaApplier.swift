@@ -1,4 +1,5 @@
 import TransitionJSON
+import TransitionKit
 
 /// Rebuilds full frames from the frames of a delta subscription (docs/protocol.md, "Delta
 /// frames"): the client side of ``FrameDeltaEncoder``, for `TransitionClient`, recordings and
@@ -128,18 +129,17 @@ public struct FrameDeltaApplier {
     if sessions[session]?.lastFrameWasFull == false { sessions[session] = nil }
   }
 
-  private static let identity: JSONValue = .array(
-    [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1].map { .number($0) })
+  /// Each field's default (``TransitionKit/LayerFieldSchema``) by its name, and `content`'s.
+  private static let defaults: [String: JSONValue] = {
+    var defaults = ["content": JSONValue.null]
+    for field in LayerFieldSchema.all {
+      if let value = field.defaultJSON { defaults[field.name] = value }
+    }
+    return defaults
+  }()
 
   /// Whether `value` is the default a full frame leaves out for the layer member `name`.
   static func isDefault(_ value: JSONValue, of name: String) -> Bool {
-    switch name {
-    case "anchor": value == .array([.number(0.5), .number(0.5)])
-    case "transform": value == identity
-    case "alpha": value == .number(1)
-    case "hidden": value == .bool(false)
-    case "background", "content": value == .null
-    default: false
-    }
+    defaults[name] == value
   }
 }

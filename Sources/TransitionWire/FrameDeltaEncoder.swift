@@ -124,7 +124,7 @@ public struct FrameDeltaEncoder {
             changed[index] =
               fields[index].isEmpty
               ? []
-              : LayerState.changedFields(fields[index], from: oldBase + index, to: newBase + index)
+              : LayerFields.changed(fields[index], from: oldBase + index, to: newBase + index)
           }
           let changed = UnsafeBufferPointer(changed)
           sink.bytes.append(addingCapacity: bound) { span in
@@ -144,7 +144,7 @@ public struct FrameDeltaEncoder {
               changed, of: newBase, idHeads: idHeads, idHeadRanges: idHeadRanges, into: &sink)
           }
           for index in changed.indices where !changed[index].isEmpty {
-            LayerState.copyFields(changed[index], from: newBase + index, to: oldBase + index)
+            LayerFields.copy(changed[index], from: newBase + index, to: oldBase + index)
           }
         }
       }
@@ -164,7 +164,7 @@ public struct FrameDeltaEncoder {
         if written > 0 { output.append(UInt8(ascii: ",")) }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: idHeads[idHeadRanges[index]]))
         for field in LayerFields.each where changed[index].contains(field) {
-          writeChanged(field, of: layers + index, into: &output)
+          field.writeChanged(of: layers + index, into: &output)
         }
         output.append(UInt8(ascii: "}"))
         written += 1
@@ -188,21 +188,11 @@ public struct FrameDeltaEncoder {
       guard !fields[index].isEmpty else { continue }
       changesBound += 2 + sink.bytes.count - start
       for field in LayerFields.each where fields[index].contains(field) {
-        changesBound += Self.changedBound(of: field)
+        changesBound += field.changedBound
       }
     }
     idHeads = sink.bytes
     changedFields = Array(repeating: [], count: fields.count)
-  }
-
-  /// The most bytes ``writeChanged(_:of:into:)-(LayerFields,_,_)`` writes for `field`.
-  static func changedBound(of field: LayerFields) -> Int {
-    switch field {
-    case .frame: ",\"frame\":".utf8.count + FrameEncoder.bound(of: .frame)
-    case .hidden: ",\"hidden\":false".utf8.count
-    case .background: max(FrameEncoder.bound(of: .background), ",\"background\":null".utf8.count)
-    default: FrameEncoder.bound(of: field)
-    }
   }
 
   /// True when `new` has the layers of `old`, by id, in the same order.
@@ -237,14 +227,14 @@ public struct FrameDeltaEncoder {
     from old: UnsafeMutablePointer<LayerState>, to new: UnsafePointer<LayerState>,
     separator: Bool
   ) -> Bool {
-    let changed = LayerState.changedFields(.all, from: old, to: new)
+    let changed = LayerFields.changed(.all, from: old, to: new)
     let contentChanged = old.pointee.content != new.pointee.content
     guard !changed.isEmpty || contentChanged else { return false }
     if separator { sink.append(UInt8(ascii: ",")) }
     sink.append("{\"id\":")
     sink.appendString(new.pointee.id)
     for field in LayerFields.each where changed.contains(field) {
-      Self.writeChanged(field, of: new, into: &sink)
+      field.writeChanged(of: new, into: &sink)
     }
     if contentChanged {
       sink.append(",\"content\":")
@@ -252,41 +242,8 @@ public struct FrameDeltaEncoder {
       old.pointee.content = new.pointee.content
     }
     sink.append(UInt8(ascii: "}"))
-    LayerState.copyFields(changed, from: new, to: old)
+    LayerFields.copy(changed, from: new, to: old)
     return true
-  }
-
-  /// Writes one changed field with its key and leading comma, its default value included.
-  private static func writeChanged<Output: FrameTextOutput>(
-    _ field: LayerFields, of layer: UnsafePointer<LayerState>, into sink: inout Output
-  ) {
-    switch field {
-    case .frame:
-      sink.append(",\"frame\":")
-      FrameEncoder.write(.frame, of: layer, into: &sink)
-    case .anchor:
-      guard layer.pointee.anchor == .center else {
-        return FrameEncoder.write(.anchor, of: layer, into: &sink)
-      }
-      sink.append(",\"anchor\":[0.5,0.5]")
-    case .transform:
-      guard layer.pointee.transform == .identity else {
-        return FrameEncoder.write(.transform, of: layer, into: &sink)
-      }
-      sink.append(",\"transform\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]")
-    case .alpha:
-      sink.append(",\"alpha\":")
-      sink.appendFixed(layer.pointee.alpha, prefix: 0)
-    case .hidden:
-      sink.append(layer.pointee.hidden ? ",\"hidden\":true" : ",\"hidden\":false")
-    case .background:
-      guard layer.pointee.background == nil else {
-        return FrameEncoder.write(.background, of: layer, into: &sink)
-      }
-      sink.append(",\"background\":null")
-    default:
-      FrameEncoder.write(field, of: layer, into: &sink)
-    }
   }
 
   /// Writes a frame whose layers are not the previous frame's in the same order: when the

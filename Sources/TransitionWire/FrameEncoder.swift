@@ -173,18 +173,12 @@ public struct FrameEncoder {
     20 + tKey.utf8CodeUnitCount + progressKey.utf8CodeUnitCount + 2
     * FixedPrecisionNumber.maximumLength
 
-  /// The keys of the frame line and of a layer's fields, each with its leading comma, as they
-  /// are written; the bounds of what is written are counted from them. Computed, so that
+  /// The keys of the frame line, each with its leading comma, as they are written (a layer's
+  /// are declared with its fields, ``TransitionKit/LayerFieldSchema``); the bounds of what
+  /// is written are counted from them. Computed, so that
   /// the frame path reads constants (a stored static is initialised lazily, behind a check).
   static var tKey: StaticString { ",\"t\":" }
   static var progressKey: StaticString { ",\"progress\":" }
-  static var anchorKey: StaticString { ",\"anchor\":" }
-  static var transformKey: StaticString { ",\"transform\":" }
-  static var alphaKey: StaticString { ",\"alpha\":" }
-  /// A hidden layer's field, key and value: a visible one writes nothing.
-  static var hiddenField: StaticString { ",\"hidden\":true" }
-  static var zKey: StaticString { ",\"z\":" }
-  static var backgroundKey: StaticString { ",\"background\":" }
 
   /// Writes the frame from `template`: its constant runs as bytes, between them the animated
   /// fields, all into capacity reserved once for the whole frame and written through a
@@ -227,7 +221,7 @@ public struct FrameEncoder {
       contentRanges[index] = nil
     }
     appendFragment(headRanges[index])
-    for field in LayerFields.each { Self.write(field, of: layer, into: &sink) }
+    for field in LayerFields.each { field.writeFull(of: layer, into: &sink) }
     if layer.pointee.content != nil {
       if contentRanges[index] == nil
         || (comparesContent && contentValues[index] != layer.pointee.content),
@@ -248,7 +242,7 @@ public struct FrameEncoder {
   /// Writes one layer whole, as a full frame writes it (content written from its value).
   static func writeWholeLayer(_ layer: UnsafePointer<LayerState>, into sink: inout ByteSink) {
     writeLayerHead(of: layer, into: &sink)
-    for field in LayerFields.each { write(field, of: layer, into: &sink) }
+    for field in LayerFields.each { field.writeFull(of: layer, into: &sink) }
     if let content = layer.pointee.content {
       sink.append(",\"content\":")
       sink.appendJSON(content)
@@ -260,101 +254,7 @@ public struct FrameEncoder {
   static func writeLayerHead(of layer: UnsafePointer<LayerState>, into sink: inout ByteSink) {
     sink.append("{\"id\":")
     sink.appendString(layer.pointee.id)
-    sink.append(",\"frame\":")
-  }
-
-  /// The most bytes ``write(_:of:into:)`` writes for `field`: its key, its
-  /// numbers (each with the `[` or `,` before it, within
-  /// ``TransitionJSON/FixedPrecisionNumber/maximumLength``) and a closing `]`.
-  static func bound(of field: LayerFields) -> Int {
-    let number = FixedPrecisionNumber.maximumLength
-    switch field {
-    case .frame: return 4 * number + 1
-    case .anchor: return FrameEncoder.anchorKey.utf8CodeUnitCount + 2 * number + 1
-    case .transform: return FrameEncoder.transformKey.utf8CodeUnitCount + 16 * number + 1
-    case .alpha: return FrameEncoder.alphaKey.utf8CodeUnitCount + number
-    case .hidden: return FrameEncoder.hiddenField.utf8CodeUnitCount
-    case .z: return FrameEncoder.zKey.utf8CodeUnitCount + number
-    case .background: return FrameEncoder.backgroundKey.utf8CodeUnitCount + Color.jsonLength
-    default: return 0
-    }
-  }
-
-  /// Writes one field of a layer (`field` holds one), as the frame contract spells it: the
-  /// box's numbers (its key is in the head), then each other field with its key and leading
-  /// comma, or nothing when it has its default.
-  @inline(__always)
-  static func write<Output: FrameTextOutput>(
-    _ field: LayerFields, of layer: UnsafePointer<LayerState>, into sink: inout Output
-  ) {
-    switch field {
-    case .frame:
-      let box = layer.pointee.frame
-      sink.appendFixed(box.x, prefix: UInt8(ascii: "["))
-      sink.appendFixed(box.y, prefix: UInt8(ascii: ","))
-      sink.appendFixed(box.width, prefix: UInt8(ascii: ","))
-      sink.appendFixed(box.height, prefix: UInt8(ascii: ","))
-      sink.append(UInt8(ascii: "]"))
-    case .anchor:
-      let anchor = layer.pointee.anchor
-      guard anchor != .center else { return }
-      sink.append(anchorKey)
-      sink.appendFixed(anchor.x, prefix: UInt8(ascii: "["))
-      sink.appendFixed(anchor.y, prefix: UInt8(ascii: ","))
-      sink.append(UInt8(ascii: "]"))
-    case .transform:
-      let m = layer.pointee.transform
-      if m.isPlanarScaleAndTranslation {
-        // The identity is the default, left out.
-        if m.m11 == 1, m.m22 == 1, m.m41 == 0, m.m42 == 0 { return }
-        // What the sixteen numbers spell for a zoom's or a slide's transform, the constant
-        // ones as one run each.
-        sink.append(transformKey)
-        sink.appendFixed(m.m11, prefix: UInt8(ascii: "["))
-        sink.append(",0,0,0,0")
-        sink.appendFixed(m.m22, prefix: UInt8(ascii: ","))
-        sink.append(",0,0,0,0,1,0")
-        sink.appendFixed(m.m41, prefix: UInt8(ascii: ","))
-        sink.appendFixed(m.m42, prefix: UInt8(ascii: ","))
-        sink.append(",0,1]")
-        return
-      }
-      // Not the identity, which is planar.
-      sink.append(transformKey)
-      sink.appendFixed(m.m11, prefix: UInt8(ascii: "["))
-      sink.appendFixed(m.m12, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m13, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m14, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m21, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m22, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m23, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m24, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m31, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m32, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m33, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m34, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m41, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m42, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m43, prefix: UInt8(ascii: ","))
-      sink.appendFixed(m.m44, prefix: UInt8(ascii: ","))
-      sink.append(UInt8(ascii: "]"))
-    case .alpha:
-      let alpha = layer.pointee.alpha
-      guard alpha != 1 else { return }
-      sink.append(alphaKey)
-      sink.appendFixed(alpha, prefix: 0)
-    case .hidden:
-      if layer.pointee.hidden { sink.append(hiddenField) }
-    case .z:
-      sink.append(zKey)
-      sink.appendFixed(layer.pointee.z, prefix: 0)
-    case .background:
-      guard let background = layer.pointee.background else { return }
-      sink.append(backgroundKey)
-      sink.appendColor(background)
-    default:
-      break
-    }
+    sink.append(LayerFieldSchema.Box.key)
   }
 }
 
@@ -414,10 +314,10 @@ private struct FrameTemplate {
     }
     sink.append("]}\n")
     steps.append(Step(textEnd: sink.bytes.count, layer: 0, field: []))
-    bound = steps.reduce(sink.bytes.count) { $0 + FrameEncoder.bound(of: $1.field) }
+    bound = steps.reduce(sink.bytes.count) { $0 + $1.field.fullBound }
     // Kept for the session's lifetime: at exact capacity (the steps had it from the start).
     text = sink.bytes.withUnsafeBufferPointer { Array($0) }
-    fieldTexts = AnimatedFieldTexts(fields: steps.lazy.map(\.field), bound: FrameEncoder.bound(of:))
+    fieldTexts = AnimatedFieldTexts(fields: steps.lazy.map(\.field))
     self.steps = steps
   }
 
@@ -431,7 +331,7 @@ private struct FrameTemplate {
       if animated.contains(field) {
         steps.append(Step(textEnd: offset(output), layer: index, field: field))
       } else {
-        FrameEncoder.write(field, of: layer, into: &output)
+        field.writeFull(of: layer, into: &output)
       }
     }
   }
@@ -460,10 +360,8 @@ private struct FrameTemplate {
     return complete
   }
 
-  /// The most bytes a layer's fields take (``FrameEncoder/bound(of:)`` of each).
-  private static let layerFieldsBound = LayerFields.each.reduce(0) {
-    $0 + FrameEncoder.bound(of: $1)
-  }
+  /// The most bytes a layer's fields take (``TransitionKit/LayerFields/fullBound`` of each).
+  private static let layerFieldsBound = LayerFields.each.reduce(0) { $0 + $1.fullBound }
 
   /// Writes the layers of `frame` (shaped as the template's first frame): the constant runs
   /// as bytes, between them the animated fields, each copied as it was last written while
@@ -481,7 +379,7 @@ private struct FrameTemplate {
   /// Writes the layers of `frame` value by value (a frame past the reserved bound).
   func write(_ frame: Frame, into sink: inout ByteSink) {
     Self.writeRuns(text, steps, of: frame, into: &sink) { _, field, layer, sink in
-      FrameEncoder.write(field, of: layer, into: &sink)
+      field.writeFull(of: layer, into: &sink)
     }
   }
 

@@ -48,6 +48,7 @@ public struct FrameRenderer {
     at clockTime: Double = 0, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
     bringFrame(to: progress, time: time, following: follower, at: clockTime)
+    checkFrameIsOwn()
     return try encoder.encode(session: session, seq: seq, frame: shared.frame, body)
   }
 
@@ -59,6 +60,7 @@ public struct FrameRenderer {
     at clockTime: Double = 0, _ body: (UnsafeRawBufferPointer, Frame) throws -> Result
   ) rethrows -> Result {
     bringFrame(to: progress, time: time, following: follower, at: clockTime)
+    checkFrameIsOwn()
     let frame = shared.frame
     return try encoder.encode(session: session, seq: seq, frame: frame) { try body($0, frame) }
   }
@@ -83,6 +85,22 @@ public struct FrameRenderer {
   ) {
     shared.evaluator.update(&shared.frame, progress: progress, time: time)
     follower?.apply(to: &shared.frame, at: clockTime)
+    #if DEBUG
+      shared.broughtBy = session
+      shared.broughtTo = shared.frame.progress
+    #endif
+  }
+
+  /// Checks, in debug builds, that the shared frame is the one this renderer brought to its
+  /// progress, not moved since by one of its copies: what it encodes is its own session's
+  /// frame.
+  @inline(__always)
+  private func checkFrameIsOwn() {
+    #if DEBUG
+      precondition(
+        shared.broughtBy == session && shared.broughtTo == shared.frame.progress,
+        "session \(session) encodes a frame another renderer brought to its progress")
+    #endif
   }
 
   /// A copy that renders `session`'s frames: what is compiled and written once (the
@@ -105,6 +123,12 @@ public struct FrameRenderer {
 private final class SharedEvaluation {
   let evaluator: TimelineEvaluator
   var frame = Frame()
+  #if DEBUG
+    /// The session of the renderer that brought the frame to its progress last, and that
+    /// progress (debug builds check them before encoding).
+    var broughtBy: String?
+    var broughtTo: Double?
+  #endif
 
   init(_ evaluator: TimelineEvaluator) {
     self.evaluator = evaluator

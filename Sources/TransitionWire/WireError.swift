@@ -20,6 +20,7 @@ public struct WireError: Error, Equatable, Sendable, CustomStringConvertible {
     public static let lineTooLong = Code(rawValue: "line_too_long")
     public static let reloadFailed = Code(rawValue: "reload_failed")
     public static let stopping = Code(rawValue: "stopping")
+    public static let unsupportedProtocol = Code(rawValue: "unsupported_protocol")
   }
 
   public let code: Code

@@ -2,7 +2,7 @@
 /// the usage text and the run loop all read.
 enum BenchMode: String, CaseIterable {
   case evaluate, encode, decode, stages, stream, scale, update, begin, tap, fairness, idle, delta
-  case restart
+  case restart, render
 
   /// What the mode measures, for the usage text (lines after the first are indented there).
   var summary: String {
@@ -75,6 +75,12 @@ enum BenchMode: String, CaseIterable {
       frames of a 60 fps session while the plugin host is killed once a second (20
       times), three processes spinning at nice 10 beside it: p99 and worst lateness
       within 0.5 s after a kill, beside the frames away from any kill
+      """
+    case .render:
+      """
+      transitionctl render of the one-second album flip (recorded at 33.3 fps) to a GIF
+      with the native renderer and with headless Chromium, alternating run by run:
+      both medians and their ratio
       """
     case .delta:
       """

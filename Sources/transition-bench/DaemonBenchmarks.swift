@@ -228,6 +228,18 @@ struct DaemonBenchmarks {
     }
   }
 
+  func render() throws {
+    let daemon = try DaemonProcess(binDirectory: options.binDirectory, config: Self.config)
+    defer { daemon.stop() }
+    let result = try RenderBench(daemon: daemon, binDirectory: options.binDirectory)
+      .run(runs: options.runs)
+    let note = "album flip at 33.3 fps, GIF, scale 1"
+    report.add("render", "native renderer", result.native.median, "s", note)
+    report.add("render", "chromium", result.chromium.median, "s", note)
+    report.add(
+      "render", "chromium / native", result.chromium.median / result.native.median, "×")
+  }
+
   func begin() throws {
     for build in options.daemonBuilds {
       let daemon = try DaemonProcess(binDirectory: build.directory, config: Self.config)

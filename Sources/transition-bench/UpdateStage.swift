@@ -1,3 +1,4 @@
+import BuiltinAnimators
 import Foundation
 import PluginLoader
 import TransitionServer
@@ -21,7 +22,8 @@ struct UpdateStage {
     let clock = InProcessCore.StillClock(now: 1_000)
     let core = ServerCore(
       config: ServerConfig(), adminPolicy: AdminPolicy(daemonUID: getuid(), group: nil),
-      animators: InProcessCore.RegistryAnimators(registry), clock: clock,
+      animators: InProcessCore.RegistryAnimators(registry), fallback: BuiltinFallback(),
+      clock: clock,
       logger: Logger(level: .error, clock: clock, sink: InProcessCore.DiscardedLog()),
       processID: getpid())
     let peer = InProcessCore.MemoryPeer(

@@ -49,6 +49,7 @@ do {
     case .scale: try daemons.scale()
     case .update: try daemons.update()
     case .restart: try daemons.restart()
+    case .render: try daemons.render()
     case .begin: try daemons.begin()
     case .tap: try daemons.tap()
     case .fairness: try daemons.fairness()

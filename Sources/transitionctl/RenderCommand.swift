@@ -6,22 +6,27 @@ import TransitionViewer
 import TransitionWire
 
 /// `transitionctl render INPUT --out FILE`: a recording (or a scene, played first on the
-/// virtual clock) drawn frame by frame by the viewer page in headless Chromium and encoded by
-/// ffmpeg into a GIF, APNG, WebP or MP4.
+/// virtual clock) drawn frame by frame by the native renderer (OpenGL ES 3 offscreen,
+/// docs/renderer-gles.md) or by the viewer page in headless Chromium, and encoded by ffmpeg
+/// into a GIF, APNG, WebP or MP4, or written as a PNG sequence.
 enum RenderCommand: Command {
   static let name = "render"
-  static let summary = "Render a recording or a scene to a GIF, APNG, WebP or MP4 file."
+  static let summary =
+    "Render a recording or a scene to a GIF, APNG, WebP or MP4 file or a PNG sequence."
   static let usage = """
-    render RECORDING.ndjson|SCENE.json --out FILE.gif|.apng|.webp|.mp4 [--fps N]
+    render RECORDING.ndjson|SCENE.json --out FILE.gif|.apng|.webp|.mp4|DIR/ [--fps N]
                          [--scale S] [--start S] [--end S] [--hold S] [--loop | --once]
-                         [--background #RRGGBB] [--images DIR] [--session ID] [--quiet]
+                         [--background #RRGGBB] [--images DIR] [--session ID]
+                         [--renderer native|chromium] [--no-content] [--quiet]
     """
   static let details = """
-    Draws every output frame with the viewer page in headless Chromium, one at a time (the
-    frame is set, fonts and pictures are awaited and two animation frames pass, then the
-    page is captured over the DevTools protocol), and pipes the pictures into ffmpeg. Output
-    frame k shows the recording's frame at start + k/fps (the last one at or before it), so
-    the same input always gives the same pixels.
+    Draws every output frame, by default with the native renderer (OpenGL ES 3 in an EGL
+    surfaceless context, Mesa's llvmpipe without a GPU; content with cairo and pango), or with
+    --renderer chromium by the viewer page in headless Chromium, one at a time (the frame is
+    set, fonts and pictures are awaited and two animation frames pass, then the page is
+    captured over the DevTools protocol); pipes the pictures into ffmpeg, or writes them as
+    PNG files. Output frame k shows the recording's frame at start + k/fps (the last one at or
+    before it), so the same input always gives the same pixels.
 
     INPUT is a recording as 'transitionctl play --out' writes it (it needs the session's
     begin event, which gives the container and the frame rate), or a scene file, which is
@@ -31,6 +36,7 @@ enum RenderCommand: Command {
               at most 50 fps: delays are whole centiseconds, so the rate becomes 100/n
               (50, 33.3, 25, ...) and a note says so
       .apng   lossless, .webp lossless, .mp4 H.264 yuv420p, BT.709, padded to even size
+      DIR/    (a trailing slash) a PNG sequence DIR/frame-00000.png, frame-00001.png, ...
 
     options:
       --out FILE        the file to write (required); written whole or not at all
@@ -44,6 +50,8 @@ enum RenderCommand: Command {
       --images DIR      where the scene's content.image files are (default: images/ beside
                         INPUT, when there is one)
       --session ID      which session of the recording (default: the first)
+      --renderer R      native (the default) or chromium (the viewer page)
+      --no-content      geometry and colours only: no layer's content is drawn
       --animator NAME, --duration S
                         for a scene: as for 'play'
       --quiet, -q       no progress bar and no notes
@@ -53,20 +61,32 @@ enum RenderCommand: Command {
     exit status:
       0 written, 64 bad arguments or an unknown extension, 65 the input is not a recording
       or scene that can be rendered (no begin event, no frames), 66 it cannot be read,
-      69 chromium or ffmpeg is not installed (make setup installs both) or the daemon is
-      unreachable, 70 the browser or the encoder failed, 73 FILE cannot be written
+      69 chromium, ffmpeg or an OpenGL ES context is not available (make setup installs
+      them) or the daemon is unreachable, 70 the renderer, the browser or the encoder
+      failed, 73 FILE cannot be written
 
     example:
       transitionctl render config/scenes/album-flip-push.json --out flip.gif --scale 0.5
     """
-  static let flags: Set<String> = ["loop", "once", "quiet"]
+  static let flags: Set<String> = ["loop", "once", "quiet", "no-content"]
   /// How many tabs capture frames at once (``CapturePool``): 3 rendered the 1 s album flip
   /// in 5.7-9.8 s where 1 took 11-17 s (docs/performance.md, "Rendering").
   static let tabs = 3
   static let options: Set<String> = [
     "out", "fps", "scale", "start", "end", "hold", "background", "images", "session",
-    "animator", "duration",
+    "animator", "duration", "renderer",
   ]
+
+  /// Which renderer draws the frames.
+  enum Renderer: String {
+    case native, chromium
+  }
+
+  /// Where the pictures go: an encoded file of a format, or a directory of PNG files.
+  enum Destination {
+    case file(String, PictureFormat)
+    case pngSequence(String)
+  }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
     -> Int32
@@ -74,13 +94,23 @@ enum RenderCommand: Command {
     let input = try arguments.positionals(
       minimum: 1, maximum: 1, names: "a RECORDING.ndjson or SCENE.json file", verb: name)[0]
     guard let output = arguments.value("out") else {
-      throw .usage("render needs --out FILE (\(PictureFormat.listing))", verb: name)
+      throw .usage("render needs --out FILE (\(PictureFormat.listing)) or DIR/", verb: name)
     }
-    guard let format = PictureFormat(path: output) else {
+    let destination: Destination
+    if output.hasSuffix("/") {
+      destination = .pngSequence(output)
+    } else if let format = PictureFormat(path: output) {
+      destination = .file(output, format)
+    } else {
       throw .usage(
-        "cannot tell the format of \(output): its extension must be \(PictureFormat.listing)",
-        verb: name)
+        "cannot tell the format of \(output): its extension must be \(PictureFormat.listing)"
+          + ", or end it with / for a PNG sequence", verb: name)
     }
+    let rendererName = arguments.value("renderer") ?? Renderer.native.rawValue
+    guard let renderer = Renderer(rawValue: rendererName) else {
+      throw .usage("--renderer must be native or chromium, got '\(rendererName)'", verb: name)
+    }
+    let drawsContent = !arguments.has("no-content")
     let fps = try arguments.number("fps", in: FrameRate.range, verb: name)
     let scale = try arguments.number("scale", in: 0.1...4, verb: name) ?? 1
     let start = try arguments.number("start", in: 0...3600, verb: name)
@@ -101,24 +131,27 @@ enum RenderCommand: Command {
     let quiet = arguments.has("quiet")
     let environment = ProcessInfo.processInfo.environment
     let searchPath = environment["PATH"]
-    guard
-      let chromium = ExecutableLookup.find(environment["CHROMIUM"] ?? "chromium", path: searchPath)
+    var chromium: String?
+    if renderer == .chromium {
+      chromium =
+        ExecutableLookup.find(environment["CHROMIUM"] ?? "chromium", path: searchPath)
         ?? (environment["CHROMIUM"] == nil
           ? ExecutableLookup.find("chromium-browser", path: searchPath) : nil)
-    else {
-      throw CommandFailure(
-        ExitCode.unavailable,
-        "render needs chromium, which is not installed (make setup installs Debian's chromium)")
+      guard chromium != nil else {
+        throw CommandFailure(
+          ExitCode.unavailable,
+          "render --renderer chromium needs chromium, which is not installed "
+            + "(make setup installs Debian's chromium)")
+      }
     }
-    guard let ffmpeg = ExecutableLookup.find(environment["FFMPEG"] ?? "ffmpeg", path: searchPath)
-    else {
-      throw CommandFailure(
-        ExitCode.unavailable,
-        "render needs ffmpeg, which is not installed (make setup installs Debian's ffmpeg)")
-    }
-    guard let viewer = ViewerPage.directory(executableDirectory: executableDirectory) else {
-      throw CommandFailure(
-        ExitCode.unavailable, "cannot find the viewer page beside \(executableDirectory)")
+    var ffmpeg: String?
+    if case .file = destination {
+      ffmpeg = ExecutableLookup.find(environment["FFMPEG"] ?? "ffmpeg", path: searchPath)
+      guard ffmpeg != nil else {
+        throw CommandFailure(
+          ExitCode.unavailable,
+          "render needs ffmpeg, which is not installed (make setup installs Debian's ffmpeg)")
+      }
     }
     let inputBytes: [UInt8]
     do {
@@ -129,21 +162,23 @@ enum RenderCommand: Command {
     }
     let images = try imageDirectory(arguments.value("images"), beside: input)
 
-    let partial = try PartialFile(finalPath: output)
+    let sink = try PictureSink(destination: destination)
     var finished = false
-    defer { if !finished { partial.discard() } }
+    defer { if !finished { sink.discard() } }
     let work = try WorkDirectory()
     defer { work.remove() }
 
     // A scene is played first, on the virtual clock, at the rate the output plays.
+    let format: PictureFormat? =
+      if case .file(_, let format) = destination { format } else { nil }
     var recordingPath = input
     var recordingBytes = inputBytes
     if isScene(inputBytes) {
       let scene = try SceneFile(path: input)
       // Without --fps: the daemon's rate, except that a GIF cannot play its default 60.
       let rate =
-        fps.map { format.playableRate(for: $0).fps }
-        ?? (format == .gif ? format.playableRate(for: 60).fps : nil)
+        fps.map { format?.playableRate(for: $0).fps ?? $0 }
+        ?? (format == .gif ? PictureFormat.gif.playableRate(for: 60).fps : nil)
       recordingPath = work.file("scene.ndjson")
       let writer = try OutputWriter(creatingFileAt: recordingPath)
       let client = try context.connect()
@@ -168,7 +203,7 @@ enum RenderCommand: Command {
       throw CommandFailure(ExitCode.dataError, "\(input): \(error.description)")
     }
     let wanted = fps ?? session.fps
-    let rate = format.playableRate(for: wanted)
+    let rate = format?.playableRate(for: wanted) ?? PictureRate(wanted)
     if abs(rate.fps - wanted) > 1e-9, !quiet {
       StandardStreams.note(
         "a GIF's frame delays are whole centiseconds: \(PictureRate(wanted)) fps resampled to \(rate) fps"
@@ -184,67 +219,37 @@ enum RenderCommand: Command {
 
     let progress = RenderProgress(total: schedule.frames.count, quiet: quiet)
     defer { progress.clear() }
-    let browserLog = open(work.file("chromium.log"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-    defer { if browserLog >= 0 { close(browserLog) } }
-    let tabs: [ViewerCapture]
-    let browser: HeadlessBrowser
-    do {
-      let page = ViewerCapture.Page(
-        viewer: URL(fileURLWithPath: viewer).appendingPathComponent("index.html"),
-        recording: URL(fileURLWithPath: absolute(recordingPath)), session: session.id,
-        container: session.container, scale: scale, background: background,
-        images: images.map { URL(fileURLWithPath: $0, isDirectory: true) })
-      browser = try HeadlessBrowser(
-        executable: chromium, width: Int((session.container.width * scale).rounded(.up)),
-        height: Int((session.container.height * scale).rounded(.up)),
-        log: browserLog >= 0 ? browserLog : nil)
-      tabs = try (0..<Self.tabs).map { _ throws(DevToolsPipe.Failure) in
-        try ViewerCapture(browser: browser, page: page)
-      }
-    } catch {
-      throw CommandFailure(ExitCode.software, "chromium: \(error.description)")
+    let drawing = RenderDrawing(
+      session: session, recordingPath: absolute(recordingPath), recording: recordingBytes,
+      frames: schedule.frames, scale: scale, background: background, images: images,
+      drawsContent: drawsContent, work: work)
+    let pixelSize: (width: Int, height: Int)
+    switch renderer {
+    case .native:
+      pixelSize = try drawing.drawNatively(
+        into: sink, ffmpeg: ffmpeg, rate: rate, loop: !arguments.has("once"), progress: progress)
+    case .chromium:
+      pixelSize = try drawing.drawWithChromium(
+        chromium!, viewer: try viewerDirectory(), into: sink, ffmpeg: ffmpeg, rate: rate,
+        loop: !arguments.has("once"), progress: progress)
     }
-    defer { browser.close() }
-
-    let encoder: PictureEncoder
-    do {
-      encoder = try PictureEncoder(
-        ffmpeg: ffmpeg, format: format, rate: rate, loop: !arguments.has("once"),
-        background: background, output: partial.path, log: work.file("ffmpeg.log"))
-    } catch {
-      throw CommandFailure(ExitCode.software, error.description)
-    }
-    progress.startPhase()
-    do {
-      try CapturePool(tabs: tabs, frames: schedule.frames).run { position, png in
-        try encoder.add(png)
-        progress.update(position + 1, "captured")
-      }
-    } catch let error as DevToolsPipe.Failure {
-      throw CommandFailure(ExitCode.software, "chromium: \(error.description)")
-    } catch let error as PictureEncoder.Failure {
-      throw CommandFailure(ExitCode.software, error.description)
-    } catch {
-      throw CommandFailure(ExitCode.software, "\(error)")
-    }
-    browser.close()
-    progress.startPhase()
-    do {
-      try encoder.finish { progress.update($0, "encoded") }
-    } catch {
-      throw CommandFailure(ExitCode.software, error.description)
-    }
-    try partial.commit()
+    try sink.commit()
     finished = true
     progress.clear()
     if !quiet {
-      let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
       StandardStreams.note(
         "wrote \(output): \(schedule.frames.count) frames, "
-          + "\(tabs[0].pixelSize.width)×\(tabs[0].pixelSize.height), \(rate) fps, "
-          + "\(size / 1024) KB")
+          + "\(pixelSize.width)×\(pixelSize.height), \(rate) fps, \(sink.sizeDescription)")
     }
     return ExitCode.success
+  }
+
+  private static func viewerDirectory() throws(CommandFailure) -> String {
+    guard let viewer = ViewerPage.directory(executableDirectory: executableDirectory) else {
+      throw CommandFailure(
+        ExitCode.unavailable, "cannot find the viewer page beside \(executableDirectory)")
+    }
+    return viewer
   }
 
   /// Whether `bytes` hold a scene (one JSON object with an `operation`) rather than a
@@ -273,7 +278,7 @@ enum RenderCommand: Command {
       && isDirectory.boolValue ? beside : nil
   }
 
-  private static func absolute(_ path: String) -> String {
+  static func absolute(_ path: String) -> String {
     path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
   }
 

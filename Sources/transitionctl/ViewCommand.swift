@@ -30,7 +30,9 @@ enum ViewCommand: Command {
     -> Int32
   {
     _ = try arguments.positionals(minimum: 0, maximum: 0, names: "", verb: name)
-    let info = try context.withClient { client throws(ClientError) in try client.hello() }
+    let info = try context.withClient { client throws(ClientError) in
+      try client.hello(client: "transitionctl")
+    }
     guard let url = info.viewer else {
       throw CommandFailure(
         ExitCode.unavailable,

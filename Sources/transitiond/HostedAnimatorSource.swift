@@ -5,37 +5,29 @@ import TransitionKit
 import TransitionServer
 
 /// The core's ``AnimatorSource`` when plugins run in the plugin host process: the animators
-/// the host last reported (kept while it restarts), calls answered through the
-/// ``PluginHostSupervisor``, and the built-in fallback listed when no plugin provides its name.
+/// the host last reported (kept while it restarts) and calls answered through the
+/// ``PluginHostSupervisor``. (The core lists and serves its built-in fallback itself when the
+/// host has none of its name.)
 final class HostedAnimatorSource: AnimatorSource {
   let supervisor: PluginHostSupervisor
-  let builtin: BuiltinFallback
   /// Why nothing but the built-in fallback serves (the last scan loaded no animator), or nil:
   /// the `animators` reply's `missing`.
   var missing: String?
 
-  init(supervisor: PluginHostSupervisor, builtin: BuiltinFallback) {
+  init(supervisor: PluginHostSupervisor) {
     self.supervisor = supervisor
-    self.builtin = builtin
   }
 
-  var animators: [RegisteredAnimator] {
-    let hosted = supervisor.catalog
-    return hosted.contains { $0.name == builtin.info.name } ? hosted : hosted + [builtin.info]
-  }
+  var animators: [RegisteredAnimator] { supervisor.catalog }
 
   func animator(named name: String) -> RegisteredAnimator? {
-    supervisor.animator(named: name) ?? (name == builtin.info.name ? builtin.info : nil)
+    supervisor.animator(named: name)
   }
 
   func makeTimeline(
     animator name: String, contextJSON: [UInt8],
     completion: @escaping (PluginTimelineResult) -> Void
   ) {
-    if supervisor.animator(named: name) == nil, name == builtin.info.name {
-      completion(builtin.makeTimeline(contextJSON: contextJSON))
-      return
-    }
     supervisor.makeTimeline(animator: name, contextJSON: contextJSON, completion: completion)
   }
 

@@ -187,6 +187,75 @@ struct TransitionctlRenderTests {
     #expect(zip(sky, expected).allSatisfy { abs(Int($0) - Int($1)) <= 12 }, "\(sky) vs \(expected)")
   }
 
+  @Test(
+    "a PNG sequence holds every output frame; --no-content leaves pictures out, either renderer")
+  func pngSequence() throws {
+    let recorded = try Self.record(fps: 10)
+    defer { recorded.directory.remove() }
+    let images = TransitionctlProducts.scenes.appendingPathComponent("images").path
+    /// Frame 0 of `renderer` as a PNG sequence in a directory of its own: its files and the
+    /// first picture.
+    func sequence(_ name: String, _ options: [String]) throws -> ([String], PNGImage) {
+      let directory = recorded.directory.file(name) + "/"
+      let result = try Self.render(
+        [recorded.path, "--out", directory, "--images", images, "-q"] + options)
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+      return (files, try PNGImage(contentsOfFile: directory + "frame-00000.png"))
+    }
+    let (files, native) = try sequence("native", [])
+    #expect(files == (0..<recorded.instants.count).map { String(format: "frame-%05d.png", $0) })
+    #expect(native.width == 390 && native.height == 844)
+    // album-1's cover at (16, 107, 171, 171): its picture, or its grey #d8d8d8 without content.
+    let (_, bare) = try sequence("native-bare", ["--no-content"])
+    let (_, chromiumBare) = try sequence(
+      "chromium-bare", ["--no-content", "--renderer", "chromium"])
+    for picture in [bare, chromiumBare] {
+      let grey = picture.pixel(40, 147)
+      #expect([grey.r, grey.g, grey.b] == [0xd8, 0xd8, 0xd8])
+    }
+    let drawn = native.pixel(40, 147)
+    #expect([drawn.r, drawn.g, drawn.b] != [0xd8, 0xd8, 0xd8], "the picture is drawn")
+  }
+
+  @Test("odd layers draw what they can: a huge box, a layer behind the eye, a flat matrix")
+  func oddLayers() throws {
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let begin =
+      ##"{"event":"begin","session":"s1","container":[100,80],"fps":10,"animator":"x","operation":"push"}"##
+    let layers = [
+      ##"{"id":"huge","frame":[0,0,1e9,1e9],"z":1,"background":"#ff0000ff","content":{"text":"x"}}"##,
+      ##"{"id":"behind","frame":[10,10,50,50],"z":2,"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,-1],"##
+        + ##""background":"#00ff00ff","content":{"image":"../../etc/passwd"}}"##,
+      ##"{"id":"list","frame":[-5,-5,0,0],"z":-1e308,"content":[1,2,{"a":null}]}"##,
+      ##"{"id":"short","frame":[1,2],"z":3,"background":"#zz","content":{"tabs":[],"keyboard":1}}"##,
+      ##"{"id":"flat","frame":[1,2,3,4],"z":4,"transform":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"##
+        + ##""background":"#0000ffff","content":"\ud83d\ude00"}"##,
+    ]
+    let frame =
+      ##"{"event":"frame","session":"s1","seq":0,"t":0,"progress":0,"layers":["##
+      + layers.joined(separator: ",") + "]}"
+    let input = try directory.write("odd.ndjson", begin + "\n" + frame + "\n")
+    let output = directory.file("odd") + "/"
+    let result = try Self.render([input, "--out", output, "-q"])
+    #expect(result.status == 0, "\(result.stderr)")
+    // The huge red box covers the picture; the green layer, wholly behind the eye, draws
+    // nothing, and the blue one, whose matrix flattens it to nothing, neither.
+    let picture = try PNGImage(contentsOfFile: output + "frame-00000.png")
+    #expect(picture.width == 100 && picture.height == 80)
+    let centre = picture.pixel(50, 40)
+    #expect(centre.r > 200 && centre.g < 40 && centre.b < 40, "\(centre)")
+    var stray = 0
+    for y in 0..<picture.height {
+      for x in 0..<picture.width {
+        let p = picture.pixel(x, y)
+        if p.g > p.r || p.b > p.r { stray += 1 }
+      }
+    }
+    #expect(stray == 0)
+  }
+
   @Test("each failure is one line with its exit status, and leaves no file behind")
   func failures() throws {
     let directory = try TransitionctlTemporaryDirectory()
@@ -200,7 +269,11 @@ struct TransitionctlRenderTests {
     let noFrames = try directory.write("no-frames.ndjson", begin + "\n")
     let out = directory.file("out.gif")
     let cases: [(String, [String], [String: String], Int32, String)] = [
-      ("no chromium", [good, "--out", out], ["CHROMIUM": "/nonexistent/chromium"], 69, "chromium"),
+      (
+        "no chromium", [good, "--out", out, "--renderer", "chromium"],
+        ["CHROMIUM": "/nonexistent/chromium"], 69, "chromium"
+      ),
+      ("unknown renderer", [good, "--out", out, "--renderer", "skia"], [:], 64, "--renderer"),
       ("no ffmpeg", [good, "--out", out], ["FFMPEG": "/nonexistent/ffmpeg"], 69, "ffmpeg"),
       ("unknown extension", [good, "--out", directory.file("out.png")], [:], 64, ".gif, .apng"),
       ("no begin event", [noBegin, "--out", out], [:], 65, "no begin event"),

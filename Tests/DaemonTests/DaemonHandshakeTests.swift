@@ -18,6 +18,54 @@ import TransitionJSON
     #expect(try reply.bool("admin"))
   }
 
+  @Test func helloStatesTheClientsNameWhichSessionsStatsAndTheLogShow() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    let hello = try client.rawReply([
+      "op": "hello", "client": "my-renderer", "protocol": 1,
+    ])
+    #expect(hello.ok, "\(hello.line)")
+    let begun = try client.rawReply([
+      "op": "begin", "animator": "crossfade", "duration": 30,
+      "context": .object(DaemonScenes.present()),
+    ])
+    #expect(begun.ok, "\(begun.line)")
+    let sessions = try client.rawReply(["op": "sessions"]).fields["sessions"]?.arrayValue ?? []
+    #expect(sessions.first?["client"]?.stringValue == "my-renderer", "\(sessions)")
+    let stats = try client.rawReply(["op": "stats"])
+    let listed = stats.fields["stats"]?["clients"]?.arrayValue ?? []
+    #expect(listed.contains { $0["client"]?.stringValue == "my-renderer" }, "\(stats.line)")
+    #expect(
+      DaemonHarness.waitUntil { daemon.log.contains(#""my-renderer""#) }, "\(daemon.log)")
+    // A client that gives no name is listed without one.
+    let other = try daemon.client()
+    _ = try other.rawReply(["op": "hello"])
+    let again = try other.rawReply(["op": "stats"]).fields["stats"]?["clients"]?.arrayValue
+    #expect(again?.count == 2)
+    #expect(again?.filter { $0["client"] == nil }.count == 1)
+  }
+
+  @Test func anUnsupportedProtocolIsRefusedNamingTheVersionsSpoken() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    let refused = try client.rawReply(["op": "hello", "client": "future", "protocol": 2])
+    #expect(refused.errorCode == "unsupported_protocol", "\(refused.line)")
+    #expect(refused.errorMessage?.contains("speaks protocol 1") == true, "\(refused.line)")
+    for (members, code) in [
+      (["client": JSONValue.string("")], "bad_request"),
+      (["client": .string(String(repeating: "x", count: 65))], "bad_request"),
+      (["client": .string("tab\there")], "bad_request"),
+      (["client": .number(3)], "bad_request"),
+      (["protocol": .number(1.5)], "bad_request"),
+      (["protocol": .string("1")], "bad_request"),
+    ] {
+      let reply = try client.rawReply(members.merging(["op": "hello"]) { $1 })
+      #expect(reply.errorCode == code, "\(members): \(reply.line)")
+    }
+    // The connection carries on.
+    #expect(try client.rawReply(["op": "hello", "protocol": 1]).ok)
+  }
+
   @Test func replyEchoesStringID() throws {
     let daemon = try DaemonProcess()
     let client = try daemon.client()

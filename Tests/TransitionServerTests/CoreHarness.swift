@@ -1,5 +1,6 @@
 import Foundation
 import PluginLoader
+import PluginValues
 import Testing
 import TransitionJSON
 import TransitionKit
@@ -47,14 +48,16 @@ final class CoreHarness {
   /// each read).
   init(
     limits: ServerLimits = ServerLimits(), animators: AnimatorSource? = nil,
-    adminGroup: AdminGroup? = nil, logLevel: LogLevel = .error
+    fallback: FallbackAnimator = RegistryFallback(), adminGroup: AdminGroup? = nil,
+    logLevel: LogLevel = .error
   ) {
     var config = ServerConfig()
     config.limits = limits
     config.logLevel = logLevel
     core = ServerCore(
       config: config, adminPolicy: AdminPolicy(daemonUID: Self.daemonUID, group: adminGroup),
-      animators: animators ?? InProcessAnimatorSource(registry: Self.registry), clock: clock,
+      animators: animators ?? InProcessAnimatorSource(registry: Self.registry),
+      fallback: fallback, clock: clock,
       logger: Logger(level: logLevel, clock: clock, sink: log), processID: Self.processID)
   }
 
@@ -131,5 +134,16 @@ extension InProcessAnimatorSource {
   /// The animators of `registry`, loaded in this process.
   convenience init(registry: PluginRegistry) {
     self.init(listing: { registry.animators }, makeTimeline: registry.makeTimeline)
+  }
+}
+
+/// The fallback of the tests, as the daemon's built-in one: default-slide of the loaded data
+/// animators, called synchronously; counts its calls.
+final class RegistryFallback: FallbackAnimator {
+  var calls = 0
+  var info: RegisteredAnimator { CoreHarness.registry.animator(named: "default-slide")! }
+  func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
+    calls += 1
+    return CoreHarness.registry.makeTimeline(animator: "default-slide", contextJSON: contextJSON)
   }
 }

@@ -26,16 +26,6 @@ import TransitionServerTesting
     }
   }
 
-  /// The fallback of the tests: default-slide from the loaded plugin, called synchronously.
-  final class RegistryFallback: FallbackAnimator {
-    var calls = 0
-    var info: RegisteredAnimator { CoreHarness.registry.animator(named: "default-slide")! }
-    func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
-      calls += 1
-      return CoreHarness.registry.makeTimeline(animator: "default-slide", contextJSON: contextJSON)
-    }
-  }
-
   @Test(arguments: [
     (PluginTimelineResult.declined, "declined"),
     (.failed("no"), "failed"),
@@ -50,8 +40,7 @@ import TransitionServerTesting
     answer: PluginTimelineResult, reason: String
   ) {
     let fallback = RegistryFallback()
-    let harness = CoreHarness(animators: ScriptedSource(answer))
-    harness.core.fallbackAnimator = fallback
+    let harness = CoreHarness(animators: ScriptedSource(answer), fallback: fallback)
     let reply = harness.reply(CoreHarness.beginCrossfadeLine(), from: harness.connect())
     #expect(reply["ok"] == .bool(true), "\(reply)")
     #expect(reply["animator"] == .string("default-slide"))
@@ -63,8 +52,7 @@ import TransitionServerTesting
 
   @Test func theChosenAnimatorsOwnTimelineIsNoFallback() {
     let fallback = RegistryFallback()
-    let harness = CoreHarness()
-    harness.core.fallbackAnimator = fallback
+    let harness = CoreHarness(fallback: fallback)
     let reply = harness.reply(CoreHarness.beginCrossfadeLine(), from: harness.connect())
     #expect(reply["fallback"] == .bool(false))
     #expect(reply["fallbackReason"] == nil)
@@ -75,7 +63,6 @@ import TransitionServerTesting
     var limits = ServerLimits()
     limits.maxSessionSeconds = 0.4
     let harness = CoreHarness(limits: limits)
-    harness.core.fallbackAnimator = RegistryFallback()
     // album-flip's own timeline is 1 s; default-slide's push 0.35 s.
     let push =
       #"{"op":"begin","animator":"album-flip","context":{"operation":"push","container":[390,844],"selected":"cover","from":{"layers":[{"id":"cover","frame":[16,107,171,171],"role":"cell"}]},"to":{"layers":[{"id":"photo","frame":[0,94,128,128],"role":"cell"}]}}}"#

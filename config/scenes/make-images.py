@@ -7,9 +7,10 @@ are seeded by the name).
 
     /usr/bin/python3 config/scenes/make-images.py [DIRECTORY]
 
-Needs Pillow (Debian's python3-pil; `make pictures` installs it when missing). Writes one file
-per name found in config/scenes/*.json: album covers and grid cells square, the library's
-pictures 4:3 (the zoom's detail shows one whole).
+Needs Pillow (Debian's python3-pil; `make scene-images` installs it when missing). Writes one
+file per name found in config/scenes/*.json, as JPEG or, for a name ending in .png, as PNG:
+album covers and grid cells square, the library's pictures 4:3 (the zoom's detail shows one
+whole).
 """
 
 import json
@@ -144,7 +145,10 @@ def main():
     for name in names():
         size = (320, 240) if name.startswith("library-") else (240, 240)
         path = os.path.join(directory, name)
-        picture(name, size).save(path, "JPEG", quality=72, optimize=True)
+        if name.lower().endswith(".png"):
+            picture(name, size).save(path, "PNG", optimize=True)
+        else:
+            picture(name, size).save(path, "JPEG", quality=72, optimize=True)
     print("wrote %d pictures in %s" % (len(names()), directory))
 
 

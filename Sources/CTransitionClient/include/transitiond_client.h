@@ -246,6 +246,7 @@ typedef struct td_client_options {
     td_line_fn on_line;       /* NULL: none */
     void *line_user_data;
     td_limits limits;         /* bounds of what the daemon may send */
+    const char *client_name;  /* the name td_client_hello gives (NULL: "transitiond-c"); copied */
 } td_client_options;
 
 /** Fills `options` with the defaults (no path, no reconnect, events queued). Cheap. */
@@ -374,7 +375,9 @@ TD_API int td_reply_number(const td_reply *reply, const char *name, double *valu
  * callback, user_data and id rules, same returns). Optional numbers are given by pointer (NULL:
  * left out); strings are escaped by the library. */
 
-/** hello: the reply has `server`, `version`, `protocol`, `pid`, `admin` and `features`. */
+/** hello, stating the client's name (td_client_options.client_name) and TD_PROTOCOL_VERSION: the
+ *  reply has `server`, `version`, `protocol`, `pid`, `admin` and `features`; a daemon that does
+ *  not speak this protocol replies `unsupported_protocol`. */
 TD_API int td_client_hello(td_client *client, td_reply_fn callback, void *user_data, uint64_t *id);
 
 typedef struct td_begin_options {

@@ -38,8 +38,12 @@ function contentKind(content) {
   return "other";
 }
 
-/// Glyphs for the SF Symbols names the scenes use; others show their name.
-const SYMBOLS = { xmark: "\u2715", chevron: "\u203A", plus: "+", "square.and.arrow.up": "\u2191" };
+/// Glyphs for the symbol names the scenes use (SF Symbols and Material icons); others show
+/// their name.
+const SYMBOLS = {
+  xmark: "\u2715", chevron: "\u203A", plus: "+", "square.and.arrow.up": "\u2191",
+  arrow_back: "\u2190", edit: "\u270E",
+};
 
 /// The keyboard's rows of keys (a QWERTY layout, as a system keyboard shows it).
 const KEY_ROWS = ["qwertyuiop", "asdfghjkl", "⇧zxcvbnm⌫", ["123", "space", "return"]];
@@ -139,11 +143,13 @@ function paintRanks(layers) {
 class FrameRenderer {
   /// stage: the element that stands for the container; imageBase: a URL prefix for
   /// content.image, or imageURL: a function from an image's name to its URL (or ""); without
-  /// either, image names show as labels.
+  /// either, image names show as labels. content: false draws no content at all.
   constructor(stage, options = {}) {
     this.stage = stage;
     this.setImages(options.imageURL || options.imageBase || "");
     this.probes = !!options.probes;
+    /// false: geometry and colours only, no content drawn.
+    this.drawsContent = options.content !== false;
     this.elements = new Map();
   }
 
@@ -235,7 +241,9 @@ class FrameRenderer {
     label.className = "label";
     label.style.color = "";
     delete label.dataset.kind;
-    if (content !== undefined && content !== null) drawContent(label, content, this.imageURL);
+    if (content !== undefined && content !== null && this.drawsContent) {
+      drawContent(label, content, this.imageURL);
+    }
   }
 
   /// Resolves when every picture on the stage has loaded and been decoded (or failed, and

@@ -6,58 +6,9 @@
 // rebuilt as they arrive, each delta on its session's previous frame, and kept whole.
 "use strict";
 
-/// The value a full frame leaves out for each layer member; a delta writes it when a member
-/// returns to it.
-const LAYER_DEFAULTS = {
-  anchor: [0.5, 0.5],
-  transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
-  alpha: 1,
-  hidden: false,
-  background: null,
-  content: null,
-};
-
-function isLayerDefault(name, value) {
-  if (!(name in LAYER_DEFAULTS)) return false;
-  const fallback = LAYER_DEFAULTS[name];
-  if (Array.isArray(fallback)) {
-    return Array.isArray(value) && value.length === fallback.length &&
-      value.every((entry, index) => entry === fallback[index]);
-  }
-  return value === fallback;
-}
-
-/// Whether a frame event is a full frame on its own: a frame of a full subscription (no
-/// `key`) or a key frame.
-function isWholeFrame(frame) {
-  return frame.key === undefined || frame.key === true;
-}
-
-/// The full frame `delta` (a frame with "key": false) makes of the full frame `previous`:
-/// `removed` first, then each listed layer's members set (dropped at their default) or the
-/// layer appended whole.
-function applyDelta(previous, delta) {
-  const gone = new Set(delta.removed || []);
-  const layers = previous.layers.filter((layer) => !gone.has(layer.id)).map((layer) => layer);
-  const index = new Map(layers.map((layer, position) => [layer.id, position]));
-  for (const change of delta.layers || []) {
-    const at = index.get(change.id);
-    if (at === undefined) {
-      index.set(change.id, layers.length);
-      layers.push(change);
-      continue;
-    }
-    const layer = Object.assign({}, layers[at]);
-    for (const [name, value] of Object.entries(change)) {
-      if (isLayerDefault(name, value)) delete layer[name]; else layer[name] = value;
-    }
-    layers[at] = layer;
-  }
-  const full = Object.assign({}, delta, { layers });
-  delete full.key;
-  delete full.removed;
-  return full;
-}
+// The decoding itself (the delta applier, the layer defaults) is transitiond.mjs, the module
+// Node imports too; index.html loads it first and hands its exports over as `window.transitiond`.
+const { applyDelta, isWholeFrame } = window.transitiond;
 
 /// One session's events.
 class SessionRecord {

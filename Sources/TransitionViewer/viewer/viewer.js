@@ -28,6 +28,7 @@
 //                        left; window.viewerRender.show(N) draws frame N of the session on an
 //                        empty stage and resolves with N once fonts and pictures are ready
 //                        and two animation frames have passed (so that it is painted)
+//   content=0            with render=1: geometry and colours only, no layer's content
 //   background=#RRGGBB   the stage's colour behind the layers (default black)
 //   token=T              over HTTP: the daemon's token, passed on to /events (live mode)
 //   fps=N                over HTTP: the live stream's frame rate (default 60)
@@ -460,7 +461,8 @@ function twoAnimationFrames() {
 function setUpRender(record, container) {
   document.body.classList.add("rendering");
   const stage = $("stage");
-  const renderer = new FrameRenderer(stage, { imageBase: params.get("images") || "" });
+  const renderer = new FrameRenderer(stage, {
+    imageBase: params.get("images") || "", content: params.get("content") !== "0" });
   renderer.setContainer(container[0], container[1]);
   window.viewerRender = {
     frames: record.frames.length,

@@ -1,5 +1,6 @@
 import CProcessControl
 import Glibc
+import PluginHost
 import PluginLoader
 import PluginValues
 import UnixIO

@@ -1,4 +1,3 @@
-import BuiltinAnimators
 import DataAnimator
 import PluginLoader
 import PluginValues
@@ -8,19 +7,19 @@ import TransitionServer
 /// chosen animator could not, whatever happened to the plugin host (docs/plugins.md,
 /// "Isolation"). It runs on the daemon's thread, from the same data file as the plugin host's
 /// `default-slide` (`config/animators/default-slide.json`, embedded), and never declines.
-final class BuiltinFallback: FallbackAnimator {
+public final class BuiltinFallback: FallbackAnimator {
   private let animator = BuiltinAnimators.defaultSlide
 
-  let info: RegisteredAnimator
+  public let info: RegisteredAnimator
 
-  init() {
+  public init() {
     info = RegisteredAnimator(
       name: animator.name, operations: animator.operations,
       defaultDuration: animator.defaultDuration, pluginName: "built-in",
       pluginVersion: ServerCore.version, libraryPath: "")
   }
 
-  func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
+  public func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
     animator.timelineResult(forContextJSON: contextJSON)
   }
 }

@@ -1,24 +1,6 @@
 import TransitionJSON
 import TransitionKit
 
-/// Where ``FrameEncoder`` writes a frame's text: a ``ByteSink`` (every value into capacity
-/// reserved for it), or a ``ReservedTextCursor`` (into memory reserved once for the whole
-/// frame). The layout of a frame is written once, generic over both.
-protocol FrameTextOutput {
-  mutating func append(_ byte: UInt8)
-  /// Appends literal ASCII text.
-  mutating func append(_ text: StaticString)
-  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
-  mutating func appendInteger(_ value: Int64)
-  /// Appends a number as ``TransitionJSON/FixedPrecisionNumber`` writes it, after `prefix`
-  /// when it is not 0.
-  mutating func appendFixed(_ value: Double, prefix: UInt8)
-  /// Appends a colour as the JSON string `"#rrggbbaa"`.
-  mutating func appendColor(_ color: Color)
-}
-
-extension ByteSink: FrameTextOutput {}
-
 /// Writes text through a pointer into memory reserved beforehand, with no capacity check:
 /// the caller reserves the frame's bound (numbers at most
 /// ``TransitionJSON/FixedPrecisionNumber/maximumLength`` bytes each).

@@ -1,0 +1,4 @@
+/* libjpeg for the GLES renderer's pictures (CTransitionGLES). */
+#include <stddef.h>
+#include <stdio.h>
+#include <jpeglib.h>

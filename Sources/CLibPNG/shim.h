@@ -1,0 +1,2 @@
+/* libpng for the GLES renderer's PNG writer (CTransitionGLES). */
+#include <png.h>

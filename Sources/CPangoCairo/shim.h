@@ -1,0 +1,2 @@
+/* pango and cairo for the GLES renderer's content drawer (CTransitionGLES). */
+#include <pango/pangocairo.h>

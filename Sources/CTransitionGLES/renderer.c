@@ -1,0 +1,422 @@
+/*
+ * The renderer: one quad a layer, in paint order, projected through clip-space w.
+ *
+ * Each quad's vertices are unit coordinates of the layer's box; the vertex shader turns them
+ * into points relative to the anchor, multiplies by the layer's matrix as a row vector (the 16
+ * numbers loaded as they are into a column-major mat4 do exactly that), and emits
+ * (x' + px·w', y' + py·w', 0, w') mapped from the container to clip space, so the GPU divides
+ * and textures stay perspective-correct (docs/renderers.md, "In a game engine").
+ *
+ * Edges are antialiased by coverage: the quad is grown by a pixel on screen (through the
+ * inverse of its homography, so it stays on the layer's plane) and the fragment shader
+ * weighs each fragment by its distance in pixels to the box's edges, from the screen-space
+ * derivatives of the unit coordinates.
+ */
+#include <GLES3/gl3.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transitiond_gles.h"
+
+/* A layer's place in the paint order: its z, then its index in the frame's array. */
+struct painted {
+    double z;
+    size_t index;
+};
+
+struct td_gles_renderer {
+    GLuint program;
+    GLuint vertex_array;
+    GLuint vertex_buffer;
+    GLint matrix;
+    GLint size;
+    GLint box_origin;
+    GLint anchor_point;
+    GLint container;
+    GLint background;
+    GLint alpha;
+    GLint textured;
+    GLint texture;
+    GLint content_shift;
+    td_gles_content_callback content;
+    void *content_context;
+    struct painted *order;
+    size_t order_capacity;
+};
+
+static const char *vertex_source =
+    "#version 300 es\n"
+    "in vec2 unit;\n"
+    "uniform mat4 matrix;\n"
+    "uniform vec2 size;\n"
+    "uniform vec2 boxOrigin;\n"
+    "uniform vec2 anchorPoint;\n"
+    "uniform vec2 container;\n"
+    "out vec2 boxUnit;\n"
+    "void main() {\n"
+    "  vec4 p = matrix * vec4(boxOrigin + unit * size, 0.0, 1.0);\n"
+    "  vec2 point = p.xy + anchorPoint * p.w;\n"
+    "  gl_Position = vec4(point.x * 2.0 / container.x - p.w, p.w - point.y * 2.0 / container.y,\n"
+    "                     0.0, p.w);\n"
+    "  boxUnit = unit;\n"
+    "}\n";
+
+static const char *fragment_source =
+    "#version 300 es\n"
+    "precision highp float;\n"
+    "in vec2 boxUnit;\n"
+    "uniform vec4 background;\n"
+    "uniform float alpha;\n"
+    "uniform bool textured;\n"
+    "uniform sampler2D content;\n"
+    "uniform vec2 contentShift;\n"
+    "out vec4 colour;\n"
+    "void main() {\n"
+    "  vec2 dx = dFdx(boxUnit);\n"
+    "  vec2 dy = dFdy(boxUnit);\n"
+    "  vec2 perPixel = max(vec2(length(vec2(dx.x, dy.x)), length(vec2(dx.y, dy.y))), 1e-7);\n"
+    "  vec2 inside = min(boxUnit, 1.0 - boxUnit) / perPixel;\n"
+    "  vec2 cover = clamp(inside + 0.5, 0.0, 1.0);\n"
+    "  vec4 c = background;\n"
+    "  if (textured) {\n"
+    "    vec4 t = texture(content, clamp(boxUnit + contentShift, 0.0, 1.0));\n"
+    "    c = t + c * (1.0 - t.a);\n"
+    "  }\n"
+    "  colour = c * (alpha * cover.x * cover.y);\n"
+    "}\n";
+
+int td_gles_version(void) { return TD_GLES_VERSION_MAJOR * 1000 + TD_GLES_VERSION_MINOR; }
+
+static void set_error(char *error, size_t size, const char *message, const char *detail) {
+    if (error && size > 0)
+        snprintf(error, size, "%s%s%s", message, detail ? ": " : "", detail ? detail : "");
+}
+
+static GLuint compile(GLenum kind, const char *source, char *error, size_t error_size) {
+    GLuint shader = glCreateShader(kind);
+    glShaderSource(shader, 1, &source, NULL);
+    glCompileShader(shader);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[512] = "";
+        glGetShaderInfoLog(shader, sizeof log, NULL, log);
+        set_error(error, error_size, "shader does not compile", log);
+        glDeleteShader(shader);
+        return 0;
+    }
+    return shader;
+}
+
+td_gles_renderer *td_gles_renderer_new(char *error, size_t error_size) {
+    GLuint vertex = compile(GL_VERTEX_SHADER, vertex_source, error, error_size);
+    if (!vertex) return NULL;
+    GLuint fragment = compile(GL_FRAGMENT_SHADER, fragment_source, error, error_size);
+    if (!fragment) {
+        glDeleteShader(vertex);
+        return NULL;
+    }
+    GLuint program = glCreateProgram();
+    glAttachShader(program, vertex);
+    glAttachShader(program, fragment);
+    glBindAttribLocation(program, 0, "unit");
+    glLinkProgram(program);
+    glDeleteShader(vertex);
+    glDeleteShader(fragment);
+    GLint ok = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[512] = "";
+        glGetProgramInfoLog(program, sizeof log, NULL, log);
+        set_error(error, error_size, "program does not link", log);
+        glDeleteProgram(program);
+        return NULL;
+    }
+    td_gles_renderer *renderer = calloc(1, sizeof *renderer);
+    if (!renderer) {
+        glDeleteProgram(program);
+        set_error(error, error_size, "out of memory", NULL);
+        return NULL;
+    }
+    renderer->program = program;
+    renderer->matrix = glGetUniformLocation(program, "matrix");
+    renderer->size = glGetUniformLocation(program, "size");
+    renderer->box_origin = glGetUniformLocation(program, "boxOrigin");
+    renderer->anchor_point = glGetUniformLocation(program, "anchorPoint");
+    renderer->container = glGetUniformLocation(program, "container");
+    renderer->background = glGetUniformLocation(program, "background");
+    renderer->alpha = glGetUniformLocation(program, "alpha");
+    renderer->textured = glGetUniformLocation(program, "textured");
+    renderer->texture = glGetUniformLocation(program, "content");
+    renderer->content_shift = glGetUniformLocation(program, "contentShift");
+    glGenVertexArrays(1, &renderer->vertex_array);
+    glGenBuffers(1, &renderer->vertex_buffer);
+    glBindVertexArray(renderer->vertex_array);
+    glBindBuffer(GL_ARRAY_BUFFER, renderer->vertex_buffer);
+    glBufferData(GL_ARRAY_BUFFER, 8 * sizeof(GLfloat), NULL, GL_STREAM_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+    GLenum failure = glGetError();
+    if (failure != GL_NO_ERROR) {
+        char code[32];
+        snprintf(code, sizeof code, "0x%04x", failure);
+        set_error(error, error_size, "GL error while making the renderer", code);
+        td_gles_renderer_destroy(renderer);
+        return NULL;
+    }
+    return renderer;
+}
+
+void td_gles_renderer_destroy(td_gles_renderer *renderer) {
+    if (!renderer) return;
+    glDeleteBuffers(1, &renderer->vertex_buffer);
+    glDeleteVertexArrays(1, &renderer->vertex_array);
+    glDeleteProgram(renderer->program);
+    free(renderer->order);
+    free(renderer);
+}
+
+void td_gles_renderer_set_content(td_gles_renderer *renderer, td_gles_content_callback callback,
+                                  void *context) {
+    if (!renderer) return;
+    renderer->content = callback;
+    renderer->content_context = context;
+}
+
+/* Paint order: by z, ties in array order. */
+static int paint_order(const void *a, const void *b) {
+    const struct painted *left = a, *right = b;
+    if (left->z < right->z) return -1;
+    if (left->z > right->z) return 1;
+    return left->index < right->index ? -1 : left->index > right->index;
+}
+
+/* Where a layer's box is drawn: the frame pixel-snapped as Chromium snaps a composited
+ * element's box (its origin and its size each rounded to whole device pixels), relative to
+ * the anchor point, which stays where the unsnapped frame puts it. */
+typedef struct {
+    double origin[2]; /* the snapped box's top-left corner minus the anchor point, in points */
+    double size[2];   /* the snapped box's size, in points */
+    double anchor_point[2];
+} layer_box;
+
+static double snap(double points, double scale) { return round(points * scale) / scale; }
+
+static layer_box box_of(const td_layer *layer, double scale) {
+    layer_box box;
+    double x = layer->frame[0], y = layer->frame[1], w = layer->frame[2], h = layer->frame[3];
+    box.anchor_point[0] = x + layer->anchor[0] * w;
+    box.anchor_point[1] = y + layer->anchor[1] * h;
+    double x0 = snap(x, scale), y0 = snap(y, scale);
+    double x1 = x0 + snap(w, scale), y1 = y0 + snap(h, scale);
+    box.origin[0] = x0 - box.anchor_point[0];
+    box.origin[1] = y0 - box.anchor_point[1];
+    box.size[0] = x1 - x0;
+    box.size[1] = y1 - y0;
+    return box;
+}
+
+/* The 3×3 homography from a box's unit coordinates (u, v, 1) to pixels (X, Y, W): rows are
+ * the contributions of u, v and 1. */
+static void homography(const td_layer *layer, const layer_box *box, double scale, double h[3][3]) {
+    const double *m = layer->transform;
+    double w = box->size[0], height = box->size[1];
+    double ox = box->origin[0], oy = box->origin[1];
+    double px = box->anchor_point[0], py = box->anchor_point[1];
+    /* p = (x, y, 0, 1) · M: x' = x m11 + y m21 + m41, y' = x m12 + y m22 + m42,
+     * w' = x m14 + y m24 + m44, with x = ox + u w, y = oy + v h. */
+    double rows[3][3] = {
+        {w * m[0], w * m[1], w * m[3]},
+        {height * m[4], height * m[5], height * m[7]},
+        {ox * m[0] + oy * m[4] + m[12], ox * m[1] + oy * m[5] + m[13],
+         ox * m[3] + oy * m[7] + m[15]},
+    };
+    for (int i = 0; i < 3; i++) {
+        h[i][0] = scale * (rows[i][0] + px * rows[i][2]);
+        h[i][1] = scale * (rows[i][1] + py * rows[i][2]);
+        h[i][2] = rows[i][2];
+    }
+}
+
+static int invert3(double a[3][3], double out[3][3]) {
+    double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                 a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                 a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    if (!(fabs(det) > 1e-12)) return -1;
+    out[0][0] = (a[1][1] * a[2][2] - a[1][2] * a[2][1]) / det;
+    out[0][1] = (a[0][2] * a[2][1] - a[0][1] * a[2][2]) / det;
+    out[0][2] = (a[0][1] * a[1][2] - a[0][2] * a[1][1]) / det;
+    out[1][0] = (a[1][2] * a[2][0] - a[1][0] * a[2][2]) / det;
+    out[1][1] = (a[0][0] * a[2][2] - a[0][2] * a[2][0]) / det;
+    out[1][2] = (a[0][2] * a[1][0] - a[0][0] * a[1][2]) / det;
+    out[2][0] = (a[1][0] * a[2][1] - a[1][1] * a[2][0]) / det;
+    out[2][1] = (a[0][1] * a[2][0] - a[0][0] * a[2][1]) / det;
+    out[2][2] = (a[0][0] * a[1][1] - a[0][1] * a[1][0]) / det;
+    return 0;
+}
+
+/* The quad's corners in unit coordinates, grown by `margin` pixels on screen when every corner
+ * is in front of the eye and the quad is not degenerate; the box itself otherwise. */
+static void quad_corners(const td_layer *layer, const layer_box *box, double scale,
+                         double margin, GLfloat out[8]) {
+    static const double unit[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    for (int i = 0; i < 4; i++) {
+        out[2 * i] = (GLfloat)unit[i][0];
+        out[2 * i + 1] = (GLfloat)unit[i][1];
+    }
+    double h[3][3], inverse[3][3];
+    homography(layer, box, scale, h);
+    double screen[4][2];
+    for (int i = 0; i < 4; i++) {
+        double u = unit[i][0], v = unit[i][1];
+        double x = u * h[0][0] + v * h[1][0] + h[2][0];
+        double y = u * h[0][1] + v * h[1][1] + h[2][1];
+        double w = u * h[0][2] + v * h[1][2] + h[2][2];
+        if (!(w > 1e-6)) return;
+        screen[i][0] = x / w;
+        screen[i][1] = y / w;
+    }
+    double area = 0;
+    for (int i = 0; i < 4; i++) {
+        int j = (i + 1) % 4;
+        area += screen[i][0] * screen[j][1] - screen[j][0] * screen[i][1];
+    }
+    if (fabs(area) < 1e-3 || invert3(h, inverse) != 0) return;
+    double sign = area > 0 ? 1 : -1;
+    /* Each edge's outward unit normal (y down: for a positive area, (dy, −dx) points out). */
+    double normal[4][2];
+    for (int i = 0; i < 4; i++) {
+        int j = (i + 1) % 4;
+        double dx = screen[j][0] - screen[i][0], dy = screen[j][1] - screen[i][1];
+        double length = hypot(dx, dy);
+        if (length < 1e-9) return;
+        normal[i][0] = sign * dy / length;
+        normal[i][1] = -sign * dx / length;
+    }
+    GLfloat grown[8];
+    for (int i = 0; i < 4; i++) {
+        int before = (i + 3) % 4;
+        /* The corner moves so that it lies `margin` outside both of its edges. */
+        double n1x = normal[before][0], n1y = normal[before][1];
+        double n2x = normal[i][0], n2y = normal[i][1];
+        double det = n1x * n2y - n1y * n2x;
+        double cx, cy;
+        if (fabs(det) < 0.2) {
+            cx = screen[i][0] + margin * (n1x + n2x);
+            cy = screen[i][1] + margin * (n1y + n2y);
+        } else {
+            /* Solve n1·d = margin, n2·d = margin. */
+            double dx = margin * (n2y - n1y) / det;
+            double dy = margin * (n1x - n2x) / det;
+            cx = screen[i][0] + dx;
+            cy = screen[i][1] + dy;
+        }
+        double u = cx * inverse[0][0] + cy * inverse[1][0] + inverse[2][0];
+        double v = cx * inverse[0][1] + cy * inverse[1][1] + inverse[2][1];
+        double w = cx * inverse[0][2] + cy * inverse[1][2] + inverse[2][2];
+        if (!(fabs(w) > 1e-12)) return;
+        u /= w;
+        v /= w;
+        /* The grown corner must stay in front of the eye. */
+        double depth = u * h[0][2] + v * h[1][2] + h[2][2];
+        if (!(depth > 1e-6) || !isfinite(u) || !isfinite(v)) return;
+        grown[2 * i] = (GLfloat)u;
+        grown[2 * i + 1] = (GLfloat)v;
+    }
+    memcpy(out, grown, sizeof grown);
+}
+
+/* For a layer moved by a plain 2D translation, the horizontal shift (in unit coordinates)
+ * that puts its content's pixels on whole device pixels, as Chromium places the glyphs of a
+ * layer sliding sideways, while its edges keep their exact coverage; vertically the content
+ * follows the layer exactly (measured against Chromium: snapping it too moved a rising
+ * keyboard's key edges off the browser's). 0 for any other transform. */
+static void content_shift(const td_layer *layer, const layer_box *box, double scale,
+                          GLfloat shift[2]) {
+    const double *m = layer->transform;
+    shift[0] = shift[1] = 0;
+    int translation = m[0] == 1 && m[1] == 0 && m[2] == 0 && m[3] == 0 && m[4] == 0 &&
+                      m[5] == 1 && m[6] == 0 && m[7] == 0 && m[11] == 0 && m[15] == 1;
+    if (!translation) return;
+    double x = (box->anchor_point[0] + box->origin[0] + m[12]) * scale;
+    shift[0] = (GLfloat)((x - round(x)) / (box->size[0] * scale));
+}
+
+int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int viewport_width,
+                          int viewport_height, double scale) {
+    if (!renderer || !frame || viewport_width <= 0 || viewport_height <= 0 || !(scale > 0))
+        return -1;
+    if (frame->layer_count > 0 && !frame->layers) return -1;
+    if (renderer->order_capacity < frame->layer_count) {
+        struct painted *order = realloc(renderer->order, frame->layer_count * sizeof *order);
+        if (!order) return -1;
+        renderer->order = order;
+        renderer->order_capacity = frame->layer_count;
+    }
+    for (size_t i = 0; i < frame->layer_count; i++) {
+        renderer->order[i].index = i;
+        renderer->order[i].z = frame->layers[i] ? frame->layers[i]->z : 0;
+    }
+    qsort(renderer->order, frame->layer_count, sizeof *renderer->order, paint_order);
+
+    glViewport(0, 0, viewport_width, viewport_height);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glUseProgram(renderer->program);
+    glBindVertexArray(renderer->vertex_array);
+    glBindBuffer(GL_ARRAY_BUFFER, renderer->vertex_buffer);
+    glActiveTexture(GL_TEXTURE0);
+    glUniform1i(renderer->texture, 0);
+    glUniform2f(renderer->container, (GLfloat)(viewport_width / scale),
+                (GLfloat)(viewport_height / scale));
+
+    for (size_t k = 0; k < frame->layer_count; k++) {
+        const td_layer *layer = frame->layers[renderer->order[k].index];
+        if (!layer || layer->hidden || !(layer->alpha > 0)) continue;
+        double w = layer->frame[2], h = layer->frame[3];
+        if (!(w > 0) || !(h > 0)) continue;
+        GLuint texture = 0;
+        if (renderer->content && layer->content)
+            texture = renderer->content(renderer->content_context, layer->content, w, h, scale);
+        int has_background = layer->has_background && layer->background[3] > 0;
+        if (!texture && !has_background) continue;
+
+        GLfloat matrix[16], shift[2];
+        for (int i = 0; i < 16; i++) matrix[i] = (GLfloat)layer->transform[i];
+        glUniformMatrix4fv(renderer->matrix, 1, GL_FALSE, matrix);
+        layer_box box = box_of(layer, scale);
+        if (!(box.size[0] > 0) || !(box.size[1] > 0)) continue;
+        glUniform2f(renderer->size, (GLfloat)box.size[0], (GLfloat)box.size[1]);
+        glUniform2f(renderer->box_origin, (GLfloat)box.origin[0], (GLfloat)box.origin[1]);
+        glUniform2f(renderer->anchor_point, (GLfloat)box.anchor_point[0],
+                    (GLfloat)box.anchor_point[1]);
+        if (has_background) {
+            float a = layer->background[3] / 255.0f;
+            glUniform4f(renderer->background, layer->background[0] / 255.0f * a,
+                        layer->background[1] / 255.0f * a, layer->background[2] / 255.0f * a, a);
+        } else {
+            glUniform4f(renderer->background, 0, 0, 0, 0);
+        }
+        glUniform1f(renderer->alpha, (GLfloat)(layer->alpha > 1 ? 1 : layer->alpha));
+        glUniform1i(renderer->textured, texture != 0);
+        content_shift(layer, &box, scale, shift);
+        glUniform2f(renderer->content_shift, shift[0], shift[1]);
+        glBindTexture(GL_TEXTURE_2D, texture);
+
+        GLfloat corners[8];
+        quad_corners(layer, &box, scale, 1.0, corners);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corners, corners);
+        glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return 0;
+}
+
+const char *td_gles_renderer_name(void) {
+    const GLubyte *name = glGetString(GL_RENDERER);
+    return name ? (const char *)name : "";
+}

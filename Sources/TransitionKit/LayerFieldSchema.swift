@@ -1,0 +1,385 @@
+import TransitionJSON
+
+/// The fields of a layer in a frame, each declared once (``LayerField``), in the order a frame
+/// writes them (docs/protocol.md, `frame`; docs/renderers.md, "What a layer says"). `id` and
+/// `content` are not fields: a timeline never changes them.
+///
+/// Adding a field: its declaration here, its bit in ``LayerFields``, a line in each
+/// dispatch below, its stored property in ``LayerState`` and its model in
+/// ``LayerAttributes`` (what a track sets), and its row in docs/renderers.md.
+public enum LayerFieldSchema {
+  /// Every field, in the order a frame writes them.
+  public static let all: [any LayerField.Type] = [
+    Box.self, Anchor.self, Transform.self, Alpha.self, Hidden.self, Z.self, Background.self,
+  ]
+
+  /// The declaration of `field` (one bit of ``LayerFields``).
+  public static func declaration(of field: LayerFields) -> (any LayerField.Type)? {
+    all.first { $0.bit == field }
+  }
+
+  /// `frame`: the untransformed box `[x, y, w, h]`, always carried, its key in the layer's
+  /// head.
+  public enum Box: LayerField {
+    @inlinable public static var bit: LayerFields { .frame }
+    @inlinable public static var key: StaticString { ",\"frame\":" }
+    @inlinable public static var isInLayerHead: Bool { true }
+    public static var valueBound: Int { 4 * FixedPrecisionNumber.maximumLength + 1 }
+    @inlinable public static var isPlainDoubles: Bool { true }
+    public static var storage: WritableKeyPath<LayerState, Rect> { \.frame }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Rect { layer.pointee.frame }
+    @inlinable @inline(__always)
+    public static func set(_ value: Rect, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.frame = value
+    }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Rect {
+      attributes.pointee.frame
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(_ box: Rect, into output: inout Output) {
+      output.appendFixed(box.x, prefix: UInt8(ascii: "["))
+      output.appendFixed(box.y, prefix: UInt8(ascii: ","))
+      output.appendFixed(box.width, prefix: UInt8(ascii: ","))
+      output.appendFixed(box.height, prefix: UInt8(ascii: ","))
+      output.append(UInt8(ascii: "]"))
+    }
+  }
+
+  /// `anchor`: the transform's origin in unit coordinates of the box; default the centre.
+  public enum Anchor: LayerField {
+    @inlinable public static var bit: LayerFields { .anchor }
+    @inlinable public static var key: StaticString { ",\"anchor\":" }
+    @inlinable public static var defaultText: StaticString? { "[0.5,0.5]" }
+    public static var valueBound: Int { 2 * FixedPrecisionNumber.maximumLength + 1 }
+    @inlinable public static var isPlainDoubles: Bool { true }
+    public static var storage: WritableKeyPath<LayerState, Point> { \.anchor }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Point {
+      layer.pointee.anchor
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: Point, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.anchor = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: Point) -> Bool { value == .center }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Point {
+      attributes.pointee.anchor
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(
+      _ anchor: Point, into output: inout Output
+    ) {
+      output.appendFixed(anchor.x, prefix: UInt8(ascii: "["))
+      output.appendFixed(anchor.y, prefix: UInt8(ascii: ","))
+      output.append(UInt8(ascii: "]"))
+    }
+  }
+
+  /// `transform`: 16 numbers in CATransform3D order, the scalar components composed in;
+  /// default the identity.
+  public enum Transform: LayerField {
+    @inlinable public static var bit: LayerFields { .transform }
+    @inlinable public static var key: StaticString { ",\"transform\":" }
+    @inlinable public static var defaultText: StaticString? {
+      "[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]"
+    }
+    public static var valueBound: Int { 16 * FixedPrecisionNumber.maximumLength + 1 }
+    @inlinable public static var isPlainDoubles: Bool { true }
+    public static var storage: WritableKeyPath<LayerState, Transform3D> { \.transform }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Transform3D {
+      layer.pointee.transform
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: Transform3D, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.transform = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: Transform3D) -> Bool { value == .identity }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Transform3D {
+      attributes.pointee.composedTransform
+    }
+
+    /// A transform is compared with the pattern of a planar one once, the identity (the
+    /// default) found within it.
+    @inlinable @inline(__always)
+    public static func writeFull<Output: FrameTextOutput>(
+      of layer: UnsafePointer<LayerState>, into output: inout Output
+    ) {
+      let m = layer.pointee.transform
+      if m.isPlanarScaleAndTranslation {
+        if m.m11 == 1, m.m22 == 1, m.m41 == 0, m.m42 == 0 { return }
+        output.append(key)
+        return writePlanar(m, into: &output)
+      }
+      output.append(key)
+      writeGeneral(m, into: &output)
+    }
+
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(
+      _ m: Transform3D, into output: inout Output
+    ) {
+      if m.isPlanarScaleAndTranslation { return writePlanar(m, into: &output) }
+      writeGeneral(m, into: &output)
+    }
+
+    /// What the sixteen numbers spell for a zoom's or a slide's transform, the constant ones
+    /// as one run each.
+    @inlinable @inline(__always)
+    static func writePlanar<Output: FrameTextOutput>(_ m: Transform3D, into output: inout Output) {
+      output.appendFixed(m.m11, prefix: UInt8(ascii: "["))
+      output.append(",0,0,0,0")
+      output.appendFixed(m.m22, prefix: UInt8(ascii: ","))
+      output.append(",0,0,0,0,1,0")
+      output.appendFixed(m.m41, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m42, prefix: UInt8(ascii: ","))
+      output.append(",0,1]")
+    }
+
+    @inlinable @inline(__always)
+    static func writeGeneral<Output: FrameTextOutput>(_ m: Transform3D, into output: inout Output) {
+      output.appendFixed(m.m11, prefix: UInt8(ascii: "["))
+      output.appendFixed(m.m12, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m13, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m14, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m21, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m22, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m23, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m24, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m31, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m32, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m33, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m34, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m41, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m42, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m43, prefix: UInt8(ascii: ","))
+      output.appendFixed(m.m44, prefix: UInt8(ascii: ","))
+      output.append(UInt8(ascii: "]"))
+    }
+  }
+
+  /// `alpha`: opacity, clamped to [0, 1]; default 1.
+  public enum Alpha: LayerField {
+    @inlinable public static var bit: LayerFields { .alpha }
+    @inlinable public static var key: StaticString { ",\"alpha\":" }
+    @inlinable public static var defaultText: StaticString? { "1" }
+    public static var valueBound: Int { FixedPrecisionNumber.maximumLength }
+    @inlinable public static var isPlainDoubles: Bool { true }
+    public static var storage: WritableKeyPath<LayerState, Double> { \.alpha }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Double {
+      layer.pointee.alpha
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: Double, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.alpha = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: Double) -> Bool { value == 1 }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Double {
+      min(max(attributes.pointee.alpha, 0), 1)
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(
+      _ alpha: Double, into output: inout Output
+    ) {
+      output.appendFixed(alpha, prefix: 0)
+    }
+  }
+
+  /// `hidden`: the layer draws nothing; default false.
+  public enum Hidden: LayerField {
+    @inlinable public static var bit: LayerFields { .hidden }
+    @inlinable public static var key: StaticString { ",\"hidden\":" }
+    @inlinable public static var defaultText: StaticString? { "false" }
+    public static var valueBound: Int { 5 }
+    public static var storage: WritableKeyPath<LayerState, Bool> { \.hidden }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Bool {
+      layer.pointee.hidden
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: Bool, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.hidden = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: Bool) -> Bool { !value }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Bool {
+      attributes.pointee.hidden
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(
+      _ hidden: Bool, into output: inout Output
+    ) {
+      output.append(hidden ? "true" : "false")
+    }
+  }
+
+  /// `z`: paint order, always carried.
+  public enum Z: LayerField {
+    @inlinable public static var bit: LayerFields { .z }
+    @inlinable public static var key: StaticString { ",\"z\":" }
+    public static var valueBound: Int { FixedPrecisionNumber.maximumLength }
+    @inlinable public static var isPlainDoubles: Bool { true }
+    public static var storage: WritableKeyPath<LayerState, Double> { \.z }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Double { layer.pointee.z }
+    @inlinable @inline(__always)
+    public static func set(_ value: Double, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.z = value
+    }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Double {
+      attributes.pointee.z
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(_ z: Double, into output: inout Output) {
+      output.appendFixed(z, prefix: 0)
+    }
+  }
+
+  /// `background`: `"#rrggbbaa"`; default none (`null`).
+  public enum Background: LayerField {
+    @inlinable public static var bit: LayerFields { .background }
+    @inlinable public static var key: StaticString { ",\"background\":" }
+    @inlinable public static var defaultText: StaticString? { "null" }
+    public static var valueBound: Int { Color.jsonLength }
+    public static var storage: WritableKeyPath<LayerState, Color?> { \.background }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Color? {
+      layer.pointee.background
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: Color?, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.background = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: Color?) -> Bool { value == nil }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Color? {
+      attributes.pointee.background
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(
+      _ background: Color?, into output: inout Output
+    ) {
+      guard let background else { return output.append("null") }
+      output.appendColor(background)
+    }
+  }
+}
+
+// The dispatch from a field's bit to its declaration: a switch, so that the frame path calls
+// each declaration statically.
+extension LayerFields {
+  /// Writes this field (one bit) of `layer` as a full frame does (``LayerField/writeFull(of:into:)``).
+  @inlinable @inline(__always)
+  public func writeFull<Output: FrameTextOutput>(
+    of layer: UnsafePointer<LayerState>, into output: inout Output
+  ) {
+    switch self {
+    case .frame: LayerFieldSchema.Box.writeFull(of: layer, into: &output)
+    case .anchor: LayerFieldSchema.Anchor.writeFull(of: layer, into: &output)
+    case .transform: LayerFieldSchema.Transform.writeFull(of: layer, into: &output)
+    case .alpha: LayerFieldSchema.Alpha.writeFull(of: layer, into: &output)
+    case .hidden: LayerFieldSchema.Hidden.writeFull(of: layer, into: &output)
+    case .z: LayerFieldSchema.Z.writeFull(of: layer, into: &output)
+    case .background: LayerFieldSchema.Background.writeFull(of: layer, into: &output)
+    default: break
+    }
+  }
+
+  /// Writes this field (one bit) of `layer` as a delta does (``LayerField/writeChanged(of:into:)``).
+  @inlinable @inline(__always)
+  public func writeChanged<Output: FrameTextOutput>(
+    of layer: UnsafePointer<LayerState>, into output: inout Output
+  ) {
+    switch self {
+    case .frame: LayerFieldSchema.Box.writeChanged(of: layer, into: &output)
+    case .anchor: LayerFieldSchema.Anchor.writeChanged(of: layer, into: &output)
+    case .transform: LayerFieldSchema.Transform.writeChanged(of: layer, into: &output)
+    case .alpha: LayerFieldSchema.Alpha.writeChanged(of: layer, into: &output)
+    case .hidden: LayerFieldSchema.Hidden.writeChanged(of: layer, into: &output)
+    case .z: LayerFieldSchema.Z.writeChanged(of: layer, into: &output)
+    case .background: LayerFieldSchema.Background.writeChanged(of: layer, into: &output)
+    default: break
+    }
+  }
+
+  /// The fields among `compared` in which the layer at `new` differs from the one at `old`.
+  /// Read through pointers, so that no layer is copied or retained.
+  @inlinable
+  public static func changed(
+    _ compared: LayerFields, from old: UnsafePointer<LayerState>, to new: UnsafePointer<LayerState>
+  ) -> LayerFields {
+    var changed: LayerFields = []
+    func check<Field: LayerField>(_: Field.Type) {
+      if compared.contains(Field.bit), Field.differs(old, new) { changed.insert(Field.bit) }
+    }
+    check(LayerFieldSchema.Box.self)
+    check(LayerFieldSchema.Anchor.self)
+    check(LayerFieldSchema.Transform.self)
+    check(LayerFieldSchema.Alpha.self)
+    check(LayerFieldSchema.Hidden.self)
+    check(LayerFieldSchema.Z.self)
+    check(LayerFieldSchema.Background.self)
+    return changed
+  }
+
+  /// Copies the fields of `fields` from the layer at `source` into the one at `target`.
+  @inlinable
+  public static func copy(
+    _ fields: LayerFields, from source: UnsafePointer<LayerState>,
+    to target: UnsafeMutablePointer<LayerState>
+  ) {
+    func copy<Field: LayerField>(_: Field.Type) {
+      if fields.contains(Field.bit) { Field.copy(from: source, to: target) }
+    }
+    copy(LayerFieldSchema.Box.self)
+    copy(LayerFieldSchema.Anchor.self)
+    copy(LayerFieldSchema.Transform.self)
+    copy(LayerFieldSchema.Alpha.self)
+    copy(LayerFieldSchema.Hidden.self)
+    copy(LayerFieldSchema.Z.self)
+    copy(LayerFieldSchema.Background.self)
+  }
+
+  /// Writes the fields of `fields` evaluated from `attributes` into the layer at `state`
+  /// (``LayerField/evaluated(_:)``).
+  @inline(__always)
+  static func writeEvaluated(
+    _ fields: LayerFields, from attributes: UnsafePointer<LayerAttributes>,
+    into state: UnsafeMutablePointer<LayerState>
+  ) {
+    func write<Field: LayerField>(_: Field.Type) {
+      if fields.contains(Field.bit) { Field.writeEvaluated(attributes, into: state) }
+    }
+    write(LayerFieldSchema.Box.self)
+    write(LayerFieldSchema.Anchor.self)
+    write(LayerFieldSchema.Transform.self)
+    write(LayerFieldSchema.Alpha.self)
+    write(LayerFieldSchema.Hidden.self)
+    write(LayerFieldSchema.Z.self)
+    write(LayerFieldSchema.Background.self)
+  }
+
+  /// The most bytes a full frame writes for this field (one bit).
+  public var fullBound: Int { LayerFieldSchema.declaration(of: self)?.fullBound ?? 0 }
+
+  /// The most bytes a delta writes for this field (one bit).
+  public var changedBound: Int { LayerFieldSchema.declaration(of: self)?.changedBound ?? 0 }
+
+  /// Where this field (one bit) lies in a layer state and its size, when its text may be
+  /// kept by its bytes (``LayerField/isPlainDoubles``).
+  public var plainStorage: (offset: Int, size: Int)? {
+    LayerFieldSchema.declaration(of: self)?.plainStorage
+  }
+}

@@ -1,0 +1,57 @@
+import TransitionWire
+
+/// The lines of one frame as ``FrameSync/Plan`` made them, lent for the time of a call: the
+/// full line, the delta, or both, and the sync state they were made in (for the checks of
+/// debug builds, ``FrameSync/checkLine(_:seq:lastReceived:)``).
+struct FrameLines {
+  var full: UnsafeRawBufferPointer?
+  var delta: UnsafeRawBufferPointer?
+  var sync: FrameSync
+
+  /// Has `write` write `line` of this frame: the full line, the delta, or the key frame that
+  /// `keyWriter` makes of the full line. The plan that made the lines provides each line
+  /// its takers get (``FrameSync/decide(seq:takers:keepsEncoderInStep:)``).
+  @inline(__always)
+  func write(
+    _ line: FrameSync.Line, keyWriter: inout KeyFrameWriter,
+    _ write: (UnsafeRawBufferPointer) -> Void
+  ) {
+    switch line {
+    case .full: write(full!)
+    case .delta: write(delta!)
+    case .key: keyWriter.keyFrame(fromFull: full!, write)
+    }
+  }
+}
+
+extension Session {
+  /// Makes the lines `plan` asks of frame `seq` of the session at `progress` and `t`: the
+  /// full line rendered (or the frame only evaluated when it has none), the delta encoded by
+  /// `encoder` against the frame it encoded before (recorded in `sync`), and lends them to
+  /// `body`. Nothing for an empty plan.
+  @inline(__always)
+  func produce(
+    _ plan: FrameSync.Plan, seq: Int, progress: Double, t: Double, live: Bool = true,
+    encoder: inout FrameDeltaEncoder?, sync: inout FrameSync, _ body: (FrameLines) -> Void
+  ) {
+    let id = self.id
+    if plan.writesFull {
+      render(seq: seq, progress: progress, t: t, live: live) { full, frame in
+        guard plan.encodesDelta, encoder != nil else {
+          return body(FrameLines(full: full, sync: sync))
+        }
+        encoder!.encode(session: id, seq: seq, frame: frame) { delta in
+          sync.encoded(seq: seq)
+          body(FrameLines(full: full, delta: delta, sync: sync))
+        }
+      }
+    } else if plan.encodesDelta, encoder != nil {
+      evaluate(progress: progress, t: t, live: live) { frame in
+        encoder!.encode(session: id, seq: seq, frame: frame) { delta in
+          sync.encoded(seq: seq)
+          body(FrameLines(delta: delta, sync: sync))
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+"""Typed messages of the protocol: events, frames and layers, with every default filled in
+(docs/protocol.md, "Events"; docs/renderers.md, "What a layer says")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Tuple, Union
+
+IDENTITY: Tuple[float, ...] = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0,
+                               0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+"""The identity transform, the default of a layer's ``transform``."""
+
+DEFAULT_ANCHOR: Tuple[float, float] = (0.5, 0.5)
+
+
+@dataclass(slots=True)
+class Layer:
+    """One layer of a frame (treat it as read-only: frames share their layers' values). Absent members take their defaults: ``anchor`` (0.5, 0.5),
+    ``transform`` the identity (16 numbers, CATransform3D order, row vectors), ``alpha`` 1,
+    ``hidden`` False, ``background`` None (``"#rrggbbaa"`` otherwise), ``content`` None (the
+    app's JSON otherwise)."""
+
+    id: str
+    frame: Tuple[float, float, float, float]
+    z: float
+    anchor: Tuple[float, float] = DEFAULT_ANCHOR
+    transform: Tuple[float, ...] = IDENTITY
+    alpha: float = 1.0
+    hidden: bool = False
+    background: Optional[str] = None
+    content: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A ``frame`` event, always whole: a delta subscription's frames are rebuilt by the
+    delta applier. ``key`` is None for a full subscription's frame, True for a key frame and
+    False for a frame rebuilt from a delta. ``fields`` is the whole frame as JSON members
+    (what a full subscription receives), ``layers`` the same layers typed."""
+
+    session: str
+    seq: int
+    t: float
+    progress: float
+    layers: Tuple[Layer, ...]
+    key: Optional[bool]
+    fields: dict = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class BeginEvent:
+    """A ``begin`` event: a session's stream opens. ``container`` is ``(w, h)``; members an
+    older daemon leaves out are None."""
+
+    session: str
+    animator: str
+    operation: str
+    duration: float
+    container: Optional[Tuple[float, float]]
+    clock: Optional[str]
+    fps: Optional[float]
+    encoding: Optional[str]
+    interactive: Optional[bool]
+    start: Optional[float]
+    timeline: Any
+    fields: dict = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CompleteEvent:
+    """A ``complete`` event: the session's stream ends; ``finished`` is False after a cancel."""
+
+    session: str
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoppingEvent:
+    """The daemon is shutting down; the connection closes next."""
+
+
+@dataclass(frozen=True, slots=True)
+class OtherEvent:
+    """An event this package does not model (a client ignores what it does not know)."""
+
+    name: str
+    fields: dict
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to a request: ``ok`` with the reply's members in ``fields``, or not ``ok``
+    with ``error_code`` and ``error_message``. ``id`` is None when the request had none."""
+
+    id: Any
+    ok: bool
+    fields: dict
+    error_code: Optional[str] = None
+    error_message: Optional[str] = None
+
+
+Event = Union[Frame, BeginEvent, CompleteEvent, StoppingEvent, OtherEvent]
+Message = Union[Event, Reply]
