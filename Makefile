@@ -356,7 +356,7 @@ PICTURES := album-flip:album-flip-push zoom-present:zoom-present-matched-present
   default-slide:default-slide-push material-container-transform:material-container-transform-present \
   material-fade-through:material-fade-through-push material-shared-axis-x:material-shared-axis-x-push \
   material-shared-axis-y:material-shared-axis-y-push material-shared-axis-z:material-shared-axis-z-push \
-  cube-turn:default-slide-present crossfade:default-slide-present
+  morph:morph-push cube-turn:default-slide-present crossfade:default-slide-present
 PICTURE_LIMIT := 1048576
 pictures: build
 	@set -e; bin=$$($(SWIFT) build --show-bin-path); dir=$$(mktemp -d /tmp/td-pictures-XXXXXX); \

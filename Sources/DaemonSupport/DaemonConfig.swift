@@ -49,7 +49,7 @@ public struct DaemonConfig: Equatable, Sendable {
 
   private static let topLevelKeys: Set<String> = [
     "socket", "socketMode", "pluginPaths", "animatorPaths", "allowInsecurePlugins", "routes",
-    "defaultFps",
+    "defaultFps", "reduceMotion", "reducedMotionDuration",
     "logLevel", "adminGroup", "pluginUser", "limits", "http",
   ]
   private static let httpKeys: Set<String> = [
@@ -134,6 +134,12 @@ public struct DaemonConfig: Equatable, Sendable {
     if let field = try root.optional("defaultFps") {
       server.defaultFps = try field.number()
       try EngineError.require(server.defaultFps, in: ServerConfig.fpsRange, field.path)
+    }
+    if let field = try root.optional("reduceMotion") { server.reduceMotion = try field.bool() }
+    if let field = try root.optional("reducedMotionDuration") {
+      server.reducedMotionDuration = try field.number()
+      try EngineError.require(
+        server.reducedMotionDuration, in: ServerConfig.reducedMotionDurationRange, field.path)
     }
     if let field = try root.optional("logLevel") { server.logLevel = try Self.logLevel(field) }
     if let field = try root.optional("adminGroup") { adminGroup = try field.string() }

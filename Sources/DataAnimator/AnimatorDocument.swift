@@ -14,6 +14,9 @@ struct AnimatorDocument: Sendable {
   var requiresMatch: Bool
   /// What plays for each operation the animator serves.
   var plans: [TransitionOperation: OperationPlan]
+  /// What every operation plays with reduced motion (the file's `reduced`); nil when the file
+  /// gives no reduced form, and the daemon's cross-fade plays instead.
+  var reduced: OperationPlan?
   /// The slots of every name the file's expressions read or its variables set.
   var nameSlots: NameSlots
 }
@@ -79,6 +82,9 @@ struct LayerSelector: Equatable, Sendable {
   var match: Bool?
   /// The selected layer or the match: the matched pair.
   var pair: Bool?
+  /// A layer with a `shared` name that a layer of the other screen has too: one of a pair of
+  /// shared elements.
+  var paired: Bool?
   /// A screen's background, drawn as a layer filling the container.
   var background: Bool?
   var not: [LayerSelector] = []

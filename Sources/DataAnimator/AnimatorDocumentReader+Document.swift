@@ -4,7 +4,7 @@ import TransitionKit
 /// The document's top level: its parameters, variables and expressions.
 extension AnimatorDocumentReader {
   static let documentKeys: Set<String> = [
-    "$schema", "description", "params", "let", "requires", "operations",
+    "$schema", "description", "params", "let", "requires", "operations", "reduced",
   ]
 
   mutating func document(_ value: JSONValue, name: String) -> AnimatorDocument? {
@@ -44,10 +44,11 @@ extension AnimatorDocumentReader {
     } else {
       report("", "\"operations\" is required")
     }
+    let reduced = members["reduced"].flatMap { self.reducedPlan($0, "/reduced") }
     return AnimatorDocument(
       name: name, parameters: parameters, variables: variables,
       requiresSelected: requiresSelected, requiresMatch: requiresMatch, plans: plans,
-      nameSlots: nameSlots)
+      reduced: reduced, nameSlots: nameSlots)
   }
 
   mutating func parameters(_ value: JSONValue, _ pointer: String) -> [AnimatorParameter] {

@@ -82,6 +82,25 @@ extension AnimatorDocumentReader {
     return plans
   }
 
+  /// The top-level `reduced`: the form every operation plays with reduced motion, its rules
+  /// as written (`from` and `to` are the context's, whatever the operation).
+  mutating func reducedPlan(_ value: JSONValue, _ pointer: String) -> OperationPlan? {
+    guard
+      let fields = object(value, pointer, allowed: ["description", "duration", "curve", "rules"])
+    else {
+      return nil
+    }
+    guard let rulesValue = fields["rules"], let durationValue = fields["duration"] else {
+      report(pointer, "needs \"duration\" (seconds) and \"rules\"")
+      return nil
+    }
+    let duration = self.duration(durationValue, Self.child(pointer, "duration"))
+    let curve = fields["curve"].map { self.curve($0, Self.child(pointer, "curve")) } ?? .linear
+    let rules = self.rules(rulesValue, Self.child(pointer, "rules"))
+    guard let duration else { return nil }
+    return OperationPlan(duration: duration, curve: curve ?? .linear, rules: rules, mirrored: false)
+  }
+
   mutating func duration(_ value: JSONValue, _ pointer: String) -> Double? {
     guard let seconds = number(value, pointer) else { return nil }
     guard seconds > 0, seconds <= Timeline.maximumDuration else {

@@ -249,7 +249,7 @@ extension AnimatorDocumentReader {
   }
 
   static let selectorKeys: Set<String> = [
-    "screen", "role", "id", "selected", "match", "pair", "background", "not",
+    "screen", "role", "id", "selected", "match", "pair", "paired", "background", "not",
   ]
 
   mutating func selector(_ value: JSONValue, _ pointer: String, depth: Int = 0)
@@ -272,6 +272,7 @@ extension AnimatorDocumentReader {
     parsed.selected = fields["selected"].flatMap { bool($0, Self.child(pointer, "selected")) }
     parsed.match = fields["match"].flatMap { bool($0, Self.child(pointer, "match")) }
     parsed.pair = fields["pair"].flatMap { bool($0, Self.child(pointer, "pair")) }
+    parsed.paired = fields["paired"].flatMap { bool($0, Self.child(pointer, "paired")) }
     parsed.background = fields["background"].flatMap {
       bool($0, Self.child(pointer, "background"))
     }

@@ -44,8 +44,28 @@ public struct DataAnimator: Animator {
     document.plans[operation]?.duration ?? defaultDuration
   }
 
-  public func timeline(for context: TransitionContext, duration: Double) throws -> Timeline? {
+  /// Whether the file gives a reduced form (`reduced`), which every operation plays when the
+  /// context asks for reduced motion.
+  public var hasReducedForm: Bool { document.reduced != nil }
+
+  /// The plan that plays for `context`: the reduced form when the context's `reduceMotion` is
+  /// true and the file has one (for an operation the file serves), else the operation's.
+  func plan(for context: TransitionContext) -> OperationPlan? {
     guard let plan = document.plans[context.operation] else { return nil }
+    if case .bool(true)? = context.hints[TransitionContext.reduceMotionKey],
+      let reduced = document.reduced
+    {
+      return reduced
+    }
+    return plan
+  }
+
+  public func timeline(for context: TransitionContext, duration: Double) throws -> Timeline? {
+    guard let plan = plan(for: context) else { return nil }
+    // The reduced form has its own duration, unless the context sets one.
+    let isReduced =
+      document.reduced != nil && context.hints[TransitionContext.reduceMotionKey] == .bool(true)
+    let duration = isReduced && context.hints["duration"] == nil ? plan.duration : duration
     var builder = try TimelineBuilder(
       document: document, plan: plan, context: context, duration: duration)
     guard builder.accepts else { return nil }

@@ -378,13 +378,13 @@ struct TimelineBuilder {
     }
   }
 
-  /// The other layer of a matched pair: the match for the selected layer and the selected layer
-  /// for the match.
+  /// The other layer of a pair: the match for the selected layer and the selected layer for
+  /// the match; else the layer of the other screen with the same `shared` name.
   func counterpart(of item: Item) -> ContextLayer? {
-    guard let id = item.contextLayer?.id else { return nil }
-    if id == context.selected { return matchLayer }
-    if id == context.match { return selectedLayer }
-    return nil
+    guard let layer = item.contextLayer else { return nil }
+    if layer.id == context.selected, let match = matchLayer { return match }
+    if layer.id == context.match, let selected = selectedLayer { return selected }
+    return context.partner(of: layer)
   }
 
   func resolve(_ choices: [ColorChoice], layer: ContextLayer?) -> Color? {
@@ -427,6 +427,11 @@ struct TimelineBuilder {
     if let selected = selector.selected, selected != isSelected { return false }
     if let match = selector.match, match != isMatch { return false }
     if let pair = selector.pair, pair != (isSelected || isMatch) { return false }
+    if let paired = selector.paired,
+      paired != (item.contextLayer.map { context.partner(of: $0) != nil } ?? false)
+    {
+      return false
+    }
     for inner in selector.not where matches(inner, item) { return false }
     return true
   }

@@ -36,6 +36,7 @@ public struct ScanReport: Equatable, Sendable {
         "params": .array(animator.parameters.map(Self.json)),
         "error": animator.error.map(JSONValue.string) ?? .null,
         "fileVersion": animator.fileVersion.map(JSONValue.string) ?? .null,
+        "reduced": .bool(animator.hasReducedForm),
       ])
     }
     let diagnosticList: [JSONValue] = diagnostics.map { diagnostic in
@@ -85,6 +86,7 @@ public struct ScanReport: Equatable, Sendable {
       let fileVersion = try field.optional("fileVersion").map { _ throws(EngineError) in
         try Self.string(field, "fileVersion")
       }
+      let hasReducedForm = try field.optional("reduced")?.bool() ?? false
       let kindName = try field.optional("kind")?.string() ?? "library"
       guard let kind = RegisteredAnimator.Kind(rawValue: kindName) else {
         throw EngineError(.invalidValue, "\(field.path).kind is not library or data")
@@ -108,7 +110,7 @@ public struct ScanReport: Equatable, Sendable {
           pluginName: try Self.string(field, "plugin"),
           pluginVersion: try Self.string(field, "version"),
           libraryPath: try Self.string(field, "path"), kind: kind, parameters: parameters,
-          error: error, fileVersion: fileVersion))
+          error: error, fileVersion: fileVersion, hasReducedForm: hasReducedForm))
     }
     let diagnosticFields = try root.required("diagnostics").elements()
     guard diagnosticFields.count <= Self.maximumDiagnostics else {

@@ -29,7 +29,8 @@ struct DataAnimatorCatalog {
         name: name, operations: animator?.operations ?? [],
         defaultDuration: animator?.defaultDuration ?? 1, pluginName: "data",
         pluginVersion: "", libraryPath: path, kind: .data,
-        parameters: animator?.parameters ?? [], error: error, fileVersion: version?.text)
+        parameters: animator?.parameters ?? [], error: error, fileVersion: version?.text,
+        hasReducedForm: animator?.hasReducedForm ?? false)
     }
   }
 

@@ -30,6 +30,10 @@ public struct RegisteredAnimator: Equatable, Hashable, Sendable {
   /// daemon serves the file as it is now (`transitionctl play --watch` waits for it). Nil for
   /// libraries and for a file refused before it was read.
   public let fileVersion: String?
+  /// Whether the animator has a reduced form of its own that it plays when the context asks
+  /// for reduced motion (a data animator's `reduced`); without one the daemon plays its
+  /// cross-fade in its place.
+  public let hasReducedForm: Bool
 
   public enum Kind: String, Hashable, Sendable {
     case library, data
@@ -38,7 +42,8 @@ public struct RegisteredAnimator: Equatable, Hashable, Sendable {
   public init(
     name: String, operations: Set<TransitionOperation>, defaultDuration: Double,
     pluginName: String, pluginVersion: String, libraryPath: String, kind: Kind = .library,
-    parameters: [AnimatorParameter] = [], error: String? = nil, fileVersion: String? = nil
+    parameters: [AnimatorParameter] = [], error: String? = nil, fileVersion: String? = nil,
+    hasReducedForm: Bool = false
   ) {
     self.name = name
     self.operations = operations
@@ -50,6 +55,7 @@ public struct RegisteredAnimator: Equatable, Hashable, Sendable {
     self.parameters = parameters
     self.error = error
     self.fileVersion = fileVersion
+    self.hasReducedForm = hasReducedForm
   }
 
   /// The operations in the protocol's order (`push`, `pop`, `present`, `dismiss`), for listings.

@@ -19,6 +19,9 @@ public struct BeginResult: Equatable, Sendable {
   /// When the session began, in seconds on the daemon's monotonic clock (`CLOCK_MONOTONIC`):
   /// a wall frame shows at `start + t`. Nil from a daemon that does not send it.
   public let start: Double?
+  /// Whether the reduced form played (the reply's `motion` is `reduced`); false from a daemon
+  /// that does not say.
+  public let reducedMotion: Bool
 
   /// Reads the fields of a `begin` reply.
   /// - Throws: ``ClientError/Code/malformed`` when a field is missing or mistyped.
@@ -32,6 +35,7 @@ public struct BeginResult: Equatable, Sendable {
     fallbackMessage = object["fallbackMessage"]?.stringValue
     layers = object["layers"]?.numberValue.flatMap { Int(exactly: $0) }
     start = object["start"]?.numberValue
+    reducedMotion = object["motion"]?.stringValue == "reduced"
   }
 }
 

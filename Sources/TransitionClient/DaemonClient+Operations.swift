@@ -46,9 +46,11 @@ extension DaemonClient {
   ///   - session: an id to give the session instead of the daemon's `sN`.
   public func begin(
     context: [String: JSONValue], animator: String? = nil, duration: Double? = nil,
-    interactive: Bool? = nil, session: String? = nil, touch: TouchPoint? = nil
+    interactive: Bool? = nil, session: String? = nil, touch: TouchPoint? = nil,
+    reduceMotion: Bool? = nil
   ) throws(ClientError) -> BeginResult {
     var message: [String: JSONValue] = ["context": .object(context)]
+    if let reduceMotion { message["reduceMotion"] = .bool(reduceMotion) }
     if let touch { message["touch"] = touch.json }
     if let animator { message["animator"] = .string(animator) }
     if let duration { message["duration"] = .number(duration) }

@@ -112,6 +112,8 @@ enum ContextReader {
         throw Unreadable()
       }
     }
+    // A bad `shared` name is read again by `TransitionContext(json:)`, which names it.
+    if screen.sharedNameProblem != nil { throw Unreadable() }
     return screen
   }
 
@@ -122,6 +124,7 @@ enum ContextReader {
     var background: Color?
     var content: JSONValue?
     var role: String?
+    var shared: String?
     try reader.beginObject()
     while let key = try reader.nextMember() {
       switch key {
@@ -144,12 +147,16 @@ enum ContextReader {
       case "role":
         try seen.insert(4)
         role = try optionalString(&reader)
+      case "shared":
+        try seen.insert(5)
+        shared = try optionalString(&reader)
       default:
         throw Unreadable()
       }
     }
     guard let id, !id.isEmpty, let frame, role?.isEmpty != true else { throw Unreadable() }
-    return ContextLayer(id: id, frame: frame, background: background, content: content, role: role)
+    return ContextLayer(
+      id: id, frame: frame, background: background, content: content, role: role, shared: shared)
   }
 
   /// A string, or nil for `null` (an optional member).

@@ -16,19 +16,27 @@ public struct ContextLayer: Equatable, Sendable {
   /// What the layer is to the app, when the context says: `"cell"` marks a collection cell
   /// (`ContextLayer.cellRole`); other values are reserved and passed through unchanged.
   public var role: String?
+  /// A name that pairs the layer with the layer of the other screen that has the same one (a
+  /// shared element: an avatar that flies from a list row into a detail screen); 1 to
+  /// ``maximumSharedLength`` characters, unique on its screen.
+  public var shared: String?
+
+  /// The longest `shared` name, in characters.
+  public static let maximumSharedLength = 64
 
   /// The `role` value that marks a collection cell.
   public static let cellRole = "cell"
 
   public init(
     id: String, frame: Rect, background: Color? = nil, content: JSONValue? = nil,
-    role: String? = nil
+    role: String? = nil, shared: String? = nil
   ) {
     self.id = id
     self.frame = frame
     self.background = background
     self.content = content
     self.role = role
+    self.shared = shared
   }
 
   /// Whether the layer is a collection cell (`role` is `"cell"`).
@@ -43,6 +51,29 @@ public struct Screen: Equatable, Sendable {
   public init(background: Color? = nil, layers: [ContextLayer] = []) {
     self.background = background
     self.layers = layers
+  }
+
+  /// The layer whose `shared` name is `name`, if the screen has it.
+  public func layer(shared name: String?) -> ContextLayer? {
+    guard let name else { return nil }
+    return layers.first { $0.shared == name }
+  }
+
+  /// The problem with the screen's `shared` names, if any: the index of the first layer whose
+  /// name is empty, longer than `ContextLayer.maximumSharedLength` characters or used by an
+  /// earlier layer of the screen, and what is wrong.
+  public var sharedNameProblem: (index: Int, message: String)? {
+    var seen = Set<String>()
+    for (index, layer) in layers.enumerated() {
+      guard let name = layer.shared else { continue }
+      guard !name.isEmpty, name.count <= ContextLayer.maximumSharedLength else {
+        return (index, "must be 1 to \(ContextLayer.maximumSharedLength) characters")
+      }
+      guard seen.insert(name).inserted else {
+        return (index, "\"\(name)\" is used by another layer of the screen")
+      }
+    }
+    return nil
   }
 
   /// The layer named `id`, if the screen has it.
@@ -79,6 +110,18 @@ public struct TransitionContext: Equatable, Sendable {
     self.selected = selected
     self.match = match
     self.hints = hints
+  }
+
+  /// The member (kept in `hints`) by which a context asks for reduced motion: `true` or
+  /// `false` (docs/protocol.md, "begin"); a data animator then plays its `reduced` form.
+  public static let reduceMotionKey = "reduceMotion"
+
+  /// The layer of the other screen with the same `shared` name as `layer` (its partner in a
+  /// shared-element pair), if there is one.
+  public func partner(of layer: ContextLayer) -> ContextLayer? {
+    guard let name = layer.shared else { return nil }
+    if from.layer(layer.id) != nil { return to.layer(shared: name) }
+    return from.layer(shared: name)
   }
 
   /// The layer named `selected`, looked up in the `from` screen, then in the `to` screen.
@@ -181,7 +224,9 @@ extension TransitionContext {
   /// The members a screen and a layer of a context may have (made once: a context is read on
   /// every `begin`).
   private static let screenMembers: Set<String> = ["background", "layers"]
-  private static let layerMembers: Set<String> = ["id", "frame", "background", "content", "role"]
+  private static let layerMembers: Set<String> = [
+    "id", "frame", "background", "content", "role", "shared",
+  ]
 
   private static func screen(_ field: JSONField) throws(EngineError) -> Screen {
     try field.allowOnly(screenMembers)
@@ -197,13 +242,19 @@ extension TransitionContext {
       if role?.isEmpty == true {
         throw EngineError(.empty, "\(element.path).role must not be empty")
       }
+      let shared = try element.optional("shared")?.string()
       layers.append(
         ContextLayer(
           id: id, frame: frame,
           background: try element.optional("background")?.color(),
-          content: try element.optional("content")?.value, role: role))
+          content: try element.optional("content")?.value, role: role, shared: shared))
     }
-    return Screen(background: try field.optional("background")?.color(), layers: layers)
+    let screen = Screen(background: try field.optional("background")?.color(), layers: layers)
+    if let problem = screen.sharedNameProblem {
+      throw EngineError(
+        .invalidValue, "\(field.path).layers[\(problem.index)].shared \(problem.message)")
+    }
+    return screen
   }
 
   /// The context as JSON, in the form `init(json:)` reads.
@@ -218,6 +269,7 @@ extension TransitionContext {
             if let background = layer.background { members["background"] = .string(background.hex) }
             if let content = layer.content { members["content"] = content }
             if let role = layer.role { members["role"] = .string(role) }
+            if let shared = layer.shared { members["shared"] = .string(shared) }
             return .object(members)
           })
       ]

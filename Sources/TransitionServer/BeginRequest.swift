@@ -21,6 +21,9 @@ struct BeginRequest: Equatable {
   /// The animator's parameters to set (`params`), checked against the animator's listing by
   /// the handler; empty for the defaults.
   var params: [String: Double]
+  /// Whether to play reduced motion: the request's `reduceMotion`, else the context's; nil
+  /// when neither says (the config's default then holds).
+  var reduceMotion: Bool?
   /// The context's text as the request has it (``Request/contextText``), for ``contextJSON``:
   /// a JSON object, so it ends with `}`.
   var contextText: [UInt8]
@@ -48,6 +51,17 @@ struct BeginRequest: Equatable {
       throw WireError(
         .badRequest, "duration must be a positive number of seconds, got \(duration)")
     }
+    var contextReduceMotion: Bool?
+    if let member = context.hints[TransitionContext.reduceMotionKey] {
+      guard case .bool(let flag) = member else {
+        throw WireError(
+          .invalidContext,
+          "context.\(TransitionContext.reduceMotionKey) must be true or false, got \(member.serialized)"
+        )
+      }
+      contextReduceMotion = flag
+    }
+    reduceMotion = try request.optionalBool("reduceMotion") ?? contextReduceMotion
     interactive = try request.optionalBool("interactive") ?? false
     touch = try request.optionalPoint("touch")
     if touch != nil, !interactive {
@@ -64,9 +78,15 @@ struct BeginRequest: Equatable {
   }
 
   /// The context as the animator receives it: the request's text of it (validated), with
-  /// `duration`, `params` and `touch` added when the request has them.
-  var contextJSON: [UInt8] {
+  /// `duration`, `params` and `touch` added when the request has them, and `reduceMotion` as
+  /// the daemon resolved it (`reduceMotion`: the request's, the context's or the config's)
+  /// when it is true or the context has the member.
+  func contextJSON(reduceMotion: Bool) -> [UInt8] {
     var added = ByteSink(capacity: 128)
+    // Said when it is true, or when the context says it too (the resolved value wins).
+    if reduceMotion || context.hints[TransitionContext.reduceMotionKey] != nil {
+      added.append(reduceMotion ? ",\"reduceMotion\":true" : ",\"reduceMotion\":false")
+    }
     if let duration {
       added.append(",\"duration\":")
       added.appendNumber(duration)

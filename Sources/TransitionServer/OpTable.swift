@@ -28,7 +28,10 @@ extension OpRecord {
     },
     OpRecord(
       .begin, .anyone,
-      members: ["context", "animator", "duration", "interactive", "session", "params", "touch"],
+      members: [
+        "context", "animator", "duration", "interactive", "session", "params", "touch",
+        "reduceMotion",
+      ],
       "starts a session"
     ) { core, request, id, client throws(WireError) in
       try core.begin(try BeginRequest(request), id: id, from: client)

@@ -14,6 +14,15 @@ public struct ServerConfig: Equatable, Sendable {
   public var logLevel = LogLevel.info
   /// The limits.
   public var limits = ServerLimits()
+  /// Whether a `begin` that says nothing of it (nor its context) plays reduced motion.
+  /// Default false.
+  public var reduceMotion = false
+  /// The length of the daemon's reduced-motion cross-fade, in seconds, when the `begin` gives
+  /// no `duration`. Default 0.2.
+  public var reducedMotionDuration = 0.2
+
+  /// The shortest and longest `reducedMotionDuration`, in seconds.
+  public static let reducedMotionDurationRange: ClosedRange<Double> = 0.01...10
 
   /// The built-in routes: push and pop to `album-flip`, present and dismiss to `zoom-present`.
   public static let defaultRoutes: [TransitionOperation: String] = [

@@ -28,7 +28,7 @@ extension ServerCore {
         "plugin": .string(animator.pluginName), "version": .string(animator.pluginVersion),
         "duration": .number(animator.defaultDuration), "path": .string(animator.libraryPath),
         "quarantined": .bool(animators.isQuarantined(animator.name)),
-        "kind": .string(animator.kind.rawValue),
+        "kind": .string(animator.kind.rawValue), "reduced": .bool(animator.hasReducedForm),
       ]
       if !animator.parameters.isEmpty {
         fields["params"] = .object(

@@ -42,13 +42,30 @@ extension ServerCore {
     try requireParameters(request.params, of: animator)
 
     sessionQuota.charge(client: client.id, uid: uid)
+    let reduceMotion = request.reduceMotion ?? config.reduceMotion
+    if reduceMotion, !animator.hasReducedForm {
+      // The animator has no reduced form: the daemon's cross-fade plays in its place.
+      let result: Result<TimelineRequest.Made, WireError>
+      do throws(EngineError) {
+        let timeline = try ReducedMotionCrossfade.timeline(
+          for: context, duration: request.duration ?? config.reducedMotionDuration)
+        result = .success(TimelineRequest.Made(timeline: timeline, animator: name))
+      } catch {
+        result = .failure(WireError(.badRequest, error.message))
+      }
+      if !answerBegin(request, result, reducedMotion: true, id: id, from: client) {
+        sessionQuota.release(client: client.id, uid: uid)
+      }
+      return
+    }
     client.isWaitingForAnimator = true
     let timelineRequest = TimelineRequest(
-      source: animators, fallback: fallbackAnimator, contextJSON: request.contextJSON,
+      source: animators, fallback: fallbackAnimator,
+      contextJSON: request.contextJSON(reduceMotion: reduceMotion),
       maximumSeconds: request.duration == nil ? limits.maxSessionSeconds : nil, logger: logger)
     timelineRequest.start(animator: name) { [weak self] result in
       guard let self else { return }
-      if !self.answerBegin(request, result, id: id, from: client) {
+      if !self.answerBegin(request, result, reducedMotion: reduceMotion, id: id, from: client) {
         self.sessionQuota.release(client: client.id, uid: uid)
       }
       self.resumeWaitingRequests(of: client)
@@ -60,10 +77,12 @@ extension ServerCore {
 
   /// Starts the session the animator made a timeline for, or sends the error.
   ///
+  /// - Parameter reducedMotion: whether the timeline is a reduced form (the animator's, the
+  ///   fallback's, or the daemon's cross-fade).
   /// - Returns: True when the session started.
   private func answerBegin(
     _ request: BeginRequest, _ result: Result<TimelineRequest.Made, WireError>,
-    id: RequestID?, from client: Client
+    reducedMotion: Bool, id: RequestID?, from client: Client
   ) -> Bool {
     do throws(WireError) {
       let made = try result.get()
@@ -85,8 +104,10 @@ extension ServerCore {
           .animatorFailed,
           "animator \(made.animator) returned an unusable timeline: \(error.message)")
       }
+      session.reducedMotion = reducedMotion
       var members: [String: JSONValue] = [
         "session": .string(session.id), "animator": .string(made.animator),
+        "motion": .string(session.motionName),
         "operation": .string(session.operation.rawValue),
         "duration": .number(session.duration), "fallback": .bool(made.fallback != nil),
         "layers": .number(Double(session.layerCount)),
@@ -145,6 +166,7 @@ extension ServerCore {
       "clock": .string(subscription.clock.rawValue), "fps": .number(subscription.fps),
       "encoding": .string(subscription.encoding.rawValue),
       "interactive": .bool(session.interactive), "start": .number(session.startTime),
+      "motion": .string(session.motionName),
     ]
     if subscription.includesTimeline { fields["timeline"] = session.timeline.json }
     return WireMessage.event("begin", fields)

@@ -56,6 +56,8 @@ final class Session {
   let layerCount: Int
   /// Whether the session began waiting for interaction (`interactive: true`).
   let interactive: Bool
+  /// Whether the reduced form played (the reply's and the `begin` event's `motion`).
+  var reducedMotion = false
   /// The peer that began the session.
   let ownerPeerID: UInt64
   private let clockSource: ServerClock
@@ -111,6 +113,8 @@ final class Session {
   }
 
   var operation: TransitionOperation { context.operation }
+  /// Which form played: `reduced` or `full` (docs/protocol.md, "Reduced motion").
+  var motionName: String { reducedMotion ? "reduced" : "full" }
   var isCompleted: Bool { outcome != nil }
 
   /// True while the clock moves on its own (running, finishing, cancelling).

@@ -18,7 +18,7 @@ struct TimelineRequest {
     /// The animator that made it (after any fallback).
     var animator: String
     /// Why the fallback served, or nil when the chosen animator did.
-    var fallback: FallbackReason?
+    var fallback: FallbackReason? = nil
   }
 
   /// Why the fallback served a `begin`: the reply's `fallbackReason` and `fallbackMessage`

@@ -21,4 +21,7 @@ public enum Feature: String, CaseIterable, Sendable {
   /// `subscribe` takes `encoding: "delta"`: after a key frame, each frame lists only what
   /// changed (docs/protocol.md, "Delta frames"), and `resync` asks for a key frame.
   case delta
+  /// `begin` and the context take `reduceMotion` (docs/protocol.md, "Reduced motion"); the
+  /// `begin` reply and event say which form played (`motion`).
+  case reduceMotion
 }

@@ -9,7 +9,7 @@ enum PlayCommand: Command {
   static let usage = """
     play SCENE.json [--animator NAME | --route] [--duration S] [--fps N]
                          [--virtual] [--interactive [--touch X,Y]] [--session ID] [--out FILE]
-                         [--delta [--key-every N]] [--loop] [--watch]
+                         [--delta [--key-every N]] [--loop] [--watch] [--reduce-motion]
     """
   static let details = """
     Reads SCENE.json (a transition context: operation, container, from and to screens with
@@ -53,6 +53,10 @@ enum PlayCommand: Command {
                         an editor and the live viewer shows the change (docs/viewer.md,
                         "The authoring loop")
 
+      --reduce-motion   play the reduced form, as for a person who turned on reduced
+                        motion (docs/protocol.md, "Reduced motion"): the animator's own, or
+                        the daemon's cross-fade
+
     exit status:
       0 the session finished (with --loop: ended by Ctrl-C), 3 it was cancelled, 4 it
       finished but the animator the scene or --animator named did not serve it (it declined,
@@ -65,7 +69,9 @@ enum PlayCommand: Command {
       transitionctl play config/scenes/album-flip-push.json --virtual --fps 30 --out flip.ndjson
       transitionctl play config/scenes/album-flip-push.json --watch > /dev/null
     """
-  static let flags: Set<String> = ["virtual", "interactive", "route", "delta", "loop", "watch"]
+  static let flags: Set<String> = [
+    "virtual", "interactive", "route", "delta", "loop", "watch", "reduce-motion",
+  ]
   static let options: Set<String> = [
     "animator", "duration", "fps", "session", "out", "touch", "key-every",
   ]
@@ -105,7 +111,8 @@ enum PlayCommand: Command {
         round: PlayLoop.Round(
           animator: arguments.value("animator"), route: arguments.has("route"),
           duration: duration, interactive: arguments.has("interactive"),
-          session: arguments.value("session"), touch: touch, fps: fps, clock: clock,
+          session: arguments.value("session"), touch: touch,
+          reduceMotion: arguments.has("reduce-motion") ? true : nil, fps: fps, clock: clock,
           keyEvery: keyFrames, out: arguments.value("out")),
         watch: arguments.has("watch"), context: context)
       return try loop.run()
@@ -121,7 +128,8 @@ enum PlayCommand: Command {
 
     let started = try begin(
       scene, client: client, animator: animator, duration: duration ?? scene.duration,
-      interactive: interactive, session: arguments.value("session"), touch: touch)
+      interactive: interactive, session: arguments.value("session"), touch: touch,
+      reduceMotion: arguments.has("reduce-motion") ? true : nil)
     try file?.commit()
     if interactive == true {
       StandardStreams.note(
@@ -147,14 +155,14 @@ enum PlayCommand: Command {
   ///   when the daemon finds its context invalid, the client error's status otherwise.
   static func begin(
     _ scene: SceneFile, client: DaemonClient, animator: String?, duration: Double?,
-    interactive: Bool?, session: String?, touch: TouchPoint? = nil
+    interactive: Bool?, session: String?, touch: TouchPoint? = nil, reduceMotion: Bool? = nil
   ) throws(CommandFailure) -> BeginResult {
     let path = scene.path
     let started: BeginResult
     do {
       started = try client.begin(
         context: scene.context, animator: animator, duration: duration,
-        interactive: interactive, session: session, touch: touch)
+        interactive: interactive, session: session, touch: touch, reduceMotion: reduceMotion)
     } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
       // The daemon names fields under the request's `context`; the scene writes them from its
       // root.

@@ -25,6 +25,8 @@ struct PlayLoop {
     var interactive: Bool
     var session: String?
     var touch: TouchPoint?
+    /// `--reduce-motion`: true; nil leaves it to the scene and the daemon.
+    var reduceMotion: Bool?
     var fps: Double?
     var clock: SubscriptionClock?
     var keyEvery: Int?
@@ -67,7 +69,7 @@ struct PlayLoop {
           scene, client: client, animator: round.route ? nil : round.animator ?? scene.animator,
           duration: round.duration ?? scene.duration,
           interactive: round.interactive ? true : scene.interactive,
-          session: round.session, touch: round.touch)
+          session: round.session, touch: round.touch, reduceMotion: round.reduceMotion)
       } catch {
         // The first round's refusal is the command's; later ones (an animator file that no
         // longer serves, a scene edited into one the daemon refuses) wait for the next edit.

@@ -65,4 +65,53 @@ struct ViewerInspectorTests {
       #expect(changes >= 2, "\(photo): the alpha should move in several frames")
     }
   }
+
+  @Test(
+    "album-flip push with reduced motion: the dissolve's lane and its alpha curve through every frame",
+    .enabled(if: HeadlessChromium.missingReason == nil, "\(HeadlessChromium.missingReason ?? "")"))
+  func reducedAlbumPush() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("reduced.ndjson")
+    let scene = TransitionctlProducts.scenes.appendingPathComponent("album-flip-push.json").path
+    let played = try TransitionctlRun.run(
+      ["play", scene, "--virtual", "--fps", "30", "--reduce-motion", "--out", path],
+      socket: daemon.socketPath)
+    #expect(played.status == 0, "\(played.stderr)")
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    let recording = try TransitionctlRecording(lines)
+    #expect(recording.begin["motion"] as? String == "reduced")
+    let timeline = try #require(recording.begin["timeline"] as? [String: Any], "no timeline")
+    let layers = try #require(timeline["layers"] as? [[String: Any]])
+    let animated = layers.filter { !(($0["tracks"] as? [Any]) ?? []).isEmpty }
+      .compactMap { $0["id"] as? String }
+    // The dissolve animates the photo screen alone (its background and its layers).
+    #expect(animated.count > 1)
+    #expect(animated.first == "album-flip.to-background")
+    let photo = try #require(animated.last)
+    let url = try ViewerHarness.url([
+      ("recording", path), ("measure", "inspector"), ("select", photo), ("property", "alpha"),
+    ])
+    let dom = try HeadlessChromium.dumpDOM(url)
+    guard let start = dom.range(of: "<pre id=\"measurements\">"),
+      let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+    else { throw DaemonHarnessError("no inspector report: \(dom.suffix(400))") }
+    let text = dom[start.upperBound..<end.lowerBound].replacingOccurrences(of: "&amp;", with: "&")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    #expect(report["lanes"] as? [String] == animated)
+    let plotted = try #require(report["atFrames"] as? [[Double]])
+    #expect(plotted.count == recording.frames.count)
+    for (point, frame) in zip(plotted, recording.frames) {
+      let layer = (frame["layers"] as? [[String: Any]])?.first { $0["id"] as? String == photo }
+      let alpha = try #require(layer.map { $0["alpha"] as? Double ?? 1 })
+      #expect(abs(point[1] - alpha) < 1e-3, "\(photo) at \(point[0]): \(point[1]) vs \(alpha)")
+    }
+    #expect(abs(try #require(plotted.first?[1])) < 1e-6)
+    #expect(abs(try #require(plotted.last?[1]) - 1) < 1e-6)
+  }
 }

@@ -57,6 +57,40 @@ import TransitionPluginSDK
       "dismiss": {"mirror": "present"}}}
     """#
 
+  @Test func aReducedFormPlaysForEveryOperationWhenTheContextAsks() throws {
+    let text = Self.slide.replacingOccurrences(
+      of: #"{"params""#,
+      with: #"""
+        {"reduced": {"duration": 0.2, "rules": [
+          {"select": {"screen": "from"}},
+          {"select": {"screen": "to"}, "tracks": [{"property": "alpha", "from": 0, "to": 1}]}]},
+         "params"
+        """#)
+    let slide = try animator(text)
+    #expect(slide.hasReducedForm)
+    #expect(try !animator(Self.slide).hasReducedForm)
+    for operation in TransitionOperation.allCases {
+      var context = Self.context(operation)
+      context.hints[TransitionContext.reduceMotionKey] = .bool(true)
+      let reduced = try #require(try slide.timeline(for: context, duration: 0.5))
+      // Its own duration, its rules as written (no dimming, nothing moves), `from` first.
+      #expect(reduced.duration == 0.2)
+      #expect(!reduced.layers.contains { $0.id == "test.dim" })
+      #expect(
+        reduced.layers.first?.id
+          == (operation == .push || operation == .present ? "title" : "photo"))
+      #expect(reduced.layers.allSatisfy { $0.tracks.allSatisfy { $0.property == .alpha } })
+      // Asked with a duration, it takes that one.
+      context.hints["duration"] = .number(0.4)
+      #expect(try slide.timeline(for: context, duration: 0.4)?.duration == 0.4)
+      // Without reduced motion, the operation's own.
+      context.hints[TransitionContext.reduceMotionKey] = .bool(false)
+      #expect(
+        try slide.timeline(for: context, duration: 0.5)?.layers.contains { $0.id == "test.dim" }
+          == true)
+    }
+  }
+
   @Test func layersAreDrawnInRuleOrderWithTheirBackgrounds() throws {
     let timeline = try #require(
       try animator(Self.slide).timeline(for: Self.context(.push), duration: 0.5))

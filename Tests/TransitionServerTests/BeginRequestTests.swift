@@ -23,13 +23,14 @@ import TransitionWire
 
   @Test func theContextGoesAsTheRequestWroteIt() throws {
     let request = try begin("")
-    #expect(String(decoding: request.contextJSON, as: UTF8.self) == Self.context)
+    #expect(
+      String(decoding: request.contextJSON(reduceMotion: false), as: UTF8.self) == Self.context)
   }
 
   @Test func durationParamsAndTouchAreAddedOverTheContextsOwn() throws {
     let request = try begin(
       #", "duration": 2, "params": {"k": 0.5}, "interactive": true, "touch": [3, 4]"#)
-    let sent = try JSONValue(parsing: request.contextJSON)
+    let sent = try JSONValue(parsing: request.contextJSON(reduceMotion: false))
     var expected = try JSONValue(parsing: Array(Self.context.utf8)).objectValue ?? [:]
     expected["duration"] = .number(2)
     expected["params"] = .object(["k": .number(0.5)])
@@ -41,5 +42,17 @@ import TransitionWire
     #expect(read == validated)
     #expect(read.hints["hint"] == .object(["a": .number(1)]))
     #expect(read.hints["duration"] == .number(2))
+  }
+
+  @Test func reduceMotionOfTheBeginWinsOverTheContextsAndIsSentResolved() throws {
+    #expect(try begin("").reduceMotion == nil)
+    let request = try begin(#", "reduceMotion": true"#)
+    #expect(request.reduceMotion == true)
+    let sent = try JSONValue(parsing: request.contextJSON(reduceMotion: true))
+    #expect(sent.objectValue?["reduceMotion"] == .bool(true))
+  }
+
+  @Test func aReduceMotionThatIsNotABooleanIsRefused() throws {
+    #expect(throws: WireError.self) { try self.begin(#", "reduceMotion": 1"#) }
   }
 }
