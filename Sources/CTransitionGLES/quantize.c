@@ -22,6 +22,7 @@ struct box {
 struct td_gles_quantizer {
     struct box boxes[256];
     uint32_t histogram[CELLS];
+    uint64_t sums[CELLS][3]; /* the exact 8-bit channels of each cell's pixels, summed */
     uint16_t table[CELLS];
     uint8_t palette[256][3];
     int colours;
@@ -47,8 +48,10 @@ int td_gles_quantizer_add(td_gles_quantizer *quantizer, const uint8_t *rgba,
     for (size_t index = 0; index < count; index++) {
         const uint8_t *pixel = rgba + index * 4;
         if (previous && memcmp(pixel, previous + index * 4, 3) == 0) continue;
-        uint32_t *slot = &quantizer->histogram[cell_of(pixel)];
-        if (*slot != UINT32_MAX) (*slot)++;
+        unsigned cell = cell_of(pixel);
+        if (quantizer->histogram[cell] == UINT32_MAX) continue;
+        quantizer->histogram[cell]++;
+        for (int channel = 0; channel < 3; channel++) quantizer->sums[cell][channel] += pixel[channel];
     }
     return 0;
 }
@@ -116,20 +119,19 @@ static int split(const td_gles_quantizer *quantizer, struct box *box, struct box
     return 0;
 }
 
-/* The pixel-weighted mean colour of `box`, in 8-bit channels. */
+/* The mean colour of the pixels in `box`, in 8-bit channels. */
 static void mean_colour(const td_gles_quantizer *quantizer, const struct box *box, uint8_t out[3]) {
     uint64_t sums[3] = {0, 0, 0}, total = 0;
     int c[3];
     for (c[0] = box->low[0]; c[0] <= box->high[0]; c[0]++)
         for (c[1] = box->low[1]; c[1] <= box->high[1]; c[1]++)
             for (c[2] = box->low[2]; c[2] <= box->high[2]; c[2]++) {
-                uint32_t n = count_at(quantizer, c);
-                total += n;
-                for (int axis = 0; axis < 3; axis++) sums[axis] += (uint64_t)n * (uint64_t)c[axis];
+                unsigned cell = (unsigned)(c[0] << 10 | c[1] << 5 | c[2]);
+                total += quantizer->histogram[cell];
+                for (int axis = 0; axis < 3; axis++) sums[axis] += quantizer->sums[cell][axis];
             }
     for (int axis = 0; axis < 3; axis++) {
-        /* The cell's centre: a 5-bit value v stands for 8v … 8v + 7. */
-        uint64_t value = total ? (sums[axis] * 8 + total * 4) / total : 0;
+        uint64_t value = total ? (sums[axis] + total / 2) / total : 0;
         out[axis] = (uint8_t)(value > 255 ? 255 : value);
     }
 }
