@@ -23,6 +23,7 @@
 #   make install        install under $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 #   make clib           the C client library, shared and static, into .build/clib/ (docs/client-c.md)
 #   make install-clib   only the C client library: header, libraries, pkg-config file
+#   make install-gles   only the native renderer library (after install-clib): header, libraries, .pc
 #   make bench-clib     frames a second the C client library decodes from album-flip recordings
 #   make plugin NAME=fade LANG=json|c|swift [DIR=../fade]
 #                       write a plugin skeleton (config/templates, docs/plugins.md)
@@ -118,7 +119,7 @@ CONTACT_SHEET_VIEWS := p:0,p:0.05,p:0.1,p:0.15,p:0.25,p:0.5,p:0.75,p:1
 
 .PHONY: setup build release run test fuzz soak sanitize bench lint clean contact-sheet pictures scene-images \
   install plugin clib install-clib bench-clib test-python test-js conformance \
-  bench-python fuzz-clients gles
+  bench-python fuzz-clients gles install-gles
 
 ## setup: install what is missing from Debian, with one apt-get update: libevent-dev and
 ## pkg-config (to build), gcc and g++ (the C client library and its tests, which also compile its
@@ -398,17 +399,25 @@ gles: setup
 	sed -e 's|@PREFIX@|$(PREFIX)|g' config/transitiond-gles.pc.in > $(CLIB_DIR)/transitiond-gles.pc; \
 	echo "built $(CLIB_DIR)/libtransitiond-gles.so and .a"
 
-## install: executables, the example plugins, the data animators, the viewer page, the docs,
-## the config (kept if already there), the systemd units, the system unit's sysusers.d entry and
-## the C client library (install-clib) and the native renderer (gles).
-install: release install-clib gles
-	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
-	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR); \
+## install-gles: the native renderer alone (it needs install-clib's header and library): its
+## header under $(INCLUDEDIR), its shared and static libraries under $(LIBDIR), and
+## $(PKGCONFIGDIR)/transitiond-gles.pc.
+install-gles: gles
+	@set -e; install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR); \
 	install -m 0644 Sources/CTransitionGLES/include/transitiond_gles.h $(DESTDIR)$(INCLUDEDIR)/; \
 	install -m 0755 $(CLIB_DIR)/libtransitiond-gles.so.1 $(DESTDIR)$(LIBDIR)/; \
 	ln -sf libtransitiond-gles.so.1 $(DESTDIR)$(LIBDIR)/libtransitiond-gles.so; \
 	install -m 0644 $(CLIB_DIR)/libtransitiond-gles.a $(DESTDIR)$(LIBDIR)/; \
-	install -m 0644 $(CLIB_DIR)/transitiond-gles.pc $(DESTDIR)$(PKGCONFIGDIR)/; \
+	sed -e 's|^libdir=.*|libdir=$(LIBDIR)|' -e 's|^includedir=.*|includedir=$(INCLUDEDIR)|' \
+	  $(CLIB_DIR)/transitiond-gles.pc > $(DESTDIR)$(PKGCONFIGDIR)/transitiond-gles.pc; \
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/transitiond-gles.pc; \
+	echo "installed the native renderer library under $(DESTDIR)$(PREFIX)"
+
+## install: executables, the example plugins, the data animators, the viewer page, the docs,
+## the config (kept if already there), the systemd units, the system unit's sysusers.d entry and
+## the C client library (install-clib) and the native renderer (install-gles).
+install: release install-clib install-gles
+	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(ANIMATORDIR) \
 	  $(DESTDIR)$(VIEWERDIR) $(DESTDIR)$(SCENEDIR) $(DESTDIR)$(SCENEDIR)/images \
 	  $(DESTDIR)$(CONFIGDIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(SYSTEMD_SYSTEM_DIR) \

@@ -25,6 +25,10 @@ public final class PictureEncoder {
     case png
     /// Raw RGBA pixels of this size, top row first (the native renderer's read-back).
     case rgba(width: Int, height: Int)
+    /// Palette indices of this size, one byte a pixel, top row first, each frame followed by
+    /// its 1,024-byte palette (ffmpeg's PAL8: ``ClipPalette``); only for a GIF, which ffmpeg
+    /// then only compresses.
+    case paletted(width: Int, height: Int)
   }
 
   /// The whole command line after the program: input from the pipe at `rate`, then the
@@ -42,10 +46,21 @@ public final class PictureEncoder {
         "-f", "rawvideo", "-pix_fmt", "rgba", "-video_size", "\(width)x\(height)", "-framerate",
         rate.ffmpegValue,
       ]
+    case .paletted(let width, let height):
+      source = [
+        "-f", "rawvideo", "-pix_fmt", "pal8", "-video_size", "\(width)x\(height)", "-framerate",
+        rate.ffmpegValue,
+      ]
+    }
+    let encoding: [String]
+    if case .paletted = input {
+      encoding = format.palettedEncoderArguments(loop: loop)
+    } else {
+      encoding = format.encoderArguments(loop: loop, background: background)
     }
     return ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"]
       + ["-reinit_filter", "0"] + source + ["-i", "pipe:0"]
-      + format.encoderArguments(loop: loop, background: background)
+      + encoding
       + ["-fflags", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1", output]
   }
 

@@ -34,6 +34,14 @@ public enum PictureFormat: String, CaseIterable, Sendable {
   /// stays and this scale (which follows a change of its input itself) makes every frame RGB.
   static let uniformRGB = "scale=flags=bitexact,format=rgb24"
 
+  /// ffmpeg's options after a paletted input (``PictureEncoder/Input/paletted(width:height:)``):
+  /// no filter, the GIF encoder's compression and its rectangles of what changes, the loop
+  /// count. Only a GIF takes paletted frames; any other format gets its usual options.
+  public func palettedEncoderArguments(loop: Bool) -> [String] {
+    guard self == .gif else { return encoderArguments(loop: loop, background: "#000000") }
+    return ["-c:v", "gif", "-loop", loop ? "0" : "-1", "-f", "gif"]
+  }
+
   /// ffmpeg's options after its input: the filters, the codec, the loop count and the muxer.
   ///
   /// - Parameters:

@@ -41,6 +41,11 @@ struct RenderDrawing {
         "\(error.description) (make setup installs libegl-mesa0 and libgl1-mesa-dri)")
     }
     let size = renderer.pixelSize
+    if ffmpeg != nil, encodedFormat(sink) == .gif {
+      return try drawGIF(
+        renderer, recorded: recorded, into: sink, ffmpeg: ffmpeg!, rate: rate, loop: loop,
+        progress: progress)
+    }
     let encoder = try ffmpeg.map { ffmpeg throws(CommandFailure) in
       try startEncoder(
         ffmpeg, sink: sink, rate: rate, loop: loop,
@@ -73,6 +78,49 @@ struct RenderDrawing {
     }
     if let encoder { try finish(encoder, progress: progress) }
     return size
+  }
+
+  /// The native GIF: every frame drawn and counted into one ``ClipPalette``, then each mapped
+  /// to it and handed to ffmpeg as palette indices, which it only compresses.
+  private func drawGIF(
+    _ renderer: NativeRenderer, recorded: RecordedFrames, into sink: PictureSink, ffmpeg: String,
+    rate: PictureRate, loop: Bool, progress: RenderProgress
+  ) throws(CommandFailure) -> (width: Int, height: Int) {
+    let size = renderer.pixelSize
+    let palette = ClipPalette(width: size.width, height: size.height)
+    progress.startPhase()
+    var drawn: [[UInt8]] = []
+    var previous: (index: Int, pixels: [UInt8])?
+    for (position, index) in frames.enumerated() {
+      if let previous, previous.index == index {
+        drawn.append(previous.pixels)
+      } else {
+        let pixels = renderer.render(recorded.frames[min(index, recorded.frames.count - 1)])
+        palette.add(pixels)
+        previous = (index, pixels)
+        drawn.append(pixels)
+      }
+      progress.update(position + 1, "drawn")
+    }
+    palette.finish()
+    let encoder = try startEncoder(
+      ffmpeg, sink: sink, rate: rate, loop: loop,
+      input: .paletted(width: size.width, height: size.height))
+    do {
+      for pixels in drawn { try encoder.add(palette.paletted(pixels)) }
+    } catch {
+      throw CommandFailure(ExitCode.software, error.description)
+    }
+    try finish(encoder, progress: progress)
+    return size
+  }
+
+  /// The format ffmpeg writes for `sink`, or nil for a PNG sequence.
+  private func encodedFormat(_ sink: PictureSink) -> PictureFormat? {
+    guard let partial = sink.partial, case .file(_, let format) = destinationFormat(partial) else {
+      return nil
+    }
+    return format
   }
 
   /// Draws with the viewer page in headless Chromium; returns the picture's size in pixels.

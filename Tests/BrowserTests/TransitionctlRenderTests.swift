@@ -187,6 +187,41 @@ struct TransitionctlRenderTests {
     #expect(zip(sky, expected).allSatisfy { abs(Int($0) - Int($1)) <= 12 }, "\(sky) vs \(expected)")
   }
 
+  @Test("the native GIF's frames are the PNG sequence's pixels within its palette and dither")
+  func nativeGIFMatchesPNGSequence() throws {
+    // 25 fps is a GIF's own rate: the GIF and the PNG sequence hold the same frames.
+    let recorded = try Self.record(fps: 25)
+    defer { recorded.directory.remove() }
+    let images = TransitionctlProducts.scenes.appendingPathComponent("images").path
+    let gif = recorded.directory.file("flip.gif")
+    let directory = recorded.directory.file("frames") + "/"
+    for output in [gif, directory] {
+      let result = try Self.render([
+        recorded.path, "--out", output, "--scale", "0.5", "--images", images, "-q",
+      ])
+      #expect(result.status == 0, "\(output): \(result.stderr)")
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    #expect(files.count == recorded.instants.count)
+    let info = try RenderTools.probe(gif)
+    #expect(info["nb_read_frames"] == String(files.count), "\(info)")
+    #expect(info["width"] == "195" && info["height"] == "422", "\(info)")
+    for index in [0, files.count / 3, files.count / 2, files.count - 1] {
+      let decoded = try RenderTools.rgbFrame(gif, index: index)
+      let drawn = try PNGImage(contentsOfFile: directory + files[index])
+      #expect(decoded.width == drawn.width && decoded.height == drawn.height)
+      var off = 0
+      for pixel in 0..<(drawn.width * drawn.height) {
+        let far = (0..<3).contains { channel in
+          abs(Int(decoded.rgb[pixel * 3 + channel]) - Int(drawn.pixels[pixel * 4 + channel])) > 24
+        }
+        if far { off += 1 }
+      }
+      let share = Double(off) / Double(drawn.width * drawn.height)
+      #expect(share <= 0.02, "frame \(index): \(off) pixels off by more than 24/255")
+    }
+  }
+
   @Test(
     "a PNG sequence holds every output frame; --no-content leaves pictures out, either renderer")
   func pngSequence() throws {

@@ -23,12 +23,8 @@ struct CClientLibraryTests {
       .filter { $0.hasSuffix(".c") }.sorted().map { sources.appendingPathComponent($0).path }
   }
 
-  /// Runs `cc arguments…`, failing with the compiler's output when it fails or warns.
   static func compile(_ arguments: [String], compiler: String = "cc") throws {
-    let result = try DaemonHarness.runProgram("/usr/bin/env", [compiler] + arguments)
-    guard result.status == 0, !result.stderr.contains("warning:") else {
-      throw DaemonHarnessError("\(compiler) \(arguments.joined(separator: " ")): \(result.stderr)")
-    }
+    try CCompiler.compile(arguments, compiler: compiler)
   }
 
   /// Builds the shared library into `directory` as `make clib` does; returns its path.

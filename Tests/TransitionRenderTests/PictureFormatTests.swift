@@ -63,4 +63,14 @@ import Testing
     ).joined(separator: " ")
     #expect(webp.contains("libwebp -lossless 1"))
   }
+
+  @Test func palettedFramesGoToTheGIFEncoderWithNoFilter() {
+    let gif = PictureEncoder.arguments(
+      format: .gif, rate: PictureRate(numerator: 100, denominator: 3), loop: false,
+      background: "#000000", output: "o", input: .paletted(width: 195, height: 422)
+    ).joined(separator: " ")
+    #expect(gif.contains("-f rawvideo -pix_fmt pal8 -video_size 195x422 -framerate 100/3"))
+    #expect(gif.contains("-c:v gif -loop -1 -f gif"))
+    #expect(!gif.contains("palettegen") && !gif.contains("-filter_complex"))
+  }
 }

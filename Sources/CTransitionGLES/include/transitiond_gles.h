@@ -174,6 +174,48 @@ TD_GLES_EXPORT
 const char *td_gles_renderer_name(void);
 
 /* ---------------------------------------------------------------------------------------- */
+/* GIF palettes: one palette for a clip, each frame as palette indices                       */
+
+typedef struct td_gles_quantizer td_gles_quantizer;
+
+/** Makes a quantizer with an empty histogram; NULL when out of memory. Needs no GL. */
+TD_GLES_EXPORT
+td_gles_quantizer *td_gles_quantizer_new(void);
+
+/** Frees the quantizer. NULL is a no-op. */
+TD_GLES_EXPORT
+void td_gles_quantizer_destroy(td_gles_quantizer *quantizer);
+
+/**
+ * Counts the colours of `rgba` (width × height × 4 bytes, top row first; alpha ignored) in the
+ * clip's histogram at 5 bits a channel: every pixel when `previous` is NULL, else only those
+ * that differ from `previous` (the frame before, of the same size), as ffmpeg's
+ * `palettegen=stats_mode=diff` does. Returns 0, or -1 for a bad argument or after finish.
+ */
+TD_GLES_EXPORT
+int td_gles_quantizer_add(td_gles_quantizer *quantizer, const uint8_t *rgba,
+                          const uint8_t *previous, int width, int height);
+
+/**
+ * Makes the palette from the histogram (a median cut into at most 256 colours, the rest black)
+ * and writes it to `palette` as ffmpeg's PAL8 palette: 256 native-endian 0xAARRGGBB words,
+ * alpha 255. Returns 0, or -1 for a bad argument or when called twice.
+ */
+TD_GLES_EXPORT
+int td_gles_quantizer_finish(td_gles_quantizer *quantizer, uint8_t palette[1024]);
+
+/**
+ * Writes the palette index of each pixel of `rgba` to `indices` (width × height bytes),
+ * through a table from each 5-bit colour to its nearest entry (filled as colours are met);
+ * `dither` non-zero adds the
+ * ordered 8 × 8 Bayer dither of ffmpeg's `paletteuse=dither=bayer:bayer_scale=5`. Needs
+ * finish first. Returns 0, or -1 for a bad argument.
+ */
+TD_GLES_EXPORT
+int td_gles_quantizer_map(td_gles_quantizer *quantizer, const uint8_t *rgba, int width,
+                          int height, int dither, uint8_t *indices);
+
+/* ---------------------------------------------------------------------------------------- */
 /* PNG                                                                                       */
 
 /**
