@@ -50,7 +50,7 @@ enum TransitionctlProducts {
     "material-container-transform-matched-present", "material-shared-axis-x-push",
     "material-shared-axis-x-pop", "material-shared-axis-y-push", "material-shared-axis-y-pop",
     "material-shared-axis-z-push", "material-shared-axis-z-pop", "material-fade-through-push",
-    "material-fade-through-pop",
+    "material-fade-through-pop", "morph-push",
   ]
 
   static func sceneFiles() throws -> [URL] {

@@ -54,7 +54,7 @@ import TransitionWire
     let hello = harness.reply(#"{"op":"hello","verbose":true}"#, from: admin)
     #expect(
       hello["error"]?["message"]
-        == .string("verbose is not a member of hello (hello takes no members)"))
+        == .string("verbose is not a member of hello (hello takes client, protocol)"))
     for op in Op.allCases {
       let reply = harness.reply(#"{"op":"\#(op.rawValue)","zzz":1}"#, from: admin)
       #expect(reply.errorCode == "bad_request", "\(op.rawValue)")

@@ -24,7 +24,7 @@ import TransitionServerTesting
           "id": .number(5), "ok": .bool(true), "session": .string("s1"),
           "animator": .string("crossfade"), "operation": .string("present"),
           "duration": .number(0.5), "fallback": .bool(false), "layers": .number(2),
-          "interactive": .bool(false), "start": .number(1_000.25),
+          "interactive": .bool(false), "start": .number(1_000.25), "motion": .string("full"),
         ]))
     let listed = harness.reply(#"{"op":"sessions"}"#, from: peer)["sessions"]?.arrayValue
     #expect(listed?.first?["state"] == .string("running"))

@@ -25,7 +25,7 @@ import TransitionServerTesting
           "container": .array([.number(100), .number(200)]), "animator": .string("crossfade"),
           "operation": .string("present"), "duration": .number(0.5), "clock": .string("wall"),
           "fps": .number(10), "encoding": .string("full"), "interactive": .bool(false),
-          "start": .number(start),
+          "start": .number(start), "motion": .string("full"),
         ]))
     #expect(subscribed[2]["seq"] == .number(0))
     #expect(subscribed[2]["progress"] == .number(0))
