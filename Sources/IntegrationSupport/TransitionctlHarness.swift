@@ -40,8 +40,8 @@ enum TransitionctlProducts {
   /// The example scenes shipped in `config/scenes`.
   static var scenes: URL { repository.appendingPathComponent("config/scenes") }
 
-  /// Every example scene file, sorted by name.
-  /// The example scenes of config/scenes, by name: every animator's operations.
+  /// The example scenes of config/scenes, by name: every animator's operations (a test checks
+  /// that the folder holds exactly these).
   static let sceneNames = [
     "album-flip-push", "album-flip-pop", "zoom-present-present", "zoom-present-dismiss",
     "default-slide-push", "default-slide-pop", "default-slide-present", "default-slide-dismiss",
@@ -53,6 +53,7 @@ enum TransitionctlProducts {
     "material-fade-through-pop", "morph-push",
   ]
 
+  /// Every example scene file, sorted by name.
   static func sceneFiles() throws -> [URL] {
     try FileManager.default.contentsOfDirectory(at: scenes, includingPropertiesForKeys: nil)
       .filter { $0.pathExtension == "json" }
