@@ -74,6 +74,11 @@ final class FrameStream {
     private weak var checkedSession: Session?
   #endif
   let fps: Double
+  /// What the stream's layers carry beside their fields.
+  let geometry: FrameGeometry
+  /// The stream's full lines when its layers carry their projected geometry (nil: the
+  /// session renderer's lines, shared by its plain streams).
+  private var fullEncoder: FrameEncoder?
   /// The subscribers, in the order they joined.
   private var members: [Member] = []
   /// The number of delta subscribers.
@@ -100,9 +105,13 @@ final class FrameStream {
   /// The number of subscribers.
   var subscriberCount: Int { members.count }
 
-  init(session: Session, fps: Double, frameClocks: FrameClocks) {
+  init(
+    session: Session, fps: Double, geometry: FrameGeometry = .none, frameClocks: FrameClocks
+  ) {
     self.session = session
     self.fps = fps
+    self.geometry = geometry
+    fullEncoder = geometry == .none ? nil : FrameEncoder(geometry: geometry)
     self.frameClocks = frameClocks
     #if DEBUG
       checkedSession = session
@@ -129,7 +138,10 @@ final class FrameStream {
     if member.isDelta {
       deltaSubscribers += 1
       if deltaEncoder == nil {
-        deltaEncoder = FrameDeltaEncoder(animatedFields: session.animatedFields)
+        deltaEncoder =
+          geometry == .none
+          ? FrameDeltaEncoder(animatedFields: session.animatedFields)
+          : FrameDeltaEncoder(geometry: geometry)
       }
     }
     if !isFirst, session.isMoving, seq > 0, lastFrameTime == now {
@@ -196,7 +208,7 @@ final class FrameStream {
     frameClocks.stats.framesRendered += 1
     session.produce(
       plan, seq: seq, progress: session.progress(at: time), t: time - session.startTime,
-      encoder: &deltaEncoder, sync: &sync, body)
+      fullEncoder: &fullEncoder, encoder: &deltaEncoder, sync: &sync, body)
   }
 
   /// Applies the slow-subscriber policy to `member`'s next frame: true when it is to be
@@ -298,7 +310,8 @@ final class FrameStream {
     let plan = sync.decide(seq: frameSeq, takers: takers, keepsEncoderInStep: hasDelta)
     frameClocks.stats.framesRendered += 1
     session.produce(
-      plan, seq: frameSeq, progress: progress, t: t, encoder: &deltaEncoder, sync: &sync
+      plan, seq: frameSeq, progress: progress, t: t, fullEncoder: &fullEncoder,
+      encoder: &deltaEncoder, sync: &sync
     ) { lines in
       for member in finalMembers {
         let line = member.line

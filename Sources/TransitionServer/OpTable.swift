@@ -37,7 +37,8 @@ extension OpRecord {
       try core.begin(try BeginRequest(request), id: id, from: client)
     },
     OpRecord(
-      .subscribe, .anyone, members: ["session", "fps", "clock", "timeline", "encoding"],
+      .subscribe, .anyone,
+      members: ["session", "fps", "clock", "timeline", "encoding", "geometry"],
       "starts a frame stream"
     ) { core, request, id, client throws(WireError) in
       let subscribe = try SubscribeRequest(request, defaultFps: core.config.defaultFps)

@@ -8,13 +8,14 @@ extension ServerCore {
     throws(WireError)
   {
     let subscription = try makeSubscription(request, for: client)
-    client.reply(
-      id: id,
-      [
-        "subscription": .number(Double(subscription.id)), "session": .string(request.target),
-        "fps": .number(request.fps), "clock": .string(request.clock.rawValue),
-        "encoding": .string(request.encoding.rawValue),
-      ])
+    var reply: [String: JSONValue] = [
+      "subscription": .number(Double(subscription.id)), "session": .string(request.target),
+      "fps": .number(request.fps), "clock": .string(request.clock.rawValue),
+      "encoding": .string(request.encoding.rawValue),
+    ]
+    // Named only when asked for, so that a plain subscription's reply stays as it was.
+    if request.geometry != .none { reply["geometry"] = .string(request.geometry.rawValue) }
+    client.reply(id: id, reply)
     startFollowing(subscription, of: client)
   }
 
@@ -58,7 +59,7 @@ extension ServerCore {
     let subscription = Subscription(
       id: makeSubscriptionID(), target: session.map { .session($0.id) } ?? .every,
       fps: request.fps, clock: request.clock, includesTimeline: request.timeline,
-      encoding: request.encoding, client: client)
+      encoding: request.encoding, geometry: request.geometry, client: client)
     client.add(subscription)
     return subscription
   }

@@ -62,8 +62,14 @@ final class Session {
   let ownerPeerID: UInt64
   private let clockSource: ServerClock
   private let frameClocks: FrameClocks
-  /// The wall-clock frame streams, one per frame rate.
-  private(set) var streams: [Double: FrameStream] = [:]
+  /// The wall-clock frame streams, one per frame rate and geometry.
+  private(set) var streams: [StreamKey: FrameStream] = [:]
+
+  /// What tells a session's wall-clock streams apart.
+  struct StreamKey: Hashable {
+    var fps: Double
+    var geometry: FrameGeometry
+  }
   /// Virtual-clock subscriptions still reading this session.
   var virtualReaders = 0
   private var completionTimer: (any ServerTimer)?
@@ -184,19 +190,22 @@ final class Session {
     scheduleCompletion()
   }
 
-  /// The wall-clock stream at `fps`, created when missing.
-  func stream(fps: Double) -> FrameStream {
-    if let stream = streams[fps] { return stream }
-    let stream = FrameStream(session: self, fps: fps, frameClocks: frameClocks)
-    streams[fps] = stream
+  /// The wall-clock stream at `fps` whose layers carry `geometry`, created when missing.
+  func stream(fps: Double, geometry: FrameGeometry = .none) -> FrameStream {
+    let key = StreamKey(fps: fps, geometry: geometry)
+    if let stream = streams[key] { return stream }
+    let stream = FrameStream(
+      session: self, fps: fps, geometry: geometry, frameClocks: frameClocks)
+    streams[key] = stream
     return stream
   }
 
   /// Forgets a stream that lost its last subscriber.
   func streamBecameEmpty(_ stream: FrameStream) {
-    guard streams[stream.fps] === stream else { return }
+    let key = StreamKey(fps: stream.fps, geometry: stream.geometry)
+    guard streams[key] === stream else { return }
     frameClocks.remove(stream)
-    streams[stream.fps] = nil
+    streams[key] = nil
   }
 
   /// Whether the session's clock reaches its end by `time` without a change: its completion

@@ -11,16 +11,19 @@ struct SubscribeRequest: Equatable {
   /// Whether the stream's `begin` events carry the session's timeline (`timeline: true`).
   var timeline: Bool
   var encoding: FrameEncoding
+  /// What each layer carries beside its fields (`geometry: "quad"`).
+  var geometry: FrameGeometry
 
   init(
     session: String?, fps: Double, clock: Subscription.Clock, timeline: Bool = false,
-    encoding: FrameEncoding = .full
+    encoding: FrameEncoding = .full, geometry: FrameGeometry = .none
   ) {
     self.session = session
     self.fps = fps
     self.clock = clock
     self.timeline = timeline
     self.encoding = encoding
+    self.geometry = geometry
   }
 
   init(_ request: Request, defaultFps: Double) throws(WireError) {
@@ -42,6 +45,12 @@ struct SubscribeRequest: Equatable {
         .badRequest, "encoding must be \"full\" or \"delta\", got \"\(encodingName)\"")
     }
     self.encoding = encoding
+    let geometryName = try request.optionalString("geometry") ?? FrameGeometry.none.rawValue
+    guard let geometry = FrameGeometry(rawValue: geometryName) else {
+      throw WireError(
+        .badRequest, "geometry must be \"none\" or \"quad\", got \"\(geometryName)\"")
+    }
+    self.geometry = geometry
   }
 
   /// The `session` field as the client wrote it.

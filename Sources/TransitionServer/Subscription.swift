@@ -33,6 +33,8 @@ final class Subscription {
   let includesTimeline: Bool
   /// How its frames are written: full, or deltas after a key frame.
   let encoding: FrameEncoding
+  /// What its frames' layers carry beside their fields (`geometry`).
+  let geometry: FrameGeometry
   /// The client holding the subscription, until the subscription ends or is cancelled (the
   /// client then drops it too). Strong, not weak: a weak reference would give every client a
   /// side table, and each frame's retain and release of it would take the slow path.
@@ -43,7 +45,7 @@ final class Subscription {
 
   init(
     id: Int, target: Target, fps: Double, clock: Clock, includesTimeline: Bool = false,
-    encoding: FrameEncoding = .full,
+    encoding: FrameEncoding = .full, geometry: FrameGeometry = .none,
     client: Client
   ) {
     self.id = id
@@ -52,6 +54,7 @@ final class Subscription {
     self.clock = clock
     self.includesTimeline = includesTimeline
     self.encoding = encoding
+    self.geometry = geometry
     self.client = client
   }
 
@@ -62,11 +65,12 @@ final class Subscription {
   func follow(_ session: Session, at now: Double) {
     switch clock {
     case .wall:
-      let stream = session.stream(fps: fps)
+      let stream = session.stream(fps: fps, geometry: geometry)
       streams.append(stream)
       stream.attach(self, at: now)
     case .virtual:
-      cursors.append(VirtualCursor(session: session, fps: fps, encoding: encoding))
+      cursors.append(
+        VirtualCursor(session: session, fps: fps, encoding: encoding, geometry: geometry))
       session.virtualReaders += 1
     }
   }

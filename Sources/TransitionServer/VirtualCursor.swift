@@ -11,17 +11,26 @@ final class VirtualCursor {
   let lastIndex: Int
   /// Writes the deltas of a delta reading (nil for a full one); each reading has its own.
   private var deltaEncoder: FrameDeltaEncoder?
+  /// Writes the full lines of a reading whose layers carry their projected geometry (nil:
+  /// the session renderer's lines).
+  private var fullEncoder: FrameEncoder?
   private var keyWriter = KeyFrameWriter()
   /// Which frame the delta encoder holds, and the choice of each frame's lines.
   private var sync = FrameSync()
   /// True when the next frame of a delta reading is a key frame: the first, and after `resync`.
   var needsKeyFrame = true
 
-  init(session: Session, fps: Double, encoding: FrameEncoding) {
+  init(session: Session, fps: Double, encoding: FrameEncoding, geometry: FrameGeometry = .none) {
     self.session = session
     self.fps = fps
+    if geometry != .none {
+      fullEncoder = FrameEncoder(geometry: geometry)
+    }
     if encoding == .delta {
-      deltaEncoder = FrameDeltaEncoder(animatedFields: session.animatedFields)
+      deltaEncoder =
+        geometry == .none
+        ? FrameDeltaEncoder(animatedFields: session.animatedFields)
+        : FrameDeltaEncoder(geometry: geometry)
     }
     let frames = (session.duration * fps * (1 - 1e-12)).rounded(.up)
     lastIndex = Int(min(max(frames, 1), 1e9))
@@ -38,7 +47,8 @@ final class VirtualCursor {
     let line = FrameSync.line(isDelta: deltaEncoder != nil, needsKeyFrame: needsKeyFrame)
     let plan = sync.decide(seq: index, takers: .init(line), keepsEncoderInStep: false)
     session.produce(
-      plan, seq: index, progress: t / duration, t: t, live: false, encoder: &deltaEncoder,
+      plan, seq: index, progress: t / duration, t: t, live: false, fullEncoder: &fullEncoder,
+      encoder: &deltaEncoder,
       sync: &sync
     ) { lines in
       lines.write(line, keyWriter: &keyWriter, body)

@@ -24,4 +24,8 @@ public enum Feature: String, CaseIterable, Sendable {
   /// `begin` and the context take `reduceMotion` (docs/protocol.md, "Reduced motion"); the
   /// `begin` reply and event say which form played (`motion`).
   case reduceMotion
+  /// `subscribe` takes `geometry: "quad"`: each layer of the stream also carries its
+  /// projected corners `quad`, their `quadW` and, where the transform is affine, `affine`
+  /// (docs/protocol.md, "Projected geometry").
+  case geometry
 }

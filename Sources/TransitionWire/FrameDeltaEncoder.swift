@@ -38,10 +38,15 @@ public struct FrameDeltaEncoder {
   private var changesBound = 0
   /// With `animatedFields`: per layer, the fields that changed in the frame being written.
   private var changedFields: [LayerFields] = []
+  /// What each layer carries beside its fields: with `.quad`, a layer written whole carries
+  /// its projected geometry, and a changed layer carries it again when a field it is derived
+  /// from (``TransitionKit/ProjectedQuad/sources``) changed.
+  private let geometry: FrameGeometry
 
-  /// An encoder that compares every field of every layer.
-  public init() {
+  /// An encoder that compares every field of every layer, its layers carrying `geometry`.
+  public init(geometry: FrameGeometry = .none) {
     animatedFields = nil
+    self.geometry = geometry
   }
 
   /// An encoder for the frames of one timeline, whose layer `i` changes only in
@@ -49,6 +54,7 @@ public struct FrameDeltaEncoder {
   /// of layers is compared field by field.
   public init(animatedFields: [LayerFields]) {
     self.animatedFields = animatedFields
+    geometry = .none
   }
 
   /// Forgets the previous frame: the next delta writes every layer whole.
@@ -236,6 +242,9 @@ public struct FrameDeltaEncoder {
     for field in LayerFields.each where changed.contains(field) {
       field.writeChanged(of: new, into: &sink)
     }
+    if geometry == .quad, !changed.isDisjoint(with: ProjectedQuad.sources) {
+      ProjectedQuad(new.pointee).write(into: &sink)
+    }
     if contentChanged {
       sink.append(",\"content\":")
       if let content = new.pointee.content { sink.appendJSON(content) } else { sink.append("null") }
@@ -268,7 +277,7 @@ public struct FrameDeltaEncoder {
           if writeLayerChanges(from: &before, to: layer, separator: written > 0) { written += 1 }
         } else {
           if written > 0 { sink.append(UInt8(ascii: ",")) }
-          FrameEncoder.writeWholeLayer(layer, into: &sink)
+          FrameEncoder.writeWholeLayer(layer, geometry: geometry, into: &sink)
           written += 1
         }
       }

@@ -45,13 +45,17 @@ public struct FrameEncoder {
   private var contentValues: [JSONValue?] = []
   /// False for an encoder of one timeline's frames, whose layers keep their contents.
   private let comparesContent: Bool
+  /// What each layer carries beside its fields.
+  private let geometry: FrameGeometry
 
   /// An encoder for frames of any timelines: a layer's content is compared with the cached
-  /// one every frame.
-  public init() {
+  /// one every frame. With `geometry` `.quad`, each layer also carries its projected geometry
+  /// (``TransitionKit/ProjectedQuad``) after its fields.
+  public init(geometry: FrameGeometry = .none) {
     comparesContent = true
     animatedFields = nil
     scratch = nil
+    self.geometry = geometry
   }
 
   /// An encoder for the frames of one timeline (``FrameRenderer``'s): every frame has
@@ -66,6 +70,7 @@ public struct FrameEncoder {
     comparesContent = false
     self.animatedFields = animatedFields
     self.scratch = scratch
+    geometry = .none
   }
 
   /// Encodes the `frame` event for `frame` of `session` and passes the `\n`-terminated line to
@@ -222,6 +227,7 @@ public struct FrameEncoder {
     }
     appendFragment(headRanges[index])
     for field in LayerFields.each { field.writeFull(of: layer, into: &sink) }
+    if geometry == .quad { ProjectedQuad(layer.pointee).write(into: &sink) }
     if layer.pointee.content != nil {
       if contentRanges[index] == nil
         || (comparesContent && contentValues[index] != layer.pointee.content),
@@ -239,10 +245,15 @@ public struct FrameEncoder {
     sink.append(UInt8(ascii: "}"))
   }
 
-  /// Writes one layer whole, as a full frame writes it (content written from its value).
-  static func writeWholeLayer(_ layer: UnsafePointer<LayerState>, into sink: inout ByteSink) {
+  /// Writes one layer whole, as a full frame writes it (content written from its value),
+  /// with its projected geometry after its fields for a `geometry` of `.quad`.
+  static func writeWholeLayer(
+    _ layer: UnsafePointer<LayerState>, geometry: FrameGeometry = .none,
+    into sink: inout ByteSink
+  ) {
     writeLayerHead(of: layer, into: &sink)
     for field in LayerFields.each { field.writeFull(of: layer, into: &sink) }
+    if geometry == .quad { ProjectedQuad(layer.pointee).write(into: &sink) }
     if let content = layer.pointee.content {
       sink.append(",\"content\":")
       sink.appendJSON(content)
