@@ -1,3 +1,5 @@
+import TransitionJSON
+
 /// A layer's projected geometry, for renderers that draw with 2D affine maps
 /// (docs/renderers.md, "2D renderers"; `subscribe`'s `"geometry": "quad"`, docs/protocol.md).
 ///
@@ -16,7 +18,8 @@ public struct ProjectedQuad: Equatable, Sendable {
   public var corners: [Double]?
   /// Each corner's homogeneous w, in the corners' order.
   public var w: [Double]
-  /// When w is the same everywhere (`m14 = m24 = 0`, `m44 > 0`): the affine map `[a, b, c, d,
+  /// When w is the same everywhere (`m14 = m24 = 0` as the frame writes them, `m44 > 0`: a
+  /// client's test of the numbers it receives agrees): the affine map `[a, b, c, d,
   /// tx, ty]` that sends a point (x, y) of the untransformed box in container points to
   /// `(a·x + c·y + tx, b·x + d·y + ty)`, cairo's `Matrix(a, b, c, d, tx, ty)`. Nil otherwise.
   public var affine: [Double]?
@@ -47,7 +50,7 @@ public struct ProjectedQuad: Equatable, Sendable {
     }
     self.corners = inFront ? corners : nil
     self.w = w
-    if m.m14 == 0, m.m24 == 0, m.m44 > 0 {
+    if Self.writesAsZero(m.m14), Self.writesAsZero(m.m24), m.m44 > 0 {
       let (a, b, c, d) = (m.m11 / m.m44, m.m12 / m.m44, m.m21 / m.m44, m.m22 / m.m44)
       affine = [
         a, b, c, d,
@@ -58,6 +61,17 @@ public struct ProjectedQuad: Equatable, Sendable {
       affine = nil
     }
   }
+
+  /// Whether the frame writes `value` as 0 (``TransitionJSON/FixedPrecisionNumber`` rounds it
+  /// to its most decimals): a turn of exactly 180° leaves m14 at about 1e-19, which the
+  /// frame's `transform` shows as 0.
+  static func writesAsZero(_ value: Double) -> Bool {
+    value.magnitude < zeroBound
+  }
+
+  /// Half the last decimal the frame writes: anything smaller is written 0.
+  private static let zeroBound =
+    (0..<FixedPrecisionNumber.maximumDecimals).reduce(0.5) { value, _ in value / 10 }
 
   /// Writes `,"quad":[8 numbers]|null,"quadW":[4 numbers],"affine":[6 numbers]|null`, the
   /// members a layer of a geometry stream adds after its fields, each number as the frame's

@@ -195,9 +195,10 @@ class AsyncClient:
 
     async def subscribe(self, session: str, fps: Optional[float] = None,
                         clock: Optional[str] = None, encoding: Optional[str] = None,
-                        timeline: Optional[bool] = None) -> dict:
+                        timeline: Optional[bool] = None,
+                        geometry: Optional[str] = None) -> dict:
         return await self.request("subscribe", session=session, fps=fps, clock=clock,
-                                  encoding=encoding, timeline=timeline)
+                                  encoding=encoding, timeline=timeline, geometry=geometry)
 
     async def unsubscribe(self, subscription: int) -> dict:
         return await self.request("unsubscribe", subscription=subscription)

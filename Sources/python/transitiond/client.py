@@ -221,9 +221,12 @@ class Client:
         return self.request("begin", **scene.begin_fields(**overrides))
 
     def subscribe(self, session: str, fps: Optional[float] = None, clock: Optional[str] = None,
-                  encoding: Optional[str] = None, timeline: Optional[bool] = None) -> dict:
+                  encoding: Optional[str] = None, timeline: Optional[bool] = None,
+                  geometry: Optional[str] = None) -> dict:
+        """``geometry="quad"``: each layer also carries its projected geometry
+        (``Layer.quad``, ``quad_w``, ``affine``)."""
         return self.request("subscribe", session=session, fps=fps, clock=clock,
-                            encoding=encoding, timeline=timeline)
+                            encoding=encoding, timeline=timeline, geometry=geometry)
 
     def unsubscribe(self, subscription: int) -> dict:
         return self.request("unsubscribe", subscription=subscription)

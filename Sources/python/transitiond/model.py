@@ -18,7 +18,11 @@ class Layer:
     """One layer of a frame (treat it as read-only: frames share their layers' values). Absent members take their defaults: ``anchor`` (0.5, 0.5),
     ``transform`` the identity (16 numbers, CATransform3D order, row vectors), ``alpha`` 1,
     ``hidden`` False, ``background`` None (``"#rrggbbaa"`` otherwise), ``content`` None (the
-    app's JSON otherwise)."""
+    app's JSON otherwise). A stream subscribed with ``geometry="quad"`` also gives the
+    daemon's projected geometry (docs/protocol.md, "Projected geometry"): ``quad``, the
+    corners top-left, top-right, bottom-right, bottom-left as eight numbers (None when a
+    corner is behind the eye), ``quad_w``, each corner's w, and ``affine``, the 2D affine map
+    (a, b, c, d, tx, ty) when there is one; all three are None on other streams."""
 
     id: str
     frame: Tuple[float, float, float, float]
@@ -29,6 +33,9 @@ class Layer:
     hidden: bool = False
     background: Optional[str] = None
     content: Any = None
+    quad: Optional[Tuple[float, ...]] = None
+    quad_w: Optional[Tuple[float, ...]] = None
+    affine: Optional[Tuple[float, ...]] = None
 
 
 @dataclass(frozen=True, slots=True)
