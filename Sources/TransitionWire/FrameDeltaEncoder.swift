@@ -243,7 +243,7 @@ public struct FrameDeltaEncoder {
       field.writeChanged(of: new, into: &sink)
     }
     if geometry == .quad, !changed.isDisjoint(with: ProjectedQuad.sources) {
-      ProjectedQuad(new.pointee).write(into: &sink)
+      sink.appendProjectedQuad(ProjectedQuad(new.pointee))
     }
     if contentChanged {
       sink.append(",\"content\":")

@@ -227,7 +227,7 @@ public struct FrameEncoder {
     }
     appendFragment(headRanges[index])
     for field in LayerFields.each { field.writeFull(of: layer, into: &sink) }
-    if geometry == .quad { ProjectedQuad(layer.pointee).write(into: &sink) }
+    if geometry == .quad { sink.appendProjectedQuad(ProjectedQuad(layer.pointee)) }
     if layer.pointee.content != nil {
       if contentRanges[index] == nil
         || (comparesContent && contentValues[index] != layer.pointee.content),
@@ -253,7 +253,7 @@ public struct FrameEncoder {
   ) {
     writeLayerHead(of: layer, into: &sink)
     for field in LayerFields.each { field.writeFull(of: layer, into: &sink) }
-    if geometry == .quad { ProjectedQuad(layer.pointee).write(into: &sink) }
+    if geometry == .quad { sink.appendProjectedQuad(ProjectedQuad(layer.pointee)) }
     if let content = layer.pointee.content {
       sink.append(",\"content\":")
       sink.appendJSON(content)

@@ -2,7 +2,7 @@
 /// the usage text and the run loop all read.
 enum BenchMode: String, CaseIterable {
   case evaluate, encode, decode, stages, stream, scale, update, begin, tap, fairness, idle, delta
-  case restart, render
+  case restart, render, geometry
 
   /// What the mode measures, for the usage text (lines after the first are indented there).
   var summary: String {
@@ -70,6 +70,12 @@ enum BenchMode: String, CaseIterable {
       runs as nobody)
       """
     case .idle: "start-up time (to the first reply) and CPU used while idle"
+    case .geometry:
+      """
+      frame events per second encoded for a plain stream and for a `geometry: "quad"`
+      stream (each layer's projected corners, w and affine map), full and as deltas, the
+      same album-flip-like frames, one core
+      """
     case .restart:
       """
       frames of a 60 fps session while the plugin host is killed once a second (20

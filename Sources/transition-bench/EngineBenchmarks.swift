@@ -147,4 +147,65 @@ struct EngineBenchmarks {
       "delta", "FrameDeltaEncoder", Double(options.frames) / deltaSeconds, "frames/s",
       "\(deltaBytes / options.frames) bytes a frame")
   }
+
+  func geometry() {
+    // The same frames for a plain stream and a geometry stream, full and as deltas, one core:
+    // what `"geometry": "quad"` costs the encoder.
+    let sampleFrames = (0..<240).map { evaluator.frame(progress: Double($0) / 239) }
+    let encoders: [(String, () -> (Int, Frame) -> Int)] = [
+      (
+        "FrameEncoder (plain, one timeline's template)",
+        {
+          var encoder = FrameEncoder(animatedFields: evaluator.animatedFields)
+          return { seq, frame in encoder.encode(session: "s1", seq: seq, frame: frame) { $0.count }
+          }
+        }
+      ),
+      (
+        "FrameEncoder (plain, field by field)",
+        {
+          var encoder = FrameEncoder()
+          return { seq, frame in encoder.encode(session: "s1", seq: seq, frame: frame) { $0.count }
+          }
+        }
+      ),
+      (
+        "FrameEncoder (geometry quad)",
+        {
+          var encoder = FrameEncoder(geometry: .quad)
+          return { seq, frame in encoder.encode(session: "s1", seq: seq, frame: frame) { $0.count }
+          }
+        }
+      ),
+      (
+        "FrameDeltaEncoder (plain)",
+        {
+          var encoder = FrameDeltaEncoder(animatedFields: evaluator.animatedFields)
+          return { seq, frame in encoder.encode(session: "s1", seq: seq, frame: frame) { $0.count }
+          }
+        }
+      ),
+      (
+        "FrameDeltaEncoder (geometry quad)",
+        {
+          var encoder = FrameDeltaEncoder(geometry: .quad)
+          return { seq, frame in encoder.encode(session: "s1", seq: seq, frame: frame) { $0.count }
+          }
+        }
+      ),
+    ]
+    for (name, make) in encoders {
+      let encode = make()
+      var bytes = 0
+      let seconds = median {
+        bytes = 0
+        for index in 0..<options.frames {
+          bytes += encode(index, sampleFrames[index % 240])
+        }
+      }
+      report.add(
+        "geometry", name, Double(options.frames) / seconds, "frames/s",
+        "\(options.layerCount) layers, \(bytes / options.frames) bytes a frame")
+    }
+  }
 }

@@ -54,6 +54,7 @@ do {
     case .tap: try daemons.tap()
     case .fairness: try daemons.fairness()
     case .idle: try daemons.idle()
+    case .geometry: engine.geometry()
     case .delta:
       try daemons.delta()
       engine.deltaEncoder()
