@@ -161,6 +161,10 @@ static void layer_defaults(td_layer_slot *slot) {
     layer->has_background = 0;
     memset(layer->background, 0, sizeof layer->background);
     layer->content = NULL;
+    layer->has_geometry = layer->has_quad = layer->has_affine = 0;
+    memset(layer->quad, 0, sizeof layer->quad);
+    memset(layer->quad_w, 0, sizeof layer->quad_w);
+    memset(layer->affine, 0, sizeof layer->affine);
     layer->id = slot->id.bytes ? slot->id.bytes : "";
 }
 
@@ -281,7 +285,8 @@ static int read_layer(td_decoder *decoder, td_json_cursor *cursor, td_layer_slot
                 case 'i': member = IS("id") ? 1 : 0; break;
                 case 'f': member = IS("frame") ? 2 : 0; break;
                 case 't': member = IS("transform") ? 3 : 0; break;
-                case 'a': member = IS("anchor") ? 4 : IS("alpha") ? 5 : 0; break;
+                case 'a': member = IS("anchor") ? 4 : IS("alpha") ? 5 : IS("affine") ? 12 : 0; break;
+                case 'q': member = IS("quad") ? 10 : IS("quadW") ? 11 : 0; break;
                 case 'z': member = length == 1 ? 6 : 0; break;
                 case 'h': member = IS("hidden") ? 7 : 0; break;
                 case 'b': member = IS("background") ? 8 : 0; break;
@@ -331,6 +336,23 @@ static int read_layer(td_decoder *decoder, td_json_cursor *cursor, td_layer_slot
                     slot->content.bytes[slot->content.length] = '\0';
                     layer->content = slot->content.bytes;
                 }
+                break;
+            case 10:
+                layer->has_geometry = 1;
+                layer->has_quad = !td_json_null(cursor);
+                if (layer->has_quad && td_json_numbers(cursor, layer->quad, 8, "quad (8 numbers)") != 0)
+                    return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's quad: %s", cursor->message);
+                break;
+            case 11:
+                layer->has_geometry = 1;
+                if (td_json_numbers(cursor, layer->quad_w, 4, "quadW (4 numbers)") != 0)
+                    return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's quadW: %s", cursor->message);
+                break;
+            case 12:
+                layer->has_geometry = 1;
+                layer->has_affine = !td_json_null(cursor);
+                if (layer->has_affine && td_json_numbers(cursor, layer->affine, 6, "affine (6 numbers)") != 0)
+                    return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's affine: %s", cursor->message);
                 break;
             default:
                 if (td_json_skip_value(cursor, decoder->limits.max_depth - 2) != 0)

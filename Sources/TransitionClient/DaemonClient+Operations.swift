@@ -70,16 +70,19 @@ extension DaemonClient {
   ///   - encoding: `full` or `delta` (docs/protocol.md, "Delta frames"); the daemon's default
   ///     (full) when `nil`. The client rebuilds delta frames: every ``FrameEvent`` it hands out
   ///     is a full frame (``FrameEvent/key`` says how it arrived).
+  ///   - geometry: `quad` to have each layer carry `quad`, `quadW` and `affine`
+  ///     (docs/protocol.md, "Projected geometry"), members of ``FrameEvent/layers``.
   /// - Returns: the subscription's number, for ``unsubscribe(subscription:)``.
   public func subscribe(
     session: String, fps: Double? = nil, clock: SubscriptionClock? = nil, timeline: Bool = false,
-    encoding: FrameEncoding? = nil
+    encoding: FrameEncoding? = nil, geometry: FrameGeometry? = nil
   ) throws(ClientError) -> Int {
     var message: [String: JSONValue] = ["session": .string(session)]
     if let fps { message["fps"] = .number(fps) }
     if let clock { message["clock"] = .string(clock.rawValue) }
     if timeline { message["timeline"] = .bool(true) }
     if let encoding { message["encoding"] = .string(encoding.rawValue) }
+    if let geometry { message["geometry"] = .string(geometry.rawValue) }
     return try request(.subscribe, message).object.int("subscription")
   }
 

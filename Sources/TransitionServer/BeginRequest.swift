@@ -46,6 +46,7 @@ struct BeginRequest: Equatable {
     } catch {
       throw WireError(.invalidContext, error.message)
     }
+    try Self.refuseMisplacedMembers(of: context)
     duration = try request.optionalNumber("duration")
     if let duration, !(duration > 0) {
       throw WireError(
@@ -75,6 +76,28 @@ struct BeginRequest: Equatable {
     params = try request.optionalNumbers("params") ?? [:]
     // The text of the member whose value was just read: there whenever `context` is.
     contextText = request.contextText ?? []
+  }
+
+  /// The members of `begin` itself (and of a scene file, which `transitionctl play` sends as
+  /// `begin`'s) that a context cannot carry as hints: sent inside the context (a scene file
+  /// sent verbatim as `context`), they would be passed to the animator and do nothing, so
+  /// they are refused as a misplaced request member is. `duration` is not among them: the
+  /// context's own `duration` is a hint the animator reads.
+  static let misplacedContextMembers = [
+    "animator", "description", "interactive", "session", "params", "touch", "context",
+  ]
+
+  /// Refuses a context that carries one of ``misplacedContextMembers``, with `bad_request`
+  /// naming its path (`context.animator`) and where it belongs.
+  private static func refuseMisplacedMembers(of context: TransitionContext) throws(WireError) {
+    for member in misplacedContextMembers where context.hints[member] != nil {
+      let belongs =
+        member == "description" ? "a scene file's own member, not sent" : "a member of begin"
+      throw WireError(
+        .badRequest,
+        "context.\(member) is not a context member (\(belongs)): the context takes operation, "
+          + "container, from, to, selected, match, reduceMotion and the app's own hints")
+    }
   }
 
   /// The context as the animator receives it: the request's text of it (validated), with

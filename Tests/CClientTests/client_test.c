@@ -333,6 +333,40 @@ static void test_full_and_delta_agree(void) {
     td_client_destroy(client);
 }
 
+/* One 240 fps wall-clock delta subscription of the album flip, read as it comes: every frame
+ * arrives, seq after seq, with no gap and no key frame after the first (a frame the client had
+ * not read in time would have been coalesced, and the next sent as a key frame). */
+static void test_one_240_fps_subscription_keeps_up(void) {
+    td_client *client = connect_client(NULL);
+    char session[130];
+    begin_album_flip(client, 0, session, sizeof session);
+    subscribe(client, session, 240, TD_CLOCK_WALL, TD_ENCODING_DELTA);
+    long long first = -1, last = -1;
+    int frames = 0, keys = 0, gaps = 0, complete = 0;
+    double progress = 0;
+    while (!complete) {
+        const td_event *event;
+        int status = td_client_wait_event(client, WAIT_MS, &event);
+        CHECK(status == TD_OK, "waiting for 240 fps frames: %s", td_client_error(client)->message);
+        if (status != TD_OK) break;
+        if (event->type == TD_EVENT_FRAME) {
+            long long seq = (long long)event->frame->seq;
+            if (first < 0) first = seq;
+            else if (seq != last + 1) gaps++;
+            last = seq;
+            frames++;
+            if (event->key == 1) keys++;
+            progress = event->frame->progress;
+        } else if (event->type == TD_EVENT_COMPLETE) {
+            complete = 1;
+        }
+    }
+    CHECK(gaps == 0, "%d seq gaps in %d frames at 240 fps", gaps, frames);
+    CHECK(keys == 1, "%d key frames at 240 fps (a coalesced frame is followed by a key frame)", keys);
+    CHECK(frames > 100 && progress == 1, "%d frames at 240 fps, the last at progress %g", frames, progress);
+    td_client_destroy(client);
+}
+
 /* Drops the fifth delta frame line, so that the stream has a gap. */
 static int drop_fifth_delta(td_client *client, const char *line, size_t length, void *user_data) {
     (void)client;
@@ -749,6 +783,7 @@ int main(int argc, char **argv) {
     test_hello();
     test_daemon_errors();
     test_full_and_delta_agree();
+    test_one_240_fps_subscription_keeps_up();
     test_resync_after_gap();
     test_interactive_update_and_cancel();
     test_hostile_daemon();

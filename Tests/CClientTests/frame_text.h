@@ -19,7 +19,8 @@ static inline void frame_text_number(FILE *out, double value) {
 }
 
 /** Writes `frame` to `out`: a line `frame SESSION SEQ T PROGRESS LAYERS`, then a line for each
- *  layer: `layer ID frame(4) anchor(2) transform(16) alpha hidden z background CONTENT`. */
+ *  layer: `layer ID frame(4) anchor(2) transform(16) alpha hidden z background CONTENT`, and on a
+ *  geometry stream's layer a line `geometry quad(8)|- quadW(4) affine(6)|-`. */
 static inline void frame_text_write(FILE *out, const td_frame *frame) {
     fprintf(out, "frame %s %llu", frame->session, (unsigned long long)frame->seq);
     frame_text_number(out, frame->t);
@@ -40,6 +41,18 @@ static inline void frame_text_write(FILE *out, const td_frame *frame) {
         else
             fprintf(out, " -");
         fprintf(out, " %s\n", layer->content ? layer->content : "-");
+        if (!layer->has_geometry) continue;
+        fprintf(out, "geometry");
+        if (layer->has_quad)
+            for (int k = 0; k < 8; k++) frame_text_number(out, layer->quad[k]);
+        else
+            fprintf(out, " -");
+        for (int k = 0; k < 4; k++) frame_text_number(out, layer->quad_w[k]);
+        if (layer->has_affine)
+            for (int k = 0; k < 6; k++) frame_text_number(out, layer->affine[k]);
+        else
+            fprintf(out, " -");
+        fprintf(out, "\n");
     }
 }
 

@@ -6,7 +6,9 @@
 Starts DIR/transitiond on a temporary socket and writes, for every example scene of
 config/scenes, its virtual-clock stream at FPS frames a second, full and delta, as a
 subscriber reads it (the events; the `start` of `begin`, a moment on the daemon's clock, is
-written as 0 so that the files are the same on every run). With --wall it also records the
+written as 0 so that the files are the same on every run), and the projected-geometry
+streams (subscribe's geometry "quad") of the album flip and of a cover whose corners pass
+behind the eye. With --wall it also records the
 wall-clock vectors (a wall stream, a resync, a touch-driven session, a cancel, a restart of
 the daemon under a `*` subscription), which differ from run to run and are recorded once and
 kept. The expected frames (*.expected.ndjson) are written by the Swift client
@@ -160,6 +162,42 @@ def record_virtual(daemon: Daemon, out: str) -> None:
         delta.close()
 
 
+def wide_cover_fields(session: str) -> dict:
+    """The album flip's push with the tapped cover 900 points wide: turning about its left
+    edge under the perspective's 500 points, its right corners pass behind the eye."""
+    fields = scene("album-flip-push").begin_fields(session=session)
+    for layer in fields["context"]["from"]["layers"]:
+        if layer["id"] == fields["context"]["selected"]:
+            layer["frame"] = [16, 326, 900, 171]
+    return fields
+
+
+def record_geometry(daemon: Daemon, out: str) -> None:
+    """Projected geometry (subscribe's geometry "quad"), virtual clock, full and delta: the
+    album flip's push and pop, and the wide cover whose corners pass behind the eye."""
+    begins = {
+        "quad-album-flip-push": scene("album-flip-push").begin_fields(
+            session="quad-album-flip-push"),
+        "quad-album-flip-pop": scene("album-flip-pop").begin_fields(
+            session="quad-album-flip-pop"),
+        "quad-behind-eye": wide_cover_fields("quad-behind-eye"),
+    }
+    for name, fields in begins.items():
+        full = Subscriber(daemon.socket)
+        delta = Subscriber(daemon.socket)
+        full.reply(full.send("begin", **fields))
+        full.reply(full.send("subscribe", session=name, fps=FPS, clock="virtual",
+                             geometry="quad"))
+        delta.reply(delta.send("subscribe", session=name, fps=FPS, clock="virtual",
+                               encoding="delta", geometry="quad"))
+        full.complete(name)
+        delta.complete(name)
+        full.write(os.path.join(out, f"{name}.full.ndjson"), virtual=True)
+        delta.write(os.path.join(out, f"{name}.delta.ndjson"), virtual=True)
+        full.close()
+        delta.close()
+
+
 def progressed(value: float):
     return lambda frame: abs(frame["progress"] - value) < 1e-6 if "progress" in frame else False
 
@@ -261,6 +299,7 @@ def main() -> int:
         daemon.start()
         try:
             record_virtual(daemon, arguments.out)
+            record_geometry(daemon, arguments.out)
             if arguments.wall:
                 record_wall(daemon, arguments.out)
         finally:

@@ -92,8 +92,43 @@ struct CClientLibraryTests {
       text += bits(layer["z"]?.numberValue ?? 0)
       text += " " + (layer["background"]?.stringValue ?? "-")
       text += " " + (layer["content"].map { $0.serialized } ?? "-") + "\n"
+      guard let quadW = layer["quadW"] else { continue }
+      func numbersOrDash(_ value: JSONValue?) -> String {
+        guard let values = value?.arrayValue else { return " -" }
+        return values.compactMap(\.numberValue).map(bits).joined()
+      }
+      text += "geometry" + numbersOrDash(layer["quad"]) + numbersOrDash(quadW)
+      text += numbersOrDash(layer["affine"]) + "\n"
     }
     return text
+  }
+
+  @Test(
+    "the C library's whole frames of the projected-geometry conformance vectors equal TransitionClient's",
+    arguments: ["quad-album-flip-push", "quad-behind-eye"])
+  func geometryFramesAgreeWithTransitionClient(vector: String) throws {
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    _ = try Self.buildLibrary(in: directory)
+    let dump = try Self.buildProgram("frame_dump", in: directory)
+    let conformance = TransitionctlProducts.repository.appendingPathComponent("Tests/Conformance")
+    for encoding in ["full", "delta"] {
+      let recording = conformance.appendingPathComponent("\(vector).\(encoding).ndjson").path
+      let fromC = try DaemonHarness.runProgram(dump, [recording])
+      try #require(fromC.status == 0, "frame_dump: \(fromC.stderr)")
+      var applier = FrameDeltaApplier()
+      var fromSwift = ""
+      let text = try String(contentsOfFile: recording, encoding: .utf8)
+      for line in text.split(separator: "\n") {
+        guard case .object(let fields) = try JSONValue(parsing: Array(line.utf8)) else { continue }
+        if case .frame(let frame) = try Event(fields: fields, line: String(line), applier: &applier)
+        {
+          fromSwift += Self.frameText(frame)
+        }
+      }
+      #expect(fromSwift.contains("geometry"))
+      #expect(fromC.stdout == fromSwift, "\(vector) \(encoding): the C and Swift frames differ")
+    }
   }
 
   @Test(

@@ -1,6 +1,7 @@
 """The blocking and asyncio clients against the real transitiond."""
 
 import asyncio
+import json
 import os
 
 import pytest
@@ -156,3 +157,18 @@ def test_the_asyncio_client_rides_out_a_restart(daemon):
         return event
 
     assert asyncio.run(run()) == CompleteEvent("after", True)
+
+
+def test_a_scene_file_sent_verbatim_as_context_is_refused_naming_the_member(daemon):
+    with open(FLIP) as file:
+        scene = json.load(file)
+    with Client(daemon.socket) as client:
+        with pytest.raises(DaemonError) as refused:
+            client.request("begin", context=scene)
+        assert refused.value.code == "bad_request"
+        assert "context.animator" in str(refused.value)
+        # The app's own hints still pass; nothing was begun by the refused request.
+        fields = Scene.load(FLIP).begin_fields(session="hinted")
+        fields["context"]["appHint"] = {"a": 1}
+        assert client.request("begin", **fields)["session"] == "hinted"
+        assert [s["session"] for s in client.sessions()] == ["hinted"]

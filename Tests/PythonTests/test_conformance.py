@@ -6,7 +6,26 @@ import os
 import pytest
 from conftest import CONFORMANCE, expected_lines, read_lines, same_json, vector_streams
 
-from transitiond import Frame, StoppingEvent, StreamDecoder
+from transitiond import Frame, StoppingEvent, StreamDecoder, project
+
+
+def check_geometry(layer, members: dict, where: str) -> None:
+    """A geometry stream's layer: its typed quad, quadW and affine are the members' numbers,
+    and agree with what the package projects from the layer's fields (the daemon projects
+    its own doubles, the package the written ones: within 0.01 px)."""
+    if "quadW" not in members:
+        assert layer.quad is None and layer.quad_w is None and layer.affine is None, where
+        return
+    assert layer.quad_w == tuple(members["quadW"]), where
+    assert layer.quad == (None if members["quad"] is None else tuple(members["quad"])), where
+    assert layer.affine == (None if members["affine"] is None else tuple(members["affine"]))
+    projection = project(layer)
+    assert (layer.affine is not None) == projection.affine, where
+    assert (layer.quad is None) == projection.behind_eye, where
+    assert list(layer.quad_w) == pytest.approx(projection.w, abs=1e-5), where
+    if layer.quad is not None:
+        corners = [number for corner in projection.corners for number in corner]
+        assert list(layer.quad) == pytest.approx(corners, abs=0.01), where
 
 
 @pytest.mark.parametrize("stream", vector_streams())
@@ -29,6 +48,7 @@ def test_every_frame_is_the_expected_whole_frame(stream):
                     "transform", [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
                 assert list(layer.anchor) == members.get("anchor", [0.5, 0.5])
                 assert layer.hidden == members.get("hidden", False)
+                check_geometry(layer, members, f"{stream}:{number}")
         else:
             same_json(json.loads(line), want, f"{stream}:{number}")
             if isinstance(message, StoppingEvent):
@@ -39,5 +59,7 @@ def test_every_frame_is_the_expected_whole_frame(stream):
 def test_the_suite_has_a_vector_of_each_kind():
     streams = set(vector_streams())
     for name in ("resync.delta", "touch.delta", "cancel.delta", "restart.delta",
-                 "wall-clock.full", "wall-clock.delta", "album-flip-push.delta"):
+                 "wall-clock.full", "wall-clock.delta", "album-flip-push.delta",
+                 "quad-album-flip-push.full", "quad-album-flip-push.delta",
+                 "quad-behind-eye.full", "quad-behind-eye.delta"):
         assert f"{name}.ndjson" in streams

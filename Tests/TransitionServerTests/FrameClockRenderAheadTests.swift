@@ -132,7 +132,8 @@ import TransitionServerTesting
     harness.clock.secondsPerRead = 0.000_02
     harness.clock.advance(to: frameClock.deadline(1) - frameClock.lead.seconds + 0.000_5)
     let rendered = harness.core.sessions.all.filter {
-      $0.streams[30]?.lastFrameTime == frameClock.deadline(1)
+      $0.streams[Session.StreamKey(fps: 30, geometry: .none)]?.lastFrameTime
+        == frameClock.deadline(1)
     }.count
     #expect(rendered > 0)
     #expect(rendered < sessions.count, "the whole tick ran in one slice")
@@ -165,7 +166,8 @@ import TransitionServerTesting
     harness.clock.secondsPerRead = 0.000_02
     harness.clock.advance(to: frameClock.deadline(1) - frameClock.lead.seconds + 0.000_5)
     let rendered = sessions.filter {
-      harness.core.sessions[$0]?.streams[30]?.lastFrameTime == frameClock.deadline(1)
+      harness.core.sessions[$0]?.streams[Session.StreamKey(fps: 30, geometry: .none)]?.lastFrameTime
+        == frameClock.deadline(1)
     }
     #expect(rendered.first == sessions[0])
     #expect(rendered.count > 1 && rendered.count < sessions.count - 1, "\(rendered.count)")

@@ -105,6 +105,14 @@ typedef struct td_layer {
     int has_background;     /* 0: no background (transparent) */
     uint8_t background[4];  /* r, g, b, a: sRGB, straight alpha (when has_background) */
     const char *content;    /* the layer's content as compact JSON text, or NULL; owned by the frame */
+    /* A geometry stream's projected geometry (subscribe's "geometry": "quad", docs/protocol.md,
+     * "Projected geometry"); all 0 on other streams. */
+    int has_geometry;       /* 1 when the layer carries quad, quadW and affine */
+    int has_quad;           /* 0 when a corner is at or behind the eye (quad null) */
+    double quad[8];         /* corners x, y: top-left, top-right, bottom-right, bottom-left (has_quad) */
+    double quad_w[4];       /* each corner's homogeneous w, in the same order */
+    int has_affine;         /* 1 when one affine map draws the layer */
+    double affine[6];       /* a, b, c, d, tx, ty: (x, y) is drawn at (a x + c y + tx, b x + d y + ty) */
 } td_layer;
 
 /** A whole frame of one session. Owned by the library; valid until the call the docs name. */

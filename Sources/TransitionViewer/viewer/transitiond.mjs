@@ -152,8 +152,9 @@ function numbers(value, count, name, where) {
 }
 
 /// A layer of a whole frame with every member present: `anchor`, `transform`, `alpha`,
-/// `hidden`, `background` and `content` take their defaults when absent. Throws DecodeError
-/// for a member of the wrong type.
+/// `hidden`, `background` and `content` take their defaults when absent; a geometry stream's
+/// layer also has `quad`, `quadW` and `affine`. Throws DecodeError for a member of the wrong
+/// type.
 export function layerWithDefaults(layer, where = "layer") {
   if (!isObject(layer)) throw new DecodeError(where + " is not an object");
   if (typeof layer.id !== "string") throw new DecodeError(where + ": id must be a string");
@@ -170,10 +171,17 @@ export function layerWithDefaults(layer, where = "layer") {
   if (background !== null && typeof background !== "string") {
     throw new DecodeError(where + ": background must be a string");
   }
-  return {
+  const typed = {
     id: layer.id, frame: layer.frame, z: layer.z, anchor, transform, alpha, hidden, background,
     content: layer.content === undefined ? null : layer.content,
   };
+  if (layer.quadW === undefined) return typed;
+  // A geometry stream's layer (docs/protocol.md, "Projected geometry"): `quad` and `affine`
+  // are null where the daemon says so (a corner behind the eye; a perspective transform).
+  typed.quadW = numbers(layer.quadW, 4, "quadW", where);
+  typed.quad = layer.quad === null ? null : numbers(layer.quad, 8, "quad", where);
+  typed.affine = layer.affine === null ? null : numbers(layer.affine, 6, "affine", where);
+  return typed;
 }
 
 /// Parses one line of JSON; throws DecodeError when it is not JSON.
