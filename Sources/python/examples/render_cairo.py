@@ -4,7 +4,8 @@
     render_cairo.py RECORDING.ndjson --out DIR [--images DIR] [--scale S] [--frames N,M,…]
                     [--background #RRGGBB]
 
-Each layer is drawn through its projected geometry (``transitiond.project``): its background
+Each layer is drawn through its projected geometry: the daemon's ``quad`` in a recording of a
+geometry stream (subscribe's geometry "quad"), else ``transitiond.project``'s; its background
 fills the projected quad; a ``content.image`` picture (object-fit: cover, as the viewer page
 draws it) is mapped onto a 16 × 16 mesh of affine triangles, each drawn without antialiasing,
 and the whole masked by the antialiased quad (docs/renderers.md, "2D renderers"). pycairo
@@ -138,21 +139,29 @@ def draw_frame(frame: Frame, container, pictures: Pictures, scale: float, backgr
         if layer.hidden or layer.alpha <= 0:
             continue
         projection = project(layer)
+        corners = projection.corners
+        behind_eye = projection.behind_eye
+        if layer.quad_w is not None:
+            # A geometry stream's recording (subscribe's geometry "quad"): the daemon's quad.
+            behind_eye = layer.quad is None
+            if not behind_eye:
+                q = layer.quad
+                corners = ((q[0], q[1]), (q[2], q[3]), (q[4], q[5]), (q[6], q[7]))
         picture = None
         content = layer.content
         if isinstance(content, dict) and isinstance(content.get("image"), str):
             picture = pictures.get(content["image"])
-        if not projection.behind_eye:
+        if not behind_eye:
             context.push_group()
             if layer.background:
                 context.set_source_rgba(*colour(layer.background))
-                quad_path(context, projection.corners)
+                quad_path(context, corners)
                 context.fill()
             if picture is not None:
                 draw_picture(context, layer, projection, picture)
             context.pop_group_to_source()
             # The antialiased quad masks the mesh's aliased edges.
-            quad_path(context, projection.corners)
+            quad_path(context, corners)
             context.save()
             context.clip()
             context.paint_with_alpha(layer.alpha)
