@@ -110,3 +110,21 @@ def test_an_unknown_geometry_is_refused(daemon):
         with pytest.raises(DaemonError) as refused:
             client.subscribe("*", geometry="cube")
     assert refused.value.code == "bad_request" and "geometry" in str(refused.value)
+
+
+def test_a_wall_clock_geometry_stream_beside_a_plain_one(daemon):
+    with Client(daemon.socket) as plain, Client(daemon.socket) as quad:
+        plain.begin_scene(Scene.load(FLIP), session="wall", interactive=True)
+        plain.subscribe("wall", fps=60)
+        quad.subscribe("wall", fps=60, encoding="delta", geometry="quad")
+        plain.control("resume", "wall")
+        plain_frames = frames_of(plain, "wall")
+        quad_frames = frames_of(quad, "wall")
+    assert quad_frames[0].key is True and len(quad_frames) > 20
+    assert all(layer.quad_w is not None for f in quad_frames for layer in f.layers)
+    assert all(layer.quad_w is None for f in plain_frames for layer in f.layers)
+    # Each stream numbers its own frames; the last frame of both shows the end.
+    assert quad_frames[-1].progress == plain_frames[-1].progress == 1
+    last = {layer.id: layer for layer in quad_frames[-1].layers}
+    for layer in plain_frames[-1].layers:
+        assert (last[layer.id].frame, last[layer.id].transform) == (layer.frame, layer.transform)
