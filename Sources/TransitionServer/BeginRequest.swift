@@ -84,7 +84,7 @@ struct BeginRequest: Equatable {
   /// they are refused as a misplaced request member is. `duration` is not among them: the
   /// context's own `duration` is a hint the animator reads.
   static let misplacedContextMembers = [
-    "animator", "description", "interactive", "session", "params", "touch", "context",
+    "animator", "description", "interactive", "hints", "session", "params", "touch", "context",
   ]
 
   /// Refuses a context that carries one of ``misplacedContextMembers``, with `bad_request`
