@@ -194,7 +194,7 @@ import TransitionKit
     }
     let after = Array(newFrames.prefix(3))
     let oldLayers = shownLayers(last)
-    for (id, layer) in shownLayers(first) {
+    for id in shownLayers(first).keys {
       guard let previous = oldLayers[id] else { continue }
       let oldVelocity =
         held
