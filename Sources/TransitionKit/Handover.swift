@@ -13,12 +13,13 @@
 public struct Handover: Sendable, Equatable {
   /// The default time the offset takes to vanish, in seconds.
   public static let defaultDuration = 0.3
-  /// The step of the finite differences that measure velocities, in seconds.
-  public static let velocityStep = 1.0 / 2000
+  /// The step of the finite differences that measure velocities, in seconds: short, since an
+  /// eased start (`easeOut`) changes its velocity fast in its first milliseconds.
+  public static let velocityStep = 1e-6
   /// The progress the new timeline is taken over at, and never shown below: just after its
   /// start, since a timeline's state at exactly 0 may differ from the motion that follows
   /// (a layer that appears, a perspective set once it moves).
-  public static let startProgress = 1e-4
+  public static let startProgress = 1e-6
 
   /// One layer's offset: the new timeline's layer at `index`.
   struct LayerOffset: Equatable {
