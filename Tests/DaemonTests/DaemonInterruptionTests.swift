@@ -23,12 +23,9 @@ import TransitionKit
   /// Scenes whose velocity across the handover this test cannot yet confirm, and why.
   static let knownVelocityIssues = [
     "morph-push":
-      "detail-picture's velocity after the handover differs from the one measured before it by "
-      + "about 30 pt/s at every instant (the box of a shared pair): where the measure or the "
-      + "handover goes wrong is not found yet",
-    "album-flip-push":
-      "at 0.62 photo-2, a staggered photo, measures its full speed as lost across the handover; "
-      + "the cause is not found yet",
+      "the shared picture pair (row-2-picture, detail-picture) measures a velocity change of "
+      + "about 30 pt/s across the handover at every instant, running or held: where the measure "
+      + "or the handover goes wrong is not found yet"
   ]
 
   /// What one handover measured.
@@ -223,13 +220,14 @@ import TransitionKit
   }
 
   /// Plays `scene` as session `old`, brings it to `instant` (running, or held by a drag), lets
-  /// the reverse interrupt it as session `new`, and measures the handover.
+  /// the reverse interrupt it as session `new`, and measures the handover; nil when the
+  /// session ended before the interruption arrived.
   static func measure(
     scene name: String, context: [String: JSONValue], animator: String?, instant: Double,
     held: Bool, reference: [FrameEvent], plainReverse: PlainStart, daemon: DaemonProcess,
     control: DaemonClient,
     watcher: Watcher, round: Int
-  ) throws -> Measure {
+  ) throws -> Measure? {
     let old = "old-\(round)"
     let new = "new-\(round)"
     var begin: [String: JSONValue] = [
@@ -256,10 +254,6 @@ import TransitionKit
         let reply = try control.rawReply(request)
         #expect(reply.errorCode == nil, "\(name): \(reply.fields)")
       }
-      // Three frames of the motion from the instant on, for the velocity.
-      try watcher.read {
-        (watcher.frames[old]?.filter { $0.progress > instant + 1e-9 }.count ?? 0) >= 3
-      }
     }
     var interrupting: [String: JSONValue] = [
       "op": "begin", "context": .object(reverse(context)), "session": .string(new),
@@ -267,6 +261,9 @@ import TransitionKit
     ]
     if let animator { interrupting["animator"] = .string(animator) }
     let reply = try control.rawReply(interrupting)
+    // On a loaded machine a short session near its end may finish before the pop arrives:
+    // the round is played again.
+    if reply.errorCode == "unknown_session", !held { return nil }
     #expect(reply.errorCode == nil, "\(name): \(reply.fields)")
     try watcher.read { watcher.completes[old] != nil }
     let complete = try #require(watcher.completes[old])
@@ -295,12 +292,15 @@ import TransitionKit
       }
       var oldVelocity = [Point](repeating: .zero, count: 4)
       if !held {
-        // A layer whose own motion turns a corner in the frames before the instant (arriving,
-        // or starting late) has no velocity to keep that three frames can tell.
-        guard try isSmooth(id, before),
-          let velocities = try cornerMotion(id, before, at: instantTime)?.velocities
+        // A layer whose own motion turns a corner in the frames before the instant or between
+        // the last of them and the instant (arriving, or starting late) has no velocity to
+        // keep that three frames can tell.
+        guard try isSmooth(id, before), let motion = try cornerMotion(id, before, at: instantTime),
+          zip(motion.corners, try corners(previous)).allSatisfy({
+            abs($0.x - $1.x) < 0.05 && abs($0.y - $1.y) < 0.05
+          })
         else { continue }
-        oldVelocity = velocities
+        oldVelocity = motion.velocities
       }
       // The new session's velocity at t = 0: the reverse timeline's own (measured where its
       // motion is slowed a thousandfold, since an eased start changes its velocity fast in the
@@ -367,12 +367,16 @@ import TransitionKit
         control: control)
       for held in [false, true] {
         for instant in Self.instants {
-          round += 1
-          let measure = try Self.measure(
-            scene: name, context: scene.context, animator: scene.animator, instant: instant,
-            held: held, reference: reference, plainReverse: plainReverse, daemon: daemon,
-            control: control,
-            watcher: watcher, round: round)
+          var measured: Measure?
+          for _ in 0..<5 where measured == nil {
+            round += 1
+            measured = try Self.measure(
+              scene: name, context: scene.context, animator: scene.animator, instant: instant,
+              held: held, reference: reference, plainReverse: plainReverse, daemon: daemon,
+              control: control, watcher: watcher, round: round)
+          }
+          let measure = try #require(
+            measured, "\(name) at \(instant): the session kept ending first")
           #expect(measure.jump <= Self.largestJump, "\(measure)")
           if let reason = Self.knownVelocityIssues[name] {
             withKnownIssue(Comment(rawValue: reason), isIntermittent: true) {
