@@ -81,12 +81,16 @@ struct RenderDrawing {
   }
 
   /// The native GIF: every frame drawn and counted into one ``ClipPalette``, then each mapped
-  /// to it and handed to ffmpeg as palette indices, which it only compresses.
+  /// to it and handed to ffmpeg as palette indices, which it only compresses. ffmpeg starts
+  /// before the drawing, so that its start-up overlaps it.
   private func drawGIF(
     _ renderer: NativeRenderer, recorded: RecordedFrames, into sink: PictureSink, ffmpeg: String,
     rate: PictureRate, loop: Bool, progress: RenderProgress
   ) throws(CommandFailure) -> (width: Int, height: Int) {
     let size = renderer.pixelSize
+    let encoder = try startEncoder(
+      ffmpeg, sink: sink, rate: rate, loop: loop,
+      input: .paletted(width: size.width, height: size.height))
     let palette = ClipPalette(width: size.width, height: size.height)
     progress.startPhase()
     var drawn: [[UInt8]] = []
@@ -103,9 +107,6 @@ struct RenderDrawing {
       progress.update(position + 1, "drawn")
     }
     palette.finish()
-    let encoder = try startEncoder(
-      ffmpeg, sink: sink, rate: rate, loop: loop,
-      input: .paletted(width: size.width, height: size.height))
     do {
       for pixels in drawn { try encoder.add(palette.paletted(pixels)) }
     } catch {
