@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "still_layers.h"
 #include "transitiond_gles.h"
 
 /* A layer's place in the paint order: its z, then its index in the frame's array. */
@@ -54,7 +55,9 @@ struct td_gles_renderer {
     td_gles_content_callback content;
     void *content_context;
     struct painted *order;
+    const td_layer **ordered; /* the layers in paint order */
     size_t order_capacity;
+    tdg_still_layers *still; /* NULL unless td_gles_renderer_keep_still_layers */
 };
 
 static const char *vertex_source =
@@ -217,7 +220,9 @@ void td_gles_renderer_destroy(td_gles_renderer *renderer) {
         for (int coverage = 0; coverage < COVERAGE_KINDS; coverage++)
             if (renderer->variants[textured][coverage].program)
                 glDeleteProgram(renderer->variants[textured][coverage].program);
+    tdg_still_layers_destroy(renderer->still);
     free(renderer->order);
+    free(renderer->ordered);
     free(renderer);
 }
 
@@ -226,6 +231,18 @@ void td_gles_renderer_set_content(td_gles_renderer *renderer, td_gles_content_ca
     if (!renderer) return;
     renderer->content = callback;
     renderer->content_context = context;
+}
+
+int td_gles_renderer_keep_still_layers(td_gles_renderer *renderer, int keep) {
+    if (!renderer) return -1;
+    if (!keep) {
+        tdg_still_layers_destroy(renderer->still);
+        renderer->still = NULL;
+    } else if (!renderer->still) {
+        renderer->still = tdg_still_layers_new();
+        if (!renderer->still) return -1;
+    }
+    return 0;
 }
 
 /* Paint order: by z, ties in array order. */
@@ -424,6 +441,10 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
         struct painted *order = realloc(renderer->order, frame->layer_count * sizeof *order);
         if (!order) return -1;
         renderer->order = order;
+        const td_layer **ordered =
+            realloc(renderer->ordered, frame->layer_count * sizeof *ordered);
+        if (!ordered) return -1;
+        renderer->ordered = ordered;
         renderer->order_capacity = frame->layer_count;
     }
     for (size_t i = 0; i < frame->layer_count; i++) {
@@ -431,6 +452,8 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
         renderer->order[i].z = frame->layers[i] ? frame->layers[i]->z : 0;
     }
     qsort(renderer->order, frame->layer_count, sizeof *renderer->order, paint_order);
+    for (size_t k = 0; k < frame->layer_count; k++)
+        renderer->ordered[k] = frame->layers[renderer->order[k].index];
 
     glViewport(0, 0, viewport_width, viewport_height);
     glDisable(GL_DEPTH_TEST);
@@ -450,8 +473,14 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
     const shader_variant *current = NULL;
     int blending = -1;
 
-    for (size_t k = 0; k < frame->layer_count; k++) {
-        const td_layer *layer = frame->layers[renderer->order[k].index];
+    size_t first = 0, unchanged = 0;
+    if (renderer->still)
+        first = tdg_still_layers_restore(renderer->still, renderer->ordered, frame->layer_count,
+                                         viewport_width, viewport_height, scale, &unchanged);
+    for (size_t k = first; k < frame->layer_count; k++) {
+        if (renderer->still && k == unchanged && k > 0)
+            tdg_still_layers_keep(renderer->still, k, viewport_width, viewport_height);
+        const td_layer *layer = renderer->ordered[k];
         if (!layer || layer->hidden || !(layer->alpha > 0)) continue;
         double w = layer->frame[2], h = layer->frame[3];
         if (!(w > 0) || !(h > 0)) continue;
@@ -509,6 +538,12 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
     }
     glEnable(GL_BLEND);
     glBindTexture(GL_TEXTURE_2D, 0);
+    if (renderer->still) {
+        if (unchanged == frame->layer_count && unchanged > 0)
+            tdg_still_layers_keep(renderer->still, unchanged, viewport_width, viewport_height);
+        tdg_still_layers_remember(renderer->still, renderer->ordered, frame->layer_count,
+                                  viewport_width, viewport_height, scale);
+    }
     return 0;
 }
 

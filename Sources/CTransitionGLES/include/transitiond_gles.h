@@ -85,6 +85,17 @@ TD_GLES_EXPORT
 int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int viewport_width,
                           int viewport_height, double scale);
 
+/**
+ * With `keep` non-zero, the renderer keeps a copy of the picture of the layers at the bottom
+ * of the paint order that did not change since its previous draw (every field and the content
+ * text equal; same viewport and scale) and copies it back instead of drawing them again; 0
+ * stops and frees the copy. It relies on every draw starting from the same framebuffer
+ * picture (the caller clears it to the same colour each time); the pixels are then the same
+ * as without it. Returns 0, or -1 when out of memory or `renderer` is NULL.
+ */
+TD_GLES_EXPORT
+int td_gles_renderer_keep_still_layers(td_gles_renderer *renderer, int keep);
+
 /* ---------------------------------------------------------------------------------------- */
 /* The content drawer: what the example scenes carry, as the viewer page draws it            */
 
