@@ -80,9 +80,9 @@ struct RenderDrawing {
     return size
   }
 
-  /// The native GIF: every frame drawn and counted into one ``ClipPalette``, then each mapped
-  /// to it and handed to ffmpeg as palette indices, which it only compresses. ffmpeg starts
-  /// before the drawing, so that its start-up overlaps it.
+  /// The native GIF: every frame drawn and counted into one ``ClipPalette`` (kept as its
+  /// colour cells), then each mapped to it and handed to ffmpeg as palette indices, which it
+  /// only compresses. ffmpeg starts before the drawing, so that its start-up overlaps it.
   private func drawGIF(
     _ renderer: NativeRenderer, recorded: RecordedFrames, into sink: PictureSink, ffmpeg: String,
     rate: PictureRate, loop: Bool, progress: RenderProgress
@@ -93,22 +93,22 @@ struct RenderDrawing {
       input: .paletted(width: size.width, height: size.height))
     let palette = ClipPalette(width: size.width, height: size.height)
     progress.startPhase()
-    var drawn: [[UInt8]] = []
-    var previous: (index: Int, pixels: [UInt8])?
+    var drawn: [[UInt16]] = []
+    var previous: (index: Int, cells: [UInt16])?
     for (position, index) in frames.enumerated() {
       if let previous, previous.index == index {
-        drawn.append(previous.pixels)
+        drawn.append(previous.cells)
       } else {
         let pixels = renderer.render(recorded.frames[min(index, recorded.frames.count - 1)])
-        palette.add(pixels)
-        previous = (index, pixels)
-        drawn.append(pixels)
+        let cells = palette.addCells(pixels)
+        previous = (index, cells)
+        drawn.append(cells)
       }
       progress.update(position + 1, "drawn")
     }
     palette.finish()
     do {
-      for pixels in drawn { try encoder.add(palette.paletted(pixels)) }
+      for cells in drawn { try encoder.add(palette.paletted(cells: cells)) }
     } catch {
       throw CommandFailure(ExitCode.software, error.description)
     }

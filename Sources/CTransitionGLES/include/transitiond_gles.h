@@ -226,6 +226,26 @@ TD_GLES_EXPORT
 int td_gles_quantizer_map(td_gles_quantizer *quantizer, const uint8_t *rgba, int width,
                           int height, int dither, uint8_t *indices);
 
+/**
+ * `_add` and the first half of `_map` in one pass: counts the colours of `rgba` as `_add` does
+ * and writes to `cells` (width × height entries) each pixel's 5-bit colour after the dither
+ * that `_map` would add (`dither` as there), for `_map_cells` to turn into palette indices once
+ * the palette is made. A clip kept as cells until then takes half the memory of its RGBA
+ * frames and is not read twice. Returns 0, or -1 for a bad argument or after finish.
+ */
+TD_GLES_EXPORT
+int td_gles_quantizer_add_cells(td_gles_quantizer *quantizer, const uint8_t *rgba,
+                                const uint8_t *previous, int width, int height, int dither,
+                                uint16_t *cells);
+
+/**
+ * Writes the palette index of each of `count` cells (from `_add_cells`) to `indices`: the same
+ * indices `_map` gives for the frame. Needs finish first. Returns 0, or -1 for a bad argument.
+ */
+TD_GLES_EXPORT
+int td_gles_quantizer_map_cells(td_gles_quantizer *quantizer, const uint16_t *cells,
+                                size_t count, uint8_t *indices);
+
 /* ---------------------------------------------------------------------------------------- */
 /* PNG                                                                                       */
 

@@ -1,0 +1,58 @@
+import Testing
+import TransitionJSON
+
+@testable import TransitionRender
+
+/// The native renderer's still layers (td_gles_renderer_keep_still_layers): a clip drawn by one
+/// renderer, which copies back the layers that did not change, has the pixels of each frame
+/// drawn by a renderer of its own.
+@Suite struct NativeRendererStillLayersTests {
+  /// A layer of a frame event.
+  static func layer(
+    _ id: String, frame: [Double], background: String, alpha: Double = 1, z: Double,
+    transform: [Double]? = nil
+  ) -> JSONValue {
+    var members: [String: JSONValue] = [
+      "id": .string(id), "frame": .array(frame.map(JSONValue.number)),
+      "background": .string(background), "alpha": .number(alpha), "z": .number(z),
+    ]
+    if let transform { members["transform"] = .array(transform.map(JSONValue.number)) }
+    return .object(members)
+  }
+
+  /// Frame `step` of a clip: a still background and panel under a panel that fades in and
+  /// slides; on frame 3 the lower panel changes too, so that fewer layers stay still.
+  static func frame(_ step: Int) -> [String: JSONValue] {
+    let moved = Double(step) * 7.25
+    let translation: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, moved, moved / 2, 0, 1]
+    return [
+      "seq": .number(Double(step)),
+      "layers": .array([
+        layer("ground", frame: [0, 0, 120, 90], background: "#203040ff", z: 0),
+        layer(
+          "panel", frame: [10, 10, 60, 40], background: step >= 3 ? "#c08020ff" : "#80c020ff",
+          z: 1),
+        layer(
+          "card", frame: [20, 30, 50, 30], background: "#f0f0f0c0",
+          alpha: 0.2 + 0.15 * Double(step), z: 2, transform: translation),
+      ]),
+    ]
+  }
+
+  static func renderer() throws -> NativeRenderer {
+    try NativeRenderer(
+      container: (120, 90), scale: 2, background: "#000000", images: nil, drawsContent: false)
+  }
+
+  @Test func aClipDrawnByOneRendererMatchesEachFrameDrawnAlone() throws {
+    let clip = try Self.renderer()
+    var previous: [UInt8]?
+    for step in [0, 1, 2, 2, 3, 4, 5] {
+      let kept = clip.render(Self.frame(step))
+      let alone = try Self.renderer().render(Self.frame(step))
+      #expect(kept == alone, "frame \(step)")
+      if let previous { #expect(kept != previous || step == 2, "frame \(step) moved") }
+      previous = kept
+    }
+  }
+}
