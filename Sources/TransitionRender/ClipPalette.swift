@@ -14,7 +14,8 @@ public final class ClipPalette {
   public let dithers: Bool
   private let quantizer: OpaquePointer
   private var previous: [UInt8]?
-  private var palette: [UInt8] = []
+  /// ffmpeg's PAL8 palette (256 native-endian `0xAARRGGBB` words), once ``finish()`` made it.
+  public private(set) var palette: [UInt8] = []
 
   /// - Parameters:
   ///   - width, height: the frames' size in pixels.

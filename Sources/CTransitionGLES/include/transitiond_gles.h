@@ -247,6 +247,38 @@ int td_gles_quantizer_map_cells(td_gles_quantizer *quantizer, const uint16_t *ce
                                 size_t count, uint8_t *indices);
 
 /* ---------------------------------------------------------------------------------------- */
+/* GIF files: palette indices written as an animated GIF, without ffmpeg                     */
+
+typedef struct td_gles_gif_writer td_gles_gif_writer;
+
+/**
+ * Creates (or replaces) the GIF file `path` of `width` × `height` pixels (1 to 65,535) whose
+ * one colour table is `palette` (ffmpeg's PAL8 palette, as td_gles_quantizer_finish writes
+ * it), played forever when `loop` is non-zero, else once. NULL when the file cannot be
+ * created (errno says why) or an argument is bad. Needs no GL.
+ */
+TD_GLES_EXPORT
+td_gles_gif_writer *td_gles_gif_writer_new(const char *path, int width, int height,
+                                           const uint8_t palette[1024], int loop);
+
+/**
+ * Appends a frame: `indices` (width × height palette indices, top row first) shown for
+ * `delay_centiseconds`. Only the rectangle that differs from the frame before is written.
+ * Returns 0, or -1 for a bad argument or a write error.
+ */
+TD_GLES_EXPORT
+int td_gles_gif_writer_add(td_gles_gif_writer *writer, const uint8_t *indices,
+                           int delay_centiseconds);
+
+/** Ends the file and closes it. Returns 0, or -1 when a write failed along the way. */
+TD_GLES_EXPORT
+int td_gles_gif_writer_finish(td_gles_gif_writer *writer);
+
+/** Frees the writer (closing the file if finish was not called). NULL is a no-op. */
+TD_GLES_EXPORT
+void td_gles_gif_writer_destroy(td_gles_gif_writer *writer);
+
+/* ---------------------------------------------------------------------------------------- */
 /* PNG                                                                                       */
 
 /**
