@@ -24,4 +24,7 @@ public enum Feature: String, CaseIterable, Sendable {
   /// `begin` and the context take `reduceMotion` (docs/protocol.md, "Reduced motion"); the
   /// `begin` reply and event say which form played (`motion`).
   case reduceMotion
+  /// `release` lets go of a finger-driven session and the daemon decides between finishing
+  /// and cancelling from the finger's position and velocity (docs/protocol.md, "Touch").
+  case release
 }
