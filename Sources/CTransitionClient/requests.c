@@ -307,8 +307,14 @@ int td_client_control(td_client *client, const char *op, const char *session, td
 int td_client_release(td_client *client, const char *op, const char *session, const double *velocity,
                       const double *touch_velocity, td_reply_fn callback, void *user_data, uint64_t *id) {
     CHECK_CLIENT(client);
-    if (!op || (strcmp(op, "finish") != 0 && strcmp(op, "cancel") != 0) || !session)
-        return td_client_fail(client, TD_ERR_ARGUMENT, "release: op must be finish or cancel, with a session");
+    if (!op || !session)
+        return td_client_fail(client, TD_ERR_ARGUMENT, "release: op must be finish, cancel or release, with a session");
+    if (strcmp(op, "release") == 0) {
+        if (velocity || !touch_velocity)
+            return td_client_fail(client, TD_ERR_ARGUMENT, "release: op release takes touch_velocity and no velocity");
+    } else if (strcmp(op, "finish") != 0 && strcmp(op, "cancel") != 0) {
+        return td_client_fail(client, TD_ERR_ARGUMENT, "release: op must be finish, cancel or release, with a session");
+    }
     members_builder builder = {{0}, 0};
     add_string(&builder, "session", session);
     if (velocity) add_number(&builder, "velocity", *velocity);

@@ -52,6 +52,8 @@ struct GesturePlan: Sendable {
   /// Points of drag from progress 0 to 1, evaluated with the context's names.
   var range: Expression
   var direction: Double
+  /// `"follow": "axis"`: the held layers follow the finger along the axis alone.
+  var followsAxisOnly = false
 }
 
 /// Which screen, as the rules are written: for a mirrored plan `from` is the context's `to`.
@@ -66,6 +68,9 @@ struct ContextCondition: Equatable, Sendable {
   /// Whether the context must (true) or must not (false) name a match; nil: either.
   var match: Bool?
   var selected: Bool?
+  /// Whether the context must (true) or must not (false) carry a `touch`: a session begun
+  /// with a finger down.
+  var touch: Bool?
 
   static let always = ContextCondition()
 }

@@ -6,7 +6,7 @@ extension AnimatorDocumentReader {
   static let operationKeys: Set<String> = [
     "duration", "curve", "rules", "mirror", "like", "gesture",
   ]
-  static let gestureKeys: Set<String> = ["hold", "axis", "range", "direction", "when"]
+  static let gestureKeys: Set<String> = ["hold", "axis", "range", "direction", "follow", "when"]
 
   /// An operation's `gesture`: one object, or a list of them tried in order (each with its
   /// `when`).
@@ -66,9 +66,20 @@ extension AnimatorDocumentReader {
         }
       }
     }
+    var followsAxisOnly = false
+    if let followValue = fields["follow"],
+      let name = string(followValue, Self.child(pointer, "follow"))
+    {
+      switch name {
+      case "point": followsAxisOnly = false
+      case "axis": followsAxisOnly = true
+      default: report(Self.child(pointer, "follow"), "must be point or axis")
+      }
+    }
     guard let axis, let range else { return nil }
     return GesturePlan(
-      pointer: pointer, when: when, hold: hold, axis: axis, range: range, direction: direction)
+      pointer: pointer, when: when, hold: hold, axis: axis, range: range, direction: direction,
+      followsAxisOnly: followsAxisOnly)
   }
   static let keyframeKeys: Set<String> = ["start", "duration", "value", "curve"]
   static let staggerKeys: Set<String> = ["from", "by", "among"]
@@ -239,12 +250,13 @@ extension AnimatorDocumentReader {
   }
 
   mutating func condition(_ value: JSONValue, _ pointer: String) -> ContextCondition {
-    guard let fields = object(value, pointer, allowed: ["match", "selected"]) else {
+    guard let fields = object(value, pointer, allowed: ["match", "selected", "touch"]) else {
       return .always
     }
     var condition = ContextCondition()
     condition.match = fields["match"].flatMap { bool($0, Self.child(pointer, "match")) }
     condition.selected = fields["selected"].flatMap { bool($0, Self.child(pointer, "selected")) }
+    condition.touch = fields["touch"].flatMap { bool($0, Self.child(pointer, "touch")) }
     return condition
   }
 

@@ -170,6 +170,7 @@ struct TimelineBuilder {
   func holds(_ condition: ContextCondition) -> Bool {
     if let match = condition.match, match != (matchLayer != nil) { return false }
     if let selected = condition.selected, selected != (selectedLayer != nil) { return false }
+    if let touch = condition.touch, touch != (context.hints["touch"] != nil) { return false }
     return true
   }
 
@@ -245,7 +246,8 @@ struct TimelineBuilder {
       )
     }
     return TimelineGesture(
-      hold: heldIDs, axis: plan.axis, range: range, direction: plan.direction)
+      hold: heldIDs, axis: plan.axis, range: range, direction: plan.direction,
+      followsAxisOnly: plan.followsAxisOnly)
   }
 
   mutating func apply(_ rule: Rule, index: Int) throws(EngineError) {

@@ -34,6 +34,9 @@ public enum ControlAction: Equatable, Sendable {
   case finish(velocity: Double?, touchVelocity: TouchPoint? = nil)
   /// Animates back to the start; `velocity` and `touchVelocity` as for `finish`.
   case cancel(velocity: Double?, touchVelocity: TouchPoint? = nil)
+  /// Lets go of the finger at `touchVelocity` (op `release`): the daemon finishes or cancels
+  /// by the release rule (velocity first, then progress); the reply's `state` says which.
+  case release(touchVelocity: TouchPoint)
 
   /// The wire `op` of this action.
   public var op: Op {
@@ -45,6 +48,7 @@ public enum ControlAction: Equatable, Sendable {
     case .reverse: .reverse
     case .finish: .finish
     case .cancel: .cancel
+    case .release: .release
     }
   }
 
@@ -66,6 +70,8 @@ public enum ControlAction: Equatable, Sendable {
     case .finish(let velocity, let touchVelocity), .cancel(let velocity, let touchVelocity):
       if let velocity { request["velocity"] = .number(velocity) }
       if let touchVelocity { request["touchVelocity"] = touchVelocity.json }
+    case .release(let touchVelocity):
+      request["touchVelocity"] = touchVelocity.json
     case .pause, .resume, .reverse:
       break
     }

@@ -90,8 +90,9 @@ public struct GestureFollower: Sendable {
     let slope = Self.slope(of: grabbed, layer: index, at: progress, evaluator: evaluator)
     let rate = clock.velocity(at: time)
     release = try Self.spring(
-      offset: Point(x: touch.x - drawn.x, y: touch.y - drawn.y),
-      velocity: Point(x: touchVelocity.x - slope.x * rate, y: touchVelocity.y - slope.y * rate),
+      offset: gesture.followed(Point(x: touch.x - drawn.x, y: touch.y - drawn.y)),
+      velocity: gesture.followed(
+        Point(x: touchVelocity.x - slope.x * rate, y: touchVelocity.y - slope.y * rate)),
       clock: clock, at: time)
   }
 
@@ -110,7 +111,7 @@ public struct GestureFollower: Sendable {
     if let release { return release.value(at: time) }
     guard let touch, let grabbed else { return .zero }
     let drawn = Self.drawnPoint(grabbed, state)
-    return Point(x: touch.x - drawn.x, y: touch.y - drawn.y)
+    return gesture.followed(Point(x: touch.x - drawn.x, y: touch.y - drawn.y))
   }
 
   /// Moves the held layers of `frame` (a frame of the follower's timeline, evaluated without

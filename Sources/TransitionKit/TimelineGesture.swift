@@ -26,12 +26,31 @@ public struct TimelineGesture: Equatable, Sendable {
   public var range: Double
   /// +1 when a drag towards positive coordinates raises progress, −1 for the other way.
   public var direction: Double
+  /// Whether the held layers follow the finger along the gesture's axis alone (a back swipe
+  /// moves its screen sideways only, whatever the finger does up and down) or everywhere.
+  /// Only an `x` or `y` gesture follows its axis; `distance` always follows the point.
+  public var followsAxisOnly: Bool
 
-  public init(hold: [String], axis: Axis, range: Double, direction: Double = 1) {
+  public init(
+    hold: [String], axis: Axis, range: Double, direction: Double = 1,
+    followsAxisOnly: Bool = false
+  ) {
     self.hold = hold
     self.axis = axis
     self.range = range
     self.direction = direction
+    self.followsAxisOnly = followsAxisOnly
+  }
+
+  /// `offset` with the component across the axis dropped when the layers follow the axis
+  /// alone.
+  public func followed(_ offset: Point) -> Point {
+    guard followsAxisOnly else { return offset }
+    switch axis {
+    case .x: return Point(x: offset.x, y: 0)
+    case .y: return Point(x: 0, y: offset.y)
+    case .distance: return offset
+    }
   }
 
   /// The largest `range` accepted, in points (the context's coordinate bound).
@@ -99,9 +118,10 @@ public struct TimelineGesture: Equatable, Sendable {
 
 extension TimelineGesture {
   /// Decodes `{"hold": [ids], "axis": "x"|"y"|"distance", "range": points,
-  /// "direction": 1|-1}` (`direction` defaults to 1); the ids are checked by the timeline.
+  /// "direction": 1|-1, "follow": "point"|"axis"}` (`direction` defaults to 1, `follow` to
+  /// `point`); the ids are checked by the timeline.
   public init(json field: JSONField) throws(EngineError) {
-    try field.allowOnly(["hold", "axis", "range", "direction"])
+    try field.allowOnly(["hold", "axis", "range", "direction", "follow"])
     var hold: [String] = []
     for element in try field.required("hold").elements() {
       hold.append(try element.string())
@@ -112,16 +132,28 @@ extension TimelineGesture {
       throw EngineError(
         .invalidValue, "\(axisField.path) must be x, y or distance, got \"\(axisName)\"")
     }
+    var followsAxisOnly = false
+    if let followField = try field.optional("follow") {
+      switch try followField.string() {
+      case "point": followsAxisOnly = false
+      case "axis": followsAxisOnly = true
+      case let other:
+        throw EngineError(
+          .invalidValue, "\(followField.path) must be point or axis, got \"\(other)\"")
+      }
+    }
     self.init(
       hold: hold, axis: axis, range: try field.required("range").number(),
-      direction: try field.optional("direction")?.number() ?? 1)
+      direction: try field.optional("direction")?.number() ?? 1, followsAxisOnly: followsAxisOnly)
   }
 
-  /// The gesture as JSON, in the form `init(json:)` reads.
+  /// The gesture as JSON, in the form `init(json:)` reads (`follow` only when it is `axis`).
   public var json: JSONValue {
-    .object([
+    var members: [String: JSONValue] = [
       "hold": .array(hold.map(JSONValue.string)), "axis": .string(axis.rawValue),
       "range": .number(range), "direction": .number(direction),
-    ])
+    ]
+    if followsAxisOnly { members["follow"] = .string("axis") }
+    return .object(members)
   }
 }

@@ -78,6 +78,12 @@ extension OpRecord {
         velocity: try request.optionalNumber("velocity"),
         touchVelocity: try request.optionalPoint("touchVelocity"))
     },
+    .control(
+      .release, members: ["touchVelocity"],
+      "lets go of a finger: finishes or cancels as the release rule decides"
+    ) { request throws(WireError) in
+      .release(touchVelocity: try request.optionalPoint("touchVelocity") ?? .zero)
+    },
     OpRecord(.end, .admin, members: ["session"], "cancels a session at once") {
       core, request, id, client throws(WireError) in
       try core.end(try request.requiredString("session"), id: id, from: client)

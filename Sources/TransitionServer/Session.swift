@@ -313,9 +313,32 @@ final class Session {
     case .cancel(let velocity, let finger):
       touchVelocity = finger ?? .zero
       try clock.cancel(velocity: velocity ?? fingerVelocity(finger), at: now)
+    case .release(let finger):
+      touchVelocity = finger
+      let velocity = fingerVelocity(finger)
+      switch try releaseDecision(touchVelocity: finger, at: now) {
+      case .finish: try clock.finish(velocity: velocity, at: now)
+      case .cancel: try clock.cancel(velocity: velocity, at: now)
+      }
     }
     followClock(touchVelocity: touchVelocity, at: now)
     return nil
+  }
+
+  /// What a finger letting go at `touchVelocity` decides: its speed along the gesture's
+  /// direction in points per second (the progress velocity times the range) and the progress.
+  /// - Throws: `invalidValue` when no finger holds the session.
+  private func releaseDecision(touchVelocity: Point, at now: Double) throws(EngineError)
+    -> ReleaseDecision
+  {
+    guard let follower, follower.isFollowing else {
+      throw EngineError(
+        .invalidValue,
+        "release needs a finger down (a touch on a timeline with a gesture); "
+          + "use finish or cancel")
+    }
+    let speed = follower.progressVelocity(touchVelocity: touchVelocity) * follower.gesture.range
+    return ReleaseDecision(progress: clock.progress(at: now), speed: speed)
   }
 
   /// The progress velocity of a finger leaving at `touchVelocity`, within the clock's range;

@@ -12,6 +12,8 @@ enum SessionControl: Equatable, Sendable {
   case seek(progress: Double)
   case finish(velocity: Double?, touchVelocity: Point? = nil)
   case cancel(velocity: Double?, touchVelocity: Point? = nil)
+  /// The finger lets go at `touchVelocity`: finish or cancel as ``ReleaseDecision`` decides.
+  case release(touchVelocity: Point)
 }
 
 extension SessionControl {
@@ -25,6 +27,7 @@ extension SessionControl {
     case .seek: .seek
     case .finish: .finish
     case .cancel: .cancel
+    case .release: .release
     }
   }
 }

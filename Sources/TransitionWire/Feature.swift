@@ -32,4 +32,7 @@ public enum Feature: String, CaseIterable, Sendable {
   /// projected corners `quad`, their `quadW` and, where the transform is affine, `affine`
   /// (docs/protocol.md, "Projected geometry").
   case geometry
+  /// `release` lets go of a finger-driven session and the daemon decides between finishing
+  /// and cancelling from the finger's position and velocity (docs/protocol.md, "Touch").
+  case release
 }

@@ -15,7 +15,7 @@ enum DriveCommand: Command {
                          | --cancel [--velocity V] [--touch-velocity VX,VY]
                          | --pause | --resume | --reverse) [--json]
     drive SESSION --drag X0,Y0:X1,Y1[:X2,Y2...] [--duration S] [--rate HZ]
-                         [--release finish|cancel] [--json]
+                         [--release finish|cancel|auto] [--json]
     """
   static let details = """
     Sends one control to SESSION and prints its state and progress afterwards. Start a session
@@ -41,7 +41,10 @@ enum DriveCommand: Command {
     drag options:
       --duration S    seconds from the first corner to the last (default 0.3, at most 60)
       --rate HZ       touches a second, 60 or 120 (default 60)
-      --release R     finish (default) or cancel when the finger lets go
+      --release R     finish (default) or cancel when the finger lets go; auto lets the
+                      daemon decide as UIKit's back swipe does (op release: a fling faster
+                      than 500 pt/s decides by its direction, otherwise past half-way
+                      finishes)
 
     options:
       --json, -j      print the daemon's reply as JSON
@@ -56,6 +59,9 @@ enum DriveCommand: Command {
       transitionctl play config/scenes/zoom-present-matched-dismiss.json --interactive \\
         --touch 220,420 --session finger &
       transitionctl drive finger --drag 220,420:232,600 --duration 0.25
+      transitionctl play config/scenes/default-slide-pop.json --interactive --touch 4,400 \\
+        --session back &
+      transitionctl drive back --drag 4,400:150,410 --duration 0.2 --release auto
     """
   static let flags: Set<String> = ["json", "finish", "cancel", "pause", "resume", "reverse"]
   static let options: Set<String> = [
@@ -122,7 +128,9 @@ enum DriveCommand: Command {
     switch arguments.options["release"] ?? "finish" {
     case "finish": release = { .finish(velocity: nil, touchVelocity: $0) }
     case "cancel": release = { .cancel(velocity: nil, touchVelocity: $0) }
-    case let other: throw .usage("--release must be finish or cancel, got '\(other)'", verb: name)
+    case "auto": release = { .release(touchVelocity: $0) }
+    case let other:
+      throw .usage("--release must be finish, cancel or auto, got '\(other)'", verb: name)
     }
     guard let path = DragPath(points: points, duration: duration) else {
       throw .usage("--drag: the path cannot be walked in \(duration) s", verb: name)

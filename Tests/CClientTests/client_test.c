@@ -483,6 +483,46 @@ static void test_interactive_update_and_cancel(void) {
     td_client_destroy(client);
 }
 
+/* The back swipe: a default-slide pop begun with the finger at the left edge, dragged past
+ * half-way, let go slowly with op "release": the daemon finishes it. */
+static void test_back_swipe_release(void) {
+    td_client *client = connect_client(NULL);
+    char *context = scene_context("default-slide-pop.json");
+    double grab[2] = {4, 400};
+    td_begin_options options = {sizeof options, "default-slide", NULL, 1, NULL, NULL, grab};
+    uint64_t id;
+    td_reply *reply = NULL;
+    int status = td_client_begin(client, context, &options, NULL, NULL, &id);
+    if (status == TD_OK) status = td_client_wait_reply(client, id, WAIT_MS, &reply);
+    CHECK(status == TD_OK, "begin: %s", td_client_error(client)->message);
+    char session[130] = "";
+    if (reply) td_reply_string(reply, "session", session, sizeof session);
+    td_reply_destroy(reply);
+    free(context);
+    double touch[2] = {4 + 0.7 * 390, 400};
+    reply = NULL;
+    status = td_client_update(client, session, NULL, touch, NULL, NULL, &id);
+    if (status == TD_OK) status = td_client_wait_reply(client, id, WAIT_MS, &reply);
+    CHECK(status == TD_OK, "update: %s", td_client_error(client)->message);
+    double progress = -1;
+    if (reply) td_reply_number(reply, "progress", &progress);
+    CHECK(fabs(progress - 0.7) < 1e-9, "the drag set progress %g", progress);
+    td_reply_destroy(reply);
+    double velocity = 0;
+    CHECK(td_client_release(client, "release", session, &velocity, touch, NULL, NULL, &id) == TD_ERR_ARGUMENT,
+          "release took a progress velocity");
+    double slow[2] = {-300, 0};
+    reply = NULL;
+    status = td_client_release(client, "release", session, NULL, slow, NULL, NULL, &id);
+    if (status == TD_OK) status = td_client_wait_reply(client, id, WAIT_MS, &reply);
+    CHECK(status == TD_OK, "release: %s", td_client_error(client)->message);
+    char state[32] = "";
+    if (reply) td_reply_string(reply, "state", state, sizeof state);
+    CHECK(strcmp(state, "finishing") == 0, "a slow release past half-way is %s", state);
+    td_reply_destroy(reply);
+    td_client_destroy(client);
+}
+
 typedef struct restart_log {
     int stopping, disconnected, reconnected, begins, completes;
 } restart_log;
@@ -786,6 +826,7 @@ int main(int argc, char **argv) {
     test_one_240_fps_subscription_keeps_up();
     test_resync_after_gap();
     test_interactive_update_and_cancel();
+    test_back_swipe_release();
     test_hostile_daemon();
     test_reconnect_after_restart();
     stop_daemon();

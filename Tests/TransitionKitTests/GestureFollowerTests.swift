@@ -275,5 +275,27 @@ import TransitionKit
     #expect(
       error(["hold": ["card"], "axis": "y", "range": 10, "speed": 1])?.message.contains("speed")
         == true)
+    #expect(
+      error(["hold": ["card"], "axis": "y", "range": 10, "follow": "edge"])?.message.contains(
+        "gesture.follow") == true)
+    let axisOnly = try Self.timeline(
+      gesture: TimelineGesture(hold: ["card"], axis: .y, range: 600, followsAxisOnly: true))
+    #expect(try Timeline(json: axisOnly.json) == axisOnly)
+  }
+
+  /// `follow: axis`: the grabbed point follows the finger along the axis alone; across it the
+  /// layer stays where the timeline draws it.
+  @Test func anAxisGestureHoldsThePointAlongItsAxisOnly() throws {
+    let gesture = TimelineGesture(hold: ["card"], axis: .y, range: 600, followsAxisOnly: true)
+    let grab = Point(x: 120, y: 380)
+    var drag = try Drag(Self.timeline(gesture: gesture), grab: grab)
+    for (step, touch) in [Point(x: 200, y: 420), Point(x: 40, y: 560)].enumerated() {
+      let time = 0.01 * Double(step + 1)
+      try drag.move(to: touch, at: time)
+      let drawn = try drag.drawn(grab, at: time)
+      let unheld = drag.evaluator.layerState(at: 1, progress: drag.clock.progress(at: time))
+      #expect(abs(drawn.y - touch.y) < 1e-6, "step \(step): \(drawn) is not at y \(touch.y)")
+      #expect(abs(drawn.x - unheld.project(grab).x) < 1e-6, "step \(step): moved across")
+    }
   }
 }

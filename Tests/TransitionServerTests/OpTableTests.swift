@@ -6,15 +6,15 @@ import TransitionWire
 @testable import TransitionServer
 
 /// The op records: one for every op of protocol v1, exactly `route`, `reload` and `end` for
-/// admins and the seven controls for the session's user, each control op reading its own
+/// admins and the eight controls for the session's user, each control op reading its own
 /// control (nothing unmatched becomes `cancel`), and docs/protocol.md's op table written from
 /// them.
 @Suite struct OpTableTests {
   @Test func everyProtocolOpHasOneRecord() {
     let protocolOps = [
       "hello", "animators", "routes", "route", "begin", "subscribe", "unsubscribe", "resync",
-      "update", "pause", "resume", "reverse", "seek", "finish", "cancel", "end", "sessions",
-      "stats", "reload",
+      "update", "pause", "resume", "reverse", "seek", "finish", "cancel", "release", "end",
+      "sessions", "stats", "reload",
     ]
     #expect(Set(Op.allCases.map(\.rawValue)) == Set(protocolOps))
     #expect(OpRecord.all.map(\.op.rawValue).sorted() == protocolOps.sorted())
@@ -27,7 +27,8 @@ import TransitionWire
     let admin = Set(OpRecord.all.filter { $0.access == .admin }.map(\.op))
     #expect(admin == [.route, .reload, .end])
     let sessionUser = OpRecord.all.filter { $0.access == .sessionUserOrAdmin }.map(\.op)
-    #expect(sessionUser == [.update, .pause, .resume, .reverse, .seek, .finish, .cancel])
+    #expect(
+      sessionUser == [.update, .pause, .resume, .reverse, .seek, .finish, .cancel, .release])
     #expect(sessionUser.allSatisfy { OpRecord.table[$0]?.members.first == "session" })
   }
 
@@ -38,7 +39,7 @@ import TransitionWire
     let controls: [Op: SessionControl] = [
       .update: .update(progress: 0.5), .seek: .seek(progress: 0.5), .pause: .pause,
       .resume: .resume, .reverse: .reverse, .finish: .finish(velocity: nil),
-      .cancel: .cancel(velocity: nil),
+      .cancel: .cancel(velocity: nil), .release: .release(touchVelocity: .zero),
     ]
     for (op, control) in controls {
       #expect(control.op == op)

@@ -431,8 +431,11 @@ TD_API int td_client_seek(td_client *client, const char *session, double progres
 TD_API int td_client_control(td_client *client, const char *op, const char *session, td_reply_fn callback,
                       void *user_data, uint64_t *id);
 
-/** finish or cancel (`op`) with a release `velocity` and/or the finger's `touch_velocity`
- *  (two numbers); either may be NULL. */
+/** The finger lets go. `op` "finish" or "cancel": with a release `velocity` and/or the finger's
+ *  `touch_velocity` (two numbers, points per second); either may be NULL. `op` "release": the
+ *  daemon decides between finishing and cancelling (velocity first, then progress; the reply's
+ *  `state` is "finishing" or "cancelling"); `touch_velocity` is required and `velocity` must be
+ *  NULL. */
 TD_API int td_client_release(td_client *client, const char *op, const char *session, const double *velocity,
                       const double *touch_velocity, td_reply_fn callback, void *user_data, uint64_t *id);
 
