@@ -22,9 +22,9 @@ public struct TimelineEvaluator: Sendable {
     var tracks: Range<Int>
     /// The fields its tracks animate (none: every frame shows its resting state).
     var animated: LayerFields
-    /// The layer's composed transform and clamped alpha at rest (its initial attributes).
-    var restingTransform: Transform3D
-    var restingAlpha: Double
+    /// The layer's fields at rest, as the schema evaluates them from its initial attributes
+    /// (``LayerField/evaluated(_:)``); its id and content are not read.
+    var resting: LayerState
   }
 
   /// A number track laid out flat: its first key inline (most tracks have one, so evaluating
@@ -260,8 +260,7 @@ public struct TimelineEvaluator: Sendable {
           id: layer.pointee.id, changes: firstChange..<fieldChanges.count,
           initial: layer.pointee.initial, content: layer.pointee.content,
           numberTracks: first..<numberTracks.count, tracks: firstOther..<otherTracks.count,
-          animated: animated, restingTransform: layer.pointee.initial.composedTransform,
-          restingAlpha: min(max(layer.pointee.initial.alpha, 0), 1)))
+          animated: animated, resting: Self.restingState(of: layer.pointee.initial)))
     }
     return CompiledLayers(
       layers: layers, numberTracks: numberTracks, numberKeys: numberKeys, curves: curves,
@@ -418,18 +417,28 @@ public struct TimelineEvaluator: Sendable {
     }
   }
 
-  /// Writes the resting state of `layer` (its initial attributes, composed) into `state`.
+  /// The fields of a layer whose attributes are `initial`, every one written as the schema
+  /// evaluates it, as an animated write does; the state's id is empty and it has no content.
+  private static func restingState(of initial: LayerAttributes) -> LayerState {
+    var state = LayerState(id: "", frame: initial.frame)
+    var initial = initial
+    withUnsafePointer(to: &initial) { attributes in
+      withUnsafeMutablePointer(to: &state) { state in
+        LayerFields.writeEvaluated(.all, from: attributes, into: state)
+      }
+    }
+    return state
+  }
+
+  /// Writes the resting state of `layer` (its fields at rest, every field of the schema) into
+  /// `state`.
   @inline(__always)
   private static func writeResting(
     _ layer: UnsafePointer<CompiledLayer>, into state: UnsafeMutablePointer<LayerState>
   ) {
-    state.pointee.frame = layer.pointee.initial.frame
-    state.pointee.anchor = layer.pointee.initial.anchor
-    state.pointee.transform = layer.pointee.restingTransform
-    state.pointee.alpha = layer.pointee.restingAlpha
-    state.pointee.hidden = layer.pointee.initial.hidden
-    state.pointee.z = layer.pointee.initial.z
-    state.pointee.background = layer.pointee.initial.background
+    withUnsafePointer(to: layer.pointee.resting) { resting in
+      LayerFields.copy(.all, from: resting, to: state)
+    }
   }
 
   /// Evaluates the tracks of `layer` that set `fields` (some of those it animates) at
