@@ -113,6 +113,11 @@ let package = Package(
       name: "PluginHostChild",
       dependencies: ["PluginHost", "PluginLoader", "PluginValues", "CProcessControl", "UnixIO"]),
 
+    // The frame path's pure stages, from a timeline at a time to the bytes of a frame line:
+    // evaluation and encoding (`FrameRenderer`), the full and delta encoders, key frames.
+    // No I/O.
+    .target(name: "FrameStreaming", dependencies: ["TransitionKit", "TransitionJSON"]),
+
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
     // The pure stages of a line transport: the line framer and the output batch (when output
@@ -128,7 +133,9 @@ let package = Package(
     // through `AnimatorSource`, and logs through a `LogSink` (docs/architecture.md).
     .target(
       name: "TransitionServer",
-      dependencies: ["TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues"]
+      dependencies: [
+        "FrameStreaming", "TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues",
+      ]
     ),
     // The server core's fakes, shared by its tests and the fuzzer (no shipped binary links
     // them): a clock advanced by hand (`FakeClock`), a peer read by hand (`FakePeer`) and
@@ -182,6 +189,7 @@ let package = Package(
     .executableTarget(
       name: "transition-bench",
       dependencies: [
+        "FrameStreaming",
         "BuiltinAnimators", "DaemonLauncher", "DaemonSupport", "DataAnimator", "PluginLoader",
         "PluginValues", "TransitionJSON",
         "TransitionKit", "TransitionPluginSDK", "TransitionServer", "TransitionWire", "UnixIO",
@@ -215,6 +223,7 @@ let package = Package(
     .target(
       name: "RequestFuzzing",
       dependencies: [
+        "FrameStreaming",
         "TransitionJSON", "TransitionKit", "TransitionWire", "PluginLoader", "PluginValues",
         "TransitionServer", "TransitionServerTesting", "DataAnimator", "TransitionPluginSDK",
         "PluginHost", "CLibevent", "TransitionViewer", "DaemonSupport", "BuiltinAnimators",
@@ -238,8 +247,11 @@ let package = Package(
       name: "DataAnimatorTests",
       dependencies: ["DataAnimator", "TransitionKit", "TransitionJSON", "TransitionPluginSDK"]),
     .testTarget(
+      name: "FrameStreamingTests",
+      dependencies: ["FrameStreaming", "TransitionWire", "TransitionKit", "TransitionJSON"]),
+    .testTarget(
       name: "TransitionWireTests",
-      dependencies: ["TransitionWire", "TransitionKit", "TransitionJSON"]),
+      dependencies: ["FrameStreaming", "TransitionWire", "TransitionKit", "TransitionJSON"]),
     .testTarget(
       name: "LibeventLoopTests", dependencies: ["LibeventLoop", "UnixDaemon", "UnixIO"]),
     .testTarget(name: "UnixIOTests", dependencies: ["UnixIO"]),
@@ -249,6 +261,7 @@ let package = Package(
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [
+        "FrameStreaming",
         "TransitionServer", "TransitionServerTesting", "TransitionWire", "TransitionKit",
         "TransitionJSON", "PluginLoader", "PluginValues",
       ]
@@ -288,6 +301,7 @@ let package = Package(
       // the example plugin is loaded from its built lib<Name>.so through the C ABI, never linked
       // (it exports `transitiond_plugin_entry`); `swift test` builds it.
       dependencies: [
+        "FrameStreaming",
         "TransitionJSON", "TransitionKit", "CTransitionPlugin", "PluginCheck", "DataAnimator",
         "TransitionPluginSDK", "TransitionPluginABI", "TransitionWire",
       ],

@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionWire
 
 /// The lines of one frame as ``FrameSync/Plan`` made them, lent for the time of a call: the
