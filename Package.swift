@@ -11,6 +11,24 @@ let pluginExports: [LinkerSetting] = [
   ])
 ]
 
+/// Settings of the modules every frame runs through whose classes a frame touches (the event
+/// loop, the server core, the daemon): their release builds leave out the run-time exclusivity
+/// checks, as the Swift standard library's do. Each check is a call, a thread-local lookup and a
+/// set insert on every access to a class's stored property that the compiler cannot prove
+/// alone, several a frame per subscriber (docs/performance.md, "Nothing a frame does not
+/// need"). Debug builds, which the test suite, the sanitizers and the fuzzer run, keep them.
+/// With the checks on in these three modules, one reader's daemon CPU a frame went from 5.00
+/// to 5.50 µs (71,774 against 54,077 frames/s) and the album-flip tap's first frame from 0.750
+/// to 0.897 ms (p50; `transition-bench stream scale tap update --runs 3 --baseline`, both builds
+/// interleaved in one run).
+/// The frame encoders (FrameStreaming), whose frame path is structs, keep them: without the checks
+/// its encode of the album-flip push frame ran 310,996,332 instructions over 2,000 frames,
+/// with them 311,018,405 (+0.007 %; `valgrind --tool=callgrind transition-bench encode --runs 1
+/// --frames 2000`, FrameEncoder.encode inclusive).
+let framePathSettings: [SwiftSetting] = [
+  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 /// transitiond: a transition-animation daemon, its CLI, its engine and its animator plugins.
 ///
 /// Pipeline: context → animator (plugin) → timeline → evaluate → encode → stream.
@@ -124,7 +142,8 @@ let package = Package(
     // leaves: write, hold, flush), shared by the Unix socket and HTTP event-stream transports.
     .target(name: "LineTransport"),
     .target(
-      name: "LibeventLoop", dependencies: ["CLibevent", "LineTransport", "UnixDaemon", "UnixIO"]),
+      name: "LibeventLoop", dependencies: ["CLibevent", "LineTransport", "UnixDaemon", "UnixIO"],
+      swiftSettings: framePathSettings),
     // What the daemon needs of the OS beside its loop: the socket's lock and the ownership
     // checks of its files, systemd's readiness, socket activation and watchdog.
     .target(name: "UnixDaemon", dependencies: ["UnixIO"]),
@@ -135,7 +154,8 @@ let package = Package(
       name: "TransitionServer",
       dependencies: [
         "FrameStreaming", "TransitionJSON", "TransitionKit", "TransitionWire", "PluginValues",
-      ]
+      ],
+      swiftSettings: framePathSettings
     ),
     // The server core's fakes, shared by its tests and the fuzzer (no shipped binary links
     // them): a clock advanced by hand (`FakeClock`), a peer read by hand (`FakePeer`) and
@@ -178,7 +198,7 @@ let package = Package(
         "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
         "PluginLoader", "PluginValues", "UnixIO", "UnixDaemon", "TransitionViewer", "PluginHost",
         "BuiltinAnimators", "DataAnimator", "DaemonSupport",
-      ]),
+      ], swiftSettings: framePathSettings),
     .executableTarget(
       name: "transitionctl",
       dependencies: [
