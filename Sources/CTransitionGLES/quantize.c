@@ -199,6 +199,8 @@ static int bayer_value(int p) {
     return (p & 4) >> 2 | (q & 4) >> 1 | (p & 2) << 1 | (q & 2) << 2 | (p & 1) << 4 | (q & 1) << 5;
 }
 
+static void dither_offsets(int dither, int offsets[64]);
+
 static inline uint8_t clamp_channel(int value) {
     return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
 }
@@ -207,9 +209,8 @@ int td_gles_quantizer_map(td_gles_quantizer *quantizer, const uint8_t *rgba, int
                           int height, int dither, uint8_t *indices) {
     if (!quantizer || !quantizer->ready || !rgba || !indices || width <= 0 || height <= 0)
         return -1;
-    /* bayer_scale 5: (value >> 5) − (1 << (5 − 5)). */
     int offsets[64];
-    for (int p = 0; p < 64; p++) offsets[p] = dither ? (bayer_value(p) >> 5) - 1 : 0;
+    dither_offsets(dither, offsets);
     for (int y = 0; y < height; y++) {
         const uint8_t *row = rgba + (size_t)y * (size_t)width * 4;
         uint8_t *out = indices + (size_t)y * (size_t)width;
@@ -223,6 +224,50 @@ int td_gles_quantizer_map(td_gles_quantizer *quantizer, const uint8_t *rgba, int
             if (quantizer->table[cell] == UNKNOWN) quantizer->table[cell] = nearest(quantizer, cell);
             out[x] = (uint8_t)quantizer->table[cell];
         }
+    }
+    return 0;
+}
+
+/* The dither offset of each position of the 8 × 8 pattern (bayer_scale 5:
+ * (value >> 5) − (1 << (5 − 5))), or 0s. */
+static void dither_offsets(int dither, int offsets[64]) {
+    for (int p = 0; p < 64; p++) offsets[p] = dither ? (bayer_value(p) >> 5) - 1 : 0;
+}
+
+int td_gles_quantizer_add_cells(td_gles_quantizer *quantizer, const uint8_t *rgba,
+                                const uint8_t *previous, int width, int height, int dither,
+                                uint16_t *cells) {
+    if (!quantizer || !rgba || !cells || width <= 0 || height <= 0 || quantizer->ready) return -1;
+    int offsets[64];
+    dither_offsets(dither, offsets);
+    for (int y = 0; y < height; y++) {
+        size_t start = (size_t)y * (size_t)width;
+        const int *line = offsets + (y & 7) * 8;
+        for (int x = 0; x < width; x++) {
+            size_t index = start + (size_t)x;
+            const uint8_t *pixel = rgba + index * 4;
+            int d = line[x & 7];
+            uint8_t shifted[3] = {clamp_channel(pixel[0] + d), clamp_channel(pixel[1] + d),
+                                  clamp_channel(pixel[2] + d)};
+            cells[index] = (uint16_t)cell_of(shifted);
+            if (previous && memcmp(pixel, previous + index * 4, 3) == 0) continue;
+            unsigned cell = cell_of(pixel);
+            if (quantizer->histogram[cell] == UINT32_MAX) continue;
+            quantizer->histogram[cell]++;
+            for (int channel = 0; channel < 3; channel++)
+                quantizer->sums[cell][channel] += pixel[channel];
+        }
+    }
+    return 0;
+}
+
+int td_gles_quantizer_map_cells(td_gles_quantizer *quantizer, const uint16_t *cells,
+                                size_t count, uint8_t *indices) {
+    if (!quantizer || !quantizer->ready || !cells || !indices) return -1;
+    for (size_t index = 0; index < count; index++) {
+        unsigned cell = cells[index] & (CELLS - 1);
+        if (quantizer->table[cell] == UNKNOWN) quantizer->table[cell] = nearest(quantizer, cell);
+        indices[index] = (uint8_t)quantizer->table[cell];
     }
     return 0;
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "still_layers.h"
 #include "transitiond_gles.h"
 
 /* A layer's place in the paint order: its z, then its index in the frame's array. */
@@ -26,10 +27,14 @@ struct painted {
     size_t index;
 };
 
-struct td_gles_renderer {
+/* How a fragment's coverage of the box is found: not at all (the box lies on whole pixels),
+ * from a scale the CPU works out (an affine layer, whose unit coordinates change by the same
+ * amount from pixel to pixel) or from the screen-space derivatives (a perspective layer). */
+enum coverage { COVERAGE_NONE, COVERAGE_UNIFORM, COVERAGE_DERIVATIVES, COVERAGE_KINDS };
+
+/* One compiled variant of the fragment shader and where its uniforms are. */
+typedef struct {
     GLuint program;
-    GLuint vertex_array;
-    GLuint vertex_buffer;
     GLint matrix;
     GLint size;
     GLint box_origin;
@@ -37,17 +42,25 @@ struct td_gles_renderer {
     GLint container;
     GLint background;
     GLint alpha;
-    GLint textured;
     GLint texture;
     GLint content_shift;
+    GLint per_pixel;
+} shader_variant;
+
+struct td_gles_renderer {
+    /* Indexed by [textured][coverage]; a program of 0 is compiled when first needed. */
+    shader_variant variants[2][COVERAGE_KINDS];
+    GLuint vertex_array;
+    GLuint vertex_buffer;
     td_gles_content_callback content;
     void *content_context;
     struct painted *order;
+    const td_layer **ordered; /* the layers in paint order */
     size_t order_capacity;
+    tdg_still_layers *still; /* NULL unless td_gles_renderer_keep_still_layers */
 };
 
 static const char *vertex_source =
-    "#version 300 es\n"
     "in vec2 unit;\n"
     "uniform mat4 matrix;\n"
     "uniform vec2 size;\n"
@@ -63,28 +76,38 @@ static const char *vertex_source =
     "  boxUnit = unit;\n"
     "}\n";
 
+/* The fragment shader's body, after a header that defines TEXTURED (0 or 1) and COVERAGE (an
+ * `enum coverage`): only what a variant needs is computed, since llvmpipe runs both sides of
+ * a branch. */
 static const char *fragment_source =
-    "#version 300 es\n"
     "precision highp float;\n"
     "in vec2 boxUnit;\n"
     "uniform vec4 background;\n"
     "uniform float alpha;\n"
-    "uniform bool textured;\n"
     "uniform sampler2D content;\n"
     "uniform vec2 contentShift;\n"
+    "uniform vec2 perPixel;\n"
     "out vec4 colour;\n"
     "void main() {\n"
+    "  vec4 c = background;\n"
+    "#if TEXTURED\n"
+    "  vec4 t = texture(content, clamp(boxUnit + contentShift, 0.0, 1.0));\n"
+    "  c = t + c * (1.0 - t.a);\n"
+    "#endif\n"
+    "#if COVERAGE == 0\n"
+    "  colour = c * alpha;\n"
+    "#else\n"
+    "#if COVERAGE == 2\n"
     "  vec2 dx = dFdx(boxUnit);\n"
     "  vec2 dy = dFdy(boxUnit);\n"
-    "  vec2 perPixel = max(vec2(length(vec2(dx.x, dy.x)), length(vec2(dx.y, dy.y))), 1e-7);\n"
-    "  vec2 inside = min(boxUnit, 1.0 - boxUnit) / perPixel;\n"
+    "  vec2 unitsPerPixel = max(vec2(length(vec2(dx.x, dy.x)), length(vec2(dx.y, dy.y))), 1e-7);\n"
+    "#else\n"
+    "  vec2 unitsPerPixel = perPixel;\n"
+    "#endif\n"
+    "  vec2 inside = min(boxUnit, 1.0 - boxUnit) / unitsPerPixel;\n"
     "  vec2 cover = clamp(inside + 0.5, 0.0, 1.0);\n"
-    "  vec4 c = background;\n"
-    "  if (textured) {\n"
-    "    vec4 t = texture(content, clamp(boxUnit + contentShift, 0.0, 1.0));\n"
-    "    c = t + c * (1.0 - t.a);\n"
-    "  }\n"
     "  colour = c * (alpha * cover.x * cover.y);\n"
+    "#endif\n"
     "}\n";
 
 int td_gles_version(void) { return TD_GLES_VERSION_MAJOR * 1000 + TD_GLES_VERSION_MINOR; }
@@ -94,9 +117,11 @@ static void set_error(char *error, size_t size, const char *message, const char 
         snprintf(error, size, "%s%s%s", message, detail ? ": " : "", detail ? detail : "");
 }
 
-static GLuint compile(GLenum kind, const char *source, char *error, size_t error_size) {
+static GLuint compile(GLenum kind, const char *header, const char *source, char *error,
+                      size_t error_size) {
     GLuint shader = glCreateShader(kind);
-    glShaderSource(shader, 1, &source, NULL);
+    const char *sources[2] = {header, source};
+    glShaderSource(shader, 2, sources, NULL);
     glCompileShader(shader);
     GLint ok = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -110,20 +135,20 @@ static GLuint compile(GLenum kind, const char *source, char *error, size_t error
     return shader;
 }
 
-td_gles_renderer *td_gles_renderer_new(char *error, size_t error_size) {
-    GLuint vertex = compile(GL_VERTEX_SHADER, vertex_source, error, error_size);
-    if (!vertex) return NULL;
-    GLuint fragment = compile(GL_FRAGMENT_SHADER, fragment_source, error, error_size);
-    if (!fragment) {
-        glDeleteShader(vertex);
-        return NULL;
-    }
+/* Links the vertex shader with the fragment shader of one variant; 0 on failure. */
+static int make_variant(shader_variant *variant, GLuint vertex, int textured,
+                        enum coverage coverage, char *error, size_t error_size) {
+    char header[96];
+    snprintf(header, sizeof header, "#version 300 es\n#define TEXTURED %d\n#define COVERAGE %d\n",
+             textured, (int)coverage);
+    GLuint fragment = compile(GL_FRAGMENT_SHADER, header, fragment_source, error, error_size);
+    if (!fragment) return -1;
     GLuint program = glCreateProgram();
     glAttachShader(program, vertex);
     glAttachShader(program, fragment);
     glBindAttribLocation(program, 0, "unit");
     glLinkProgram(program);
-    glDeleteShader(vertex);
+    glDetachShader(program, vertex);
     glDeleteShader(fragment);
     GLint ok = 0;
     glGetProgramiv(program, GL_LINK_STATUS, &ok);
@@ -132,25 +157,43 @@ td_gles_renderer *td_gles_renderer_new(char *error, size_t error_size) {
         glGetProgramInfoLog(program, sizeof log, NULL, log);
         set_error(error, error_size, "program does not link", log);
         glDeleteProgram(program);
-        return NULL;
+        return -1;
     }
+    variant->program = program;
+    variant->matrix = glGetUniformLocation(program, "matrix");
+    variant->size = glGetUniformLocation(program, "size");
+    variant->box_origin = glGetUniformLocation(program, "boxOrigin");
+    variant->anchor_point = glGetUniformLocation(program, "anchorPoint");
+    variant->container = glGetUniformLocation(program, "container");
+    variant->background = glGetUniformLocation(program, "background");
+    variant->alpha = glGetUniformLocation(program, "alpha");
+    variant->texture = glGetUniformLocation(program, "content");
+    variant->content_shift = glGetUniformLocation(program, "contentShift");
+    variant->per_pixel = glGetUniformLocation(program, "perPixel");
+    return 0;
+}
+
+td_gles_renderer *td_gles_renderer_new(char *error, size_t error_size) {
     td_gles_renderer *renderer = calloc(1, sizeof *renderer);
     if (!renderer) {
-        glDeleteProgram(program);
         set_error(error, error_size, "out of memory", NULL);
         return NULL;
     }
-    renderer->program = program;
-    renderer->matrix = glGetUniformLocation(program, "matrix");
-    renderer->size = glGetUniformLocation(program, "size");
-    renderer->box_origin = glGetUniformLocation(program, "boxOrigin");
-    renderer->anchor_point = glGetUniformLocation(program, "anchorPoint");
-    renderer->container = glGetUniformLocation(program, "container");
-    renderer->background = glGetUniformLocation(program, "background");
-    renderer->alpha = glGetUniformLocation(program, "alpha");
-    renderer->textured = glGetUniformLocation(program, "textured");
-    renderer->texture = glGetUniformLocation(program, "content");
-    renderer->content_shift = glGetUniformLocation(program, "contentShift");
+    GLuint vertex = compile(GL_VERTEX_SHADER, "#version 300 es\n", vertex_source, error,
+                            error_size);
+    if (!vertex) {
+        free(renderer);
+        return NULL;
+    }
+    for (int textured = 0; textured < 2; textured++)
+        for (int coverage = 0; coverage < COVERAGE_KINDS; coverage++)
+            if (make_variant(&renderer->variants[textured][coverage], vertex, textured,
+                             (enum coverage)coverage, error, error_size) != 0) {
+                glDeleteShader(vertex);
+                td_gles_renderer_destroy(renderer);
+                return NULL;
+            }
+    glDeleteShader(vertex);
     glGenVertexArrays(1, &renderer->vertex_array);
     glGenBuffers(1, &renderer->vertex_buffer);
     glBindVertexArray(renderer->vertex_array);
@@ -171,10 +214,15 @@ td_gles_renderer *td_gles_renderer_new(char *error, size_t error_size) {
 
 void td_gles_renderer_destroy(td_gles_renderer *renderer) {
     if (!renderer) return;
-    glDeleteBuffers(1, &renderer->vertex_buffer);
-    glDeleteVertexArrays(1, &renderer->vertex_array);
-    glDeleteProgram(renderer->program);
+    if (renderer->vertex_buffer) glDeleteBuffers(1, &renderer->vertex_buffer);
+    if (renderer->vertex_array) glDeleteVertexArrays(1, &renderer->vertex_array);
+    for (int textured = 0; textured < 2; textured++)
+        for (int coverage = 0; coverage < COVERAGE_KINDS; coverage++)
+            if (renderer->variants[textured][coverage].program)
+                glDeleteProgram(renderer->variants[textured][coverage].program);
+    tdg_still_layers_destroy(renderer->still);
     free(renderer->order);
+    free(renderer->ordered);
     free(renderer);
 }
 
@@ -183,6 +231,18 @@ void td_gles_renderer_set_content(td_gles_renderer *renderer, td_gles_content_ca
     if (!renderer) return;
     renderer->content = callback;
     renderer->content_context = context;
+}
+
+int td_gles_renderer_keep_still_layers(td_gles_renderer *renderer, int keep) {
+    if (!renderer) return -1;
+    if (!keep) {
+        tdg_still_layers_destroy(renderer->still);
+        renderer->still = NULL;
+    } else if (!renderer->still) {
+        renderer->still = tdg_still_layers_new();
+        if (!renderer->still) return -1;
+    }
+    return 0;
 }
 
 /* Paint order: by z, ties in array order. */
@@ -344,6 +404,34 @@ static void content_shift(const td_layer *layer, const layer_box *box, double sc
     shift[0] = (GLfloat)((x - round(x)) / (box->size[0] * scale));
 }
 
+static int whole(double pixels) { return fabs(pixels - round(pixels)) < 1e-3; }
+
+/* How `layer`'s coverage is found (`enum coverage`). A layer moved by a plain 2D translation
+ * whose box lies on whole pixels needs none (each pixel centre is inside or outside); an
+ * affine layer's unit coordinates change by the same amount from pixel to pixel, so their
+ * change per pixel, which the derivatives would give, is worked out here into `per_pixel`;
+ * a layer in perspective takes the derivatives. */
+static enum coverage coverage_of(const td_layer *layer, const layer_box *box, double scale,
+                                 GLfloat per_pixel[2]) {
+    const double *m = layer->transform;
+    if (m[3] != 0 || m[7] != 0 || !(m[15] > 0)) return COVERAGE_DERIVATIVES;
+    int translation = m[0] == 1 && m[1] == 0 && m[4] == 0 && m[5] == 1 && m[15] == 1;
+    if (translation && whole((box->anchor_point[0] + box->origin[0] + m[12]) * scale) &&
+        whole((box->anchor_point[1] + box->origin[1] + m[13]) * scale) &&
+        whole(box->size[0] * scale) && whole(box->size[1] * scale))
+        return COVERAGE_NONE;
+    double h[3][3];
+    homography(layer, box, scale, h);
+    /* Screen position per unit coordinate: X = (u h00 + v h10 + h20) / W, likewise Y. */
+    double a = h[0][0] / h[2][2], b = h[1][0] / h[2][2];
+    double c = h[0][1] / h[2][2], d = h[1][1] / h[2][2];
+    double det = a * d - b * c;
+    if (!(fabs(det) > 1e-9)) return COVERAGE_DERIVATIVES;
+    per_pixel[0] = (GLfloat)fmax(hypot(d, b) / fabs(det), 1e-7);
+    per_pixel[1] = (GLfloat)fmax(hypot(c, a) / fabs(det), 1e-7);
+    return COVERAGE_UNIFORM;
+}
+
 int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int viewport_width,
                           int viewport_height, double scale) {
     if (!renderer || !frame || viewport_width <= 0 || viewport_height <= 0 || !(scale > 0))
@@ -353,6 +441,10 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
         struct painted *order = realloc(renderer->order, frame->layer_count * sizeof *order);
         if (!order) return -1;
         renderer->order = order;
+        const td_layer **ordered =
+            realloc(renderer->ordered, frame->layer_count * sizeof *ordered);
+        if (!ordered) return -1;
+        renderer->ordered = ordered;
         renderer->order_capacity = frame->layer_count;
     }
     for (size_t i = 0; i < frame->layer_count; i++) {
@@ -360,22 +452,35 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
         renderer->order[i].z = frame->layers[i] ? frame->layers[i]->z : 0;
     }
     qsort(renderer->order, frame->layer_count, sizeof *renderer->order, paint_order);
+    for (size_t k = 0; k < frame->layer_count; k++)
+        renderer->ordered[k] = frame->layers[renderer->order[k].index];
 
     glViewport(0, 0, viewport_width, viewport_height);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
-    glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glUseProgram(renderer->program);
     glBindVertexArray(renderer->vertex_array);
     glBindBuffer(GL_ARRAY_BUFFER, renderer->vertex_buffer);
     glActiveTexture(GL_TEXTURE0);
-    glUniform1i(renderer->texture, 0);
-    glUniform2f(renderer->container, (GLfloat)(viewport_width / scale),
-                (GLfloat)(viewport_height / scale));
+    for (int textured = 0; textured < 2; textured++)
+        for (int coverage = 0; coverage < COVERAGE_KINDS; coverage++) {
+            const shader_variant *variant = &renderer->variants[textured][coverage];
+            glUseProgram(variant->program);
+            glUniform1i(variant->texture, 0);
+            glUniform2f(variant->container, (GLfloat)(viewport_width / scale),
+                        (GLfloat)(viewport_height / scale));
+        }
+    const shader_variant *current = NULL;
+    int blending = -1;
 
-    for (size_t k = 0; k < frame->layer_count; k++) {
-        const td_layer *layer = frame->layers[renderer->order[k].index];
+    size_t first = 0, unchanged = 0;
+    if (renderer->still)
+        first = tdg_still_layers_restore(renderer->still, renderer->ordered, frame->layer_count,
+                                         viewport_width, viewport_height, scale, &unchanged);
+    for (size_t k = first; k < frame->layer_count; k++) {
+        if (renderer->still && k == unchanged && k > 0)
+            tdg_still_layers_keep(renderer->still, k, viewport_width, viewport_height);
+        const td_layer *layer = renderer->ordered[k];
         if (!layer || layer->hidden || !(layer->alpha > 0)) continue;
         double w = layer->frame[2], h = layer->frame[3];
         if (!(w > 0) || !(h > 0)) continue;
@@ -384,35 +489,61 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
             texture = renderer->content(renderer->content_context, layer->content, w, h, scale);
         int has_background = layer->has_background && layer->background[3] > 0;
         if (!texture && !has_background) continue;
+        layer_box box = box_of(layer, scale);
+        if (!(box.size[0] > 0) || !(box.size[1] > 0)) continue;
+
+        GLfloat per_pixel[2] = {0, 0};
+        enum coverage coverage = coverage_of(layer, &box, scale, per_pixel);
+        int opaque = coverage == COVERAGE_NONE && has_background &&
+                     layer->background[3] == 255 && layer->alpha >= 1;
+        const shader_variant *variant = &renderer->variants[texture != 0][coverage];
+        if (variant != current) {
+            glUseProgram(variant->program);
+            current = variant;
+        }
+        if (blending != !opaque) {
+            blending = !opaque;
+            if (blending)
+                glEnable(GL_BLEND);
+            else
+                glDisable(GL_BLEND);
+        }
 
         GLfloat matrix[16], shift[2];
         for (int i = 0; i < 16; i++) matrix[i] = (GLfloat)layer->transform[i];
-        glUniformMatrix4fv(renderer->matrix, 1, GL_FALSE, matrix);
-        layer_box box = box_of(layer, scale);
-        if (!(box.size[0] > 0) || !(box.size[1] > 0)) continue;
-        glUniform2f(renderer->size, (GLfloat)box.size[0], (GLfloat)box.size[1]);
-        glUniform2f(renderer->box_origin, (GLfloat)box.origin[0], (GLfloat)box.origin[1]);
-        glUniform2f(renderer->anchor_point, (GLfloat)box.anchor_point[0],
+        glUniformMatrix4fv(variant->matrix, 1, GL_FALSE, matrix);
+        glUniform2f(variant->size, (GLfloat)box.size[0], (GLfloat)box.size[1]);
+        glUniform2f(variant->box_origin, (GLfloat)box.origin[0], (GLfloat)box.origin[1]);
+        glUniform2f(variant->anchor_point, (GLfloat)box.anchor_point[0],
                     (GLfloat)box.anchor_point[1]);
         if (has_background) {
             float a = layer->background[3] / 255.0f;
-            glUniform4f(renderer->background, layer->background[0] / 255.0f * a,
+            glUniform4f(variant->background, layer->background[0] / 255.0f * a,
                         layer->background[1] / 255.0f * a, layer->background[2] / 255.0f * a, a);
         } else {
-            glUniform4f(renderer->background, 0, 0, 0, 0);
+            glUniform4f(variant->background, 0, 0, 0, 0);
         }
-        glUniform1f(renderer->alpha, (GLfloat)(layer->alpha > 1 ? 1 : layer->alpha));
-        glUniform1i(renderer->textured, texture != 0);
-        content_shift(layer, &box, scale, shift);
-        glUniform2f(renderer->content_shift, shift[0], shift[1]);
-        glBindTexture(GL_TEXTURE_2D, texture);
+        glUniform1f(variant->alpha, (GLfloat)(layer->alpha > 1 ? 1 : layer->alpha));
+        if (coverage == COVERAGE_UNIFORM) glUniform2f(variant->per_pixel, per_pixel[0], per_pixel[1]);
+        if (texture) {
+            content_shift(layer, &box, scale, shift);
+            glUniform2f(variant->content_shift, shift[0], shift[1]);
+            glBindTexture(GL_TEXTURE_2D, texture);
+        }
 
         GLfloat corners[8];
-        quad_corners(layer, &box, scale, 1.0, corners);
+        quad_corners(layer, &box, scale, coverage == COVERAGE_NONE ? 0.0 : 1.0, corners);
         glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corners, corners);
         glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
     }
+    glEnable(GL_BLEND);
     glBindTexture(GL_TEXTURE_2D, 0);
+    if (renderer->still) {
+        if (unchanged == frame->layer_count && unchanged > 0)
+            tdg_still_layers_keep(renderer->still, unchanged, viewport_width, viewport_height);
+        tdg_still_layers_remember(renderer->still, renderer->ordered, frame->layer_count,
+                                  viewport_width, viewport_height, scale);
+    }
     return 0;
 }
 

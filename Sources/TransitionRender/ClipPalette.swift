@@ -14,7 +14,8 @@ public final class ClipPalette {
   public let dithers: Bool
   private let quantizer: OpaquePointer
   private var previous: [UInt8]?
-  private var palette: [UInt8] = []
+  /// ffmpeg's PAL8 palette (256 native-endian `0xAARRGGBB` words), once ``finish()`` made it.
+  public private(set) var palette: [UInt8] = []
 
   /// - Parameters:
   ///   - width, height: the frames' size in pixels.
@@ -40,6 +41,27 @@ public final class ClipPalette {
     previous = rgba
   }
 
+  /// Counts a frame's colours as ``add(_:)`` does and returns it as its colour cells: each
+  /// pixel's 5-bit colour after the dither (`width × height`), for ``paletted(cells:)`` once
+  /// the palette is made. A clip kept as cells takes half the memory of its RGBA frames, and
+  /// the counting and the dither are one pass.
+  public func addCells(_ rgba: [UInt8]) -> [UInt16] {
+    precondition(rgba.count == width * height * 4, "a frame of another size")
+    var cells = [UInt16](repeating: 0, count: width * height)
+    cells.withUnsafeMutableBufferPointer { out in
+      if let previous {
+        _ = td_gles_quantizer_add_cells(
+          quantizer, rgba, previous, Int32(width), Int32(height), dithers ? 1 : 0,
+          out.baseAddress!)
+      } else {
+        _ = td_gles_quantizer_add_cells(
+          quantizer, rgba, nil, Int32(width), Int32(height), dithers ? 1 : 0, out.baseAddress!)
+      }
+    }
+    previous = rgba
+    return cells
+  }
+
   /// Makes the palette from the frames added; call once, after the last ``add(_:)``.
   public func finish() {
     palette = [UInt8](repeating: 0, count: 1024)
@@ -57,6 +79,22 @@ public final class ClipPalette {
     frame.withUnsafeMutableBufferPointer { out in
       _ = td_gles_quantizer_map(
         quantizer, rgba, Int32(width), Int32(height), dithers ? 1 : 0, out.baseAddress!)
+      palette.withUnsafeBufferPointer { source in
+        (out.baseAddress! + pixels).update(from: source.baseAddress!, count: 1024)
+      }
+    }
+    return frame
+  }
+
+  /// Cells from ``addCells(_:)`` as ffmpeg's PAL8 raw frame, as ``paletted(_:)`` makes it of
+  /// the RGBA frame.
+  public func paletted(cells: [UInt16]) -> [UInt8] {
+    precondition(cells.count == width * height, "a frame of another size")
+    precondition(!palette.isEmpty, "finish() first")
+    let pixels = width * height
+    var frame = [UInt8](repeating: 0, count: pixels + 1024)
+    frame.withUnsafeMutableBufferPointer { out in
+      _ = td_gles_quantizer_map_cells(quantizer, cells, pixels, out.baseAddress!)
       palette.withUnsafeBufferPointer { source in
         (out.baseAddress! + pixels).update(from: source.baseAddress!, count: 1024)
       }

@@ -52,6 +52,8 @@ public final class NativeRenderer {
     }
     self.offscreen = offscreen
     self.renderer = renderer
+    // Every frame starts from the same clear, so the layers that stay still are drawn once.
+    _ = td_gles_renderer_keep_still_layers(renderer, 1)
     glRenderer = String(cString: td_gles_renderer_name())
     if drawsContent {
       let drawer = td_gles_content_drawer_new(images)

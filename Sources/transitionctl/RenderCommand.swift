@@ -24,8 +24,8 @@ enum RenderCommand: Command {
     surfaceless context, Mesa's llvmpipe without a GPU; content with cairo and pango), or with
     --renderer chromium by the viewer page in headless Chromium, one at a time (the frame is
     set, fonts and pictures are awaited and two animation frames pass, then the page is
-    captured over the DevTools protocol); pipes the pictures into ffmpeg, or writes them as
-    PNG files. Output frame k shows the recording's frame at start + k/fps (the last one at or
+    captured over the DevTools protocol); pipes the pictures into ffmpeg (the native
+    renderer writes a GIF itself), or writes them as PNG files. Output frame k shows the recording's frame at start + k/fps (the last one at or
     before it), so the same input always gives the same pixels.
 
     INPUT is a recording as 'transitionctl play --out' writes it (it needs the session's
@@ -145,7 +145,8 @@ enum RenderCommand: Command {
       }
     }
     var ffmpeg: String?
-    if case .file = destination {
+    // Every file but the native renderer's GIF, which the renderer library writes itself.
+    if case .file(_, let format) = destination, renderer == .chromium || format != .gif {
       ffmpeg = ExecutableLookup.find(environment["FFMPEG"] ?? "ffmpeg", path: searchPath)
       guard ffmpeg != nil else {
         throw CommandFailure(

@@ -41,10 +41,9 @@ struct RenderDrawing {
         "\(error.description) (make setup installs libegl-mesa0 and libgl1-mesa-dri)")
     }
     let size = renderer.pixelSize
-    if ffmpeg != nil, encodedFormat(sink) == .gif {
+    if encodedFormat(sink) == .gif {
       return try drawGIF(
-        renderer, recorded: recorded, into: sink, ffmpeg: ffmpeg!, rate: rate, loop: loop,
-        progress: progress)
+        renderer, recorded: recorded, into: sink, rate: rate, loop: loop, progress: progress)
     }
     let encoder = try ffmpeg.map { ffmpeg throws(CommandFailure) in
       try startEncoder(
@@ -80,38 +79,43 @@ struct RenderDrawing {
     return size
   }
 
-  /// The native GIF: every frame drawn and counted into one ``ClipPalette``, then each mapped
-  /// to it and handed to ffmpeg as palette indices, which it only compresses.
+  /// The native GIF: every frame drawn and counted into one ``ClipPalette`` (kept as its
+  /// colour cells), then each mapped to it and written by ``GIFFile``, with no ffmpeg.
   private func drawGIF(
-    _ renderer: NativeRenderer, recorded: RecordedFrames, into sink: PictureSink, ffmpeg: String,
+    _ renderer: NativeRenderer, recorded: RecordedFrames, into sink: PictureSink,
     rate: PictureRate, loop: Bool, progress: RenderProgress
   ) throws(CommandFailure) -> (width: Int, height: Int) {
+    guard let partial = sink.partial else {
+      throw CommandFailure(ExitCode.software, "no file to encode into")
+    }
     let size = renderer.pixelSize
     let palette = ClipPalette(width: size.width, height: size.height)
     progress.startPhase()
-    var drawn: [[UInt8]] = []
-    var previous: (index: Int, pixels: [UInt8])?
+    var drawn: [[UInt16]] = []
+    var previous: (index: Int, cells: [UInt16])?
     for (position, index) in frames.enumerated() {
       if let previous, previous.index == index {
-        drawn.append(previous.pixels)
+        drawn.append(previous.cells)
       } else {
         let pixels = renderer.render(recorded.frames[min(index, recorded.frames.count - 1)])
-        palette.add(pixels)
-        previous = (index, pixels)
-        drawn.append(pixels)
+        let cells = palette.addCells(pixels)
+        previous = (index, cells)
+        drawn.append(cells)
       }
       progress.update(position + 1, "drawn")
     }
     palette.finish()
-    let encoder = try startEncoder(
-      ffmpeg, sink: sink, rate: rate, loop: loop,
-      input: .paletted(width: size.width, height: size.height))
+    progress.startPhase()
     do {
-      for pixels in drawn { try encoder.add(palette.paletted(pixels)) }
+      let file = try GIFFile(path: partial.path, palette: palette, rate: rate, loop: loop)
+      for (position, cells) in drawn.enumerated() {
+        try file.add(palette.paletted(cells: cells))
+        progress.update(position + 1, "encoded")
+      }
+      try file.finish()
     } catch {
-      throw CommandFailure(ExitCode.software, error.description)
+      throw CommandFailure(ExitCode.cannotCreate, error.description)
     }
-    try finish(encoder, progress: progress)
     return size
   }
 

@@ -309,7 +309,10 @@ struct TransitionctlRenderTests {
         ["CHROMIUM": "/nonexistent/chromium"], 69, "chromium"
       ),
       ("unknown renderer", [good, "--out", out, "--renderer", "skia"], [:], 64, "--renderer"),
-      ("no ffmpeg", [good, "--out", out], ["FFMPEG": "/nonexistent/ffmpeg"], 69, "ffmpeg"),
+      (
+        "no ffmpeg", [good, "--out", directory.file("out.apng")],
+        ["FFMPEG": "/nonexistent/ffmpeg"], 69, "ffmpeg"
+      ),
       ("unknown extension", [good, "--out", directory.file("out.png")], [:], 64, ".gif, .apng"),
       ("no begin event", [noBegin, "--out", out], [:], 65, "no begin event"),
       ("empty recording", [empty, "--out", out], [:], 65, "empty"),

@@ -30,6 +30,32 @@ import Testing
     }
   }
 
+  @Test func cellsMapToTheIndicesOfTheirFrame() {
+    let width = 24
+    let height = 20
+    func frame(_ shift: Int) -> [UInt8] {
+      var rgba: [UInt8] = []
+      for y in 0..<height {
+        for x in 0..<width {
+          rgba += [UInt8(x * 10), UInt8((y * 12 + shift) % 256), UInt8((x + y) * 5 % 256), 255]
+        }
+      }
+      return rgba
+    }
+    let frames = [frame(0), frame(40), frame(40), frame(90)]
+    for dithers in [false, true] {
+      let byFrame = ClipPalette(width: width, height: height, dithers: dithers)
+      let byCells = ClipPalette(width: width, height: height, dithers: dithers)
+      for rgba in frames { byFrame.add(rgba) }
+      let cells = frames.map { byCells.addCells($0) }
+      byFrame.finish()
+      byCells.finish()
+      for (rgba, cells) in zip(frames, cells) {
+        #expect(byCells.paletted(cells: cells) == byFrame.paletted(rgba), "dithers \(dithers)")
+      }
+    }
+  }
+
   @Test func aFrameOfManyColoursComesBackClose() {
     // A gradient of 4,096 colours over two frames; the second changes the lower half.
     let width = 64

@@ -85,6 +85,17 @@ TD_GLES_EXPORT
 int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int viewport_width,
                           int viewport_height, double scale);
 
+/**
+ * With `keep` non-zero, the renderer keeps a copy of the picture of the layers at the bottom
+ * of the paint order that did not change since its previous draw (every field and the content
+ * text equal; same viewport and scale) and copies it back instead of drawing them again; 0
+ * stops and frees the copy. It relies on every draw starting from the same framebuffer
+ * picture (the caller clears it to the same colour each time); the pixels are then the same
+ * as without it. Returns 0, or -1 when out of memory or `renderer` is NULL.
+ */
+TD_GLES_EXPORT
+int td_gles_renderer_keep_still_layers(td_gles_renderer *renderer, int keep);
+
 /* ---------------------------------------------------------------------------------------- */
 /* The content drawer: what the example scenes carry, as the viewer page draws it            */
 
@@ -214,6 +225,58 @@ int td_gles_quantizer_finish(td_gles_quantizer *quantizer, uint8_t palette[1024]
 TD_GLES_EXPORT
 int td_gles_quantizer_map(td_gles_quantizer *quantizer, const uint8_t *rgba, int width,
                           int height, int dither, uint8_t *indices);
+
+/**
+ * `_add` and the first half of `_map` in one pass: counts the colours of `rgba` as `_add` does
+ * and writes to `cells` (width × height entries) each pixel's 5-bit colour after the dither
+ * that `_map` would add (`dither` as there), for `_map_cells` to turn into palette indices once
+ * the palette is made. A clip kept as cells until then takes half the memory of its RGBA
+ * frames and is not read twice. Returns 0, or -1 for a bad argument or after finish.
+ */
+TD_GLES_EXPORT
+int td_gles_quantizer_add_cells(td_gles_quantizer *quantizer, const uint8_t *rgba,
+                                const uint8_t *previous, int width, int height, int dither,
+                                uint16_t *cells);
+
+/**
+ * Writes the palette index of each of `count` cells (from `_add_cells`) to `indices`: the same
+ * indices `_map` gives for the frame. Needs finish first. Returns 0, or -1 for a bad argument.
+ */
+TD_GLES_EXPORT
+int td_gles_quantizer_map_cells(td_gles_quantizer *quantizer, const uint16_t *cells,
+                                size_t count, uint8_t *indices);
+
+/* ---------------------------------------------------------------------------------------- */
+/* GIF files: palette indices written as an animated GIF, without ffmpeg                     */
+
+typedef struct td_gles_gif_writer td_gles_gif_writer;
+
+/**
+ * Creates (or replaces) the GIF file `path` of `width` × `height` pixels (1 to 65,535) whose
+ * one colour table is `palette` (ffmpeg's PAL8 palette, as td_gles_quantizer_finish writes
+ * it), played forever when `loop` is non-zero, else once. NULL when the file cannot be
+ * created (errno says why) or an argument is bad. Needs no GL.
+ */
+TD_GLES_EXPORT
+td_gles_gif_writer *td_gles_gif_writer_new(const char *path, int width, int height,
+                                           const uint8_t palette[1024], int loop);
+
+/**
+ * Appends a frame: `indices` (width × height palette indices, top row first) shown for
+ * `delay_centiseconds`. Only the rectangle that differs from the frame before is written.
+ * Returns 0, or -1 for a bad argument or a write error.
+ */
+TD_GLES_EXPORT
+int td_gles_gif_writer_add(td_gles_gif_writer *writer, const uint8_t *indices,
+                           int delay_centiseconds);
+
+/** Ends the file and closes it. Returns 0, or -1 when a write failed along the way. */
+TD_GLES_EXPORT
+int td_gles_gif_writer_finish(td_gles_gif_writer *writer);
+
+/** Frees the writer (closing the file if finish was not called). NULL is a no-op. */
+TD_GLES_EXPORT
+void td_gles_gif_writer_destroy(td_gles_gif_writer *writer);
 
 /* ---------------------------------------------------------------------------------------- */
 /* PNG                                                                                       */
