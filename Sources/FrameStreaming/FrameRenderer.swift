@@ -21,13 +21,35 @@ public struct FrameRenderer {
   private let shared: SharedEvaluation
   /// Serves one timeline: what its layers never change is encoded once.
   private var encoder: FrameEncoder
+  /// The offset of a session that interrupted another, added to every frame; nil otherwise.
+  public let handover: Handover?
+  /// Per layer, the fields that change from frame to frame: the timeline's animated fields,
+  /// and those the handover moves.
+  public let animatedFields: [LayerFields]
 
   /// A renderer of `evaluator`'s frames; with a `scratch`, its lines are written there (see
   /// ``FrameScratch``).
   public init(session: String, evaluator: TimelineEvaluator, scratch: FrameScratch? = nil) {
     self.session = session
     shared = SharedEvaluation(evaluator)
-    encoder = FrameEncoder(animatedFields: evaluator.animatedFields, scratch: scratch)
+    handover = nil
+    animatedFields = evaluator.animatedFields
+    encoder = FrameEncoder(animatedFields: animatedFields, scratch: scratch)
+  }
+
+  /// A renderer of `timeline`'s frames for a session that interrupted another: every frame is
+  /// evaluated in full and carries `handover`'s offset at its `t`. Its evaluation is its own,
+  /// shared with no other renderer.
+  public init(
+    session: String, timeline: Timeline, handover: Handover, scratch: FrameScratch? = nil
+  ) {
+    self.session = session
+    let evaluator = TimelineEvaluator(timeline)
+    shared = SharedEvaluation(evaluator)
+    self.handover = handover
+    let moved = handover.changedFields(layerCount: evaluator.animatedFields.count)
+    animatedFields = zip(evaluator.animatedFields, moved).map { $0.union($1) }
+    encoder = FrameEncoder(animatedFields: animatedFields, scratch: scratch)
   }
 
   public init(session: String, timeline: Timeline, scratch: FrameScratch? = nil) {
@@ -83,8 +105,18 @@ public struct FrameRenderer {
     to progress: Double, time: Double?, following follower: GestureFollower? = nil,
     at clockTime: Double = 0
   ) {
-    shared.evaluator.update(&shared.frame, progress: progress, time: time)
-    follower?.apply(to: &shared.frame, at: clockTime)
+    if let handover {
+      // The offset writes fields the timeline may not animate: the frame is evaluated whole,
+      // from just after the timeline's start (``Handover/startProgress``).
+      shared.evaluator.evaluate(
+        progress: max(progress, Handover.startProgress), time: time, into: &shared.frame)
+      shared.frame.progress = min(max(progress, 0), 1)
+      follower?.apply(to: &shared.frame, at: clockTime)
+      handover.apply(to: &shared.frame, at: time ?? shared.frame.t)
+    } else {
+      shared.evaluator.update(&shared.frame, progress: progress, time: time)
+      follower?.apply(to: &shared.frame, at: clockTime)
+    }
     #if DEBUG
       shared.broughtBy = session
       shared.broughtTo = shared.frame.progress

@@ -44,12 +44,15 @@ extension DaemonClient {
   ///   - duration: a duration in seconds instead of the animator's.
   ///   - interactive: when true the session waits for `update`/`finish`/`cancel`.
   ///   - session: an id to give the session instead of the daemon's `sN`.
+  ///   - interrupts: the id of a running session this one interrupts: it ends, and this one
+  ///     takes over its layers as presented (docs/protocol.md, "Interruption").
   public func begin(
     context: [String: JSONValue], animator: String? = nil, duration: Double? = nil,
     interactive: Bool? = nil, session: String? = nil, touch: TouchPoint? = nil,
-    reduceMotion: Bool? = nil
+    reduceMotion: Bool? = nil, interrupts: String? = nil
   ) throws(ClientError) -> BeginResult {
     var message: [String: JSONValue] = ["context": .object(context)]
+    if let interrupts { message["interrupts"] = .string(interrupts) }
     if let reduceMotion { message["reduceMotion"] = .bool(reduceMotion) }
     if let touch { message["touch"] = touch.json }
     if let animator { message["animator"] = .string(animator) }

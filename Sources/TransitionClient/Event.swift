@@ -188,14 +188,18 @@ public struct CompleteEvent: Sendable {
   /// The session that ended.
   public let session: String
   /// True when it reached its end, false when it was cancelled (its last frame then shows the
-  /// initial state).
+  /// initial state) or interrupted (its last frame then shows the layers as presented at the
+  /// interruption).
   public let finished: Bool
+  /// The session that interrupted it (docs/protocol.md, "Interruption"); nil otherwise.
+  public let interruptedBy: String?
   /// The line exactly as received, without its `\n`.
   public let line: String
 
   init(_ object: JSONObject, line: String) throws(ClientError) {
     session = try object.string("session")
     finished = try object.bool("finished")
+    interruptedBy = object["interruptedBy"] == nil ? nil : try object.string("interruptedBy")
     self.line = line
   }
 }

@@ -24,6 +24,9 @@ struct BeginRequest: Equatable {
   /// Whether to play reduced motion: the request's `reduceMotion`, else the context's; nil
   /// when neither says (the config's default then holds).
   var reduceMotion: Bool?
+  /// The running session this one interrupts (`interrupts`): it ends when this one starts,
+  /// and this one takes over its layers as presented (docs/protocol.md, "Interruption").
+  var interrupts: String?
   /// The context's text as the request has it (``Request/contextText``), for ``contextJSON``:
   /// a JSON object, so it ends with `}`.
   var contextText: [UInt8]
@@ -72,6 +75,7 @@ struct BeginRequest: Equatable {
       throw WireError(.badRequest, problem)
     }
     animator = try request.optionalString("animator")
+    interrupts = try request.optionalString("interrupts")
     params = try request.optionalNumbers("params") ?? [:]
     // The text of the member whose value was just read: there whenever `context` is.
     contextText = request.contextText ?? []

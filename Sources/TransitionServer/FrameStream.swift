@@ -288,7 +288,8 @@ final class FrameStream {
     let finalMembers = members
     members = []
     guard !finalMembers.isEmpty else { return }
-    let complete = WireMessage.complete(session: session.id, finished: finished)
+    let complete = WireMessage.complete(
+      session: session.id, finished: finished, interruptedBy: session.outcome?.interruptedBy)
     let sessionID = session.id
     let frameSeq = seq
     let hasDelta = deltaSubscribers > 0

@@ -30,7 +30,7 @@ extension OpRecord {
       .begin, .anyone,
       members: [
         "context", "animator", "duration", "interactive", "session", "params", "touch",
-        "reduceMotion",
+        "reduceMotion", "interrupts",
       ],
       "starts a session"
     ) { core, request, id, client throws(WireError) in

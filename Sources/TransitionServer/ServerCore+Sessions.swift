@@ -28,6 +28,12 @@ extension ServerCore {
           + "(limits.maxSessionSeconds)")
     }
     try requireFree(request.session)
+    if let interrupted = request.interrupts {
+      try requireInterruptible(interrupted, by: client)
+      if interrupted == request.session {
+        throw WireError(.badRequest, "a session cannot interrupt itself (\(interrupted))")
+      }
+    }
     let name: String
     if let requested = request.animator {
       name = requested
@@ -90,15 +96,30 @@ extension ServerCore {
       // Another begin may have taken the id while the animator worked.
       try requireFree(request.session)
       let session: Session
+      // The session it interrupts, when that one still runs (it may have ended while the
+      // animator worked: the new one then starts from its own beginning).
+      let interrupted = request.interrupts.flatMap { sessions[$0] }.flatMap {
+        $0.isCompleted ? nil : $0
+      }
+      // The handover's instant: the interrupted session's last frame shows it, and the new
+      // session's clock starts there.
+      let now = clock.now
       do {
         let id = request.session ?? sessions.makeID()
+        var renderer: FrameRenderer
+        if let interrupted {
+          renderer = try handoverRenderer(
+            from: interrupted, to: made.timeline, request: request, session: id, at: now)
+        } else {
+          renderer = compiledTimelines.renderer(for: made.timeline, session: id)
+        }
         session = try Session(
           id: id, context: request.context, animatorName: made.animator,
           timeline: made.timeline,
-          renderer: compiledTimelines.renderer(for: made.timeline, session: id),
+          renderer: renderer,
           duration: request.duration,
           interactive: request.interactive, touch: request.touch, owner: client, clock: clock,
-          frameClocks: frameClocks)
+          frameClocks: frameClocks, startTime: interrupted == nil ? nil : now)
       } catch {
         throw WireError(
           .animatorFailed,
@@ -126,12 +147,54 @@ extension ServerCore {
           + (made.fallback.map { " (fallback: \($0.code))" } ?? "") + ", \(session.duration) s"
           + (session.interactive ? ", interactive" : "") + ", for \(client)")
       start(session)
+      if let interrupted {
+        logger.info("session \(interrupted.id) interrupted by \(session.id)")
+        interrupted.interrupt(by: session.id, at: now)
+      }
       // The client may have gone while the animator worked, or on a reply far over its limits.
       if !client.isOpen { session.ownerLeft(at: clock.now) }
       return true
     } catch {
       client.fail(id: id, error)
       return false
+    }
+  }
+
+  /// A renderer of `timeline` for the session `id`, which takes over `interrupted`'s layers
+  /// as presented at monotonic `now` (``TransitionKit/Handover``).
+  ///
+  /// - Throws: `EngineError` when the duration cannot drive a clock.
+  private func handoverRenderer(
+    from interrupted: Session, to timeline: Timeline, request: BeginRequest, session id: String,
+    at now: Double
+  ) throws(EngineError) -> FrameRenderer {
+    let duration = request.duration ?? timeline.duration
+    guard duration > 0, duration.isFinite else {
+      throw EngineError(.invalidValue, "duration must be positive, got \(duration)")
+    }
+    let evaluator = TimelineEvaluator(timeline)
+    // The new timeline from just after its start; an interactive one waits there for its
+    // first update.
+    let start = Handover.startProgress
+    let new = (0..<3).map { steps in
+      let t = start * duration + Double(steps) * Handover.velocityStep
+      return evaluator.frame(progress: request.interactive ? start : t / duration, time: t)
+    }
+    let handover = Handover(
+      old: interrupted.presentedFrames(at: now), new: new, duration: Handover.defaultDuration)
+    return FrameRenderer(session: id, timeline: timeline, handover: handover)
+  }
+
+  /// Throws unless `client` may interrupt the session `id`: it runs (in any state but
+  /// completed) and the client may control it.
+  private func requireInterruptible(_ id: String, by client: Client) throws(WireError) {
+    guard let session = sessions[id], !session.isCompleted else {
+      throw WireError(.unknownSession, "interrupts: no running session \(id)")
+    }
+    guard mayControl(session, client) else {
+      throw WireError(
+        .forbidden,
+        "session \(id) belongs to another user; only its user or an admin may interrupt it")
     }
   }
 

@@ -18,6 +18,10 @@ final class Session {
     var finished: Bool
     /// The monotonic time it ended.
     var time: Double
+    /// The linear progress it ended at.
+    var progress: Double
+    /// The session that interrupted it (docs/protocol.md, "Interruption"); nil otherwise.
+    var interruptedBy: String?
   }
 
   // What every frame reads comes first, so that a frame touches the object's first lines
@@ -74,6 +78,8 @@ final class Session {
   /// Creates a session whose clock starts now.
   ///
   /// - Parameters:
+  ///   - start: The monotonic time its clock starts at, not later than now (a session that
+  ///     interrupts another starts at the instant of the handover); nil for now.
   ///   - renderer: Of `timeline`'s frames for `id` (``CompiledTimelines``).
   ///   - duration: The length to play the timeline at; nil for the timeline's own.
   /// - Throws: `EngineError` when the duration cannot drive a clock.
@@ -81,7 +87,7 @@ final class Session {
     id: String, context: TransitionContext, animatorName: String, timeline: Timeline,
     renderer: FrameRenderer, duration: Double?, interactive: Bool, touch: Point? = nil,
     owner: Client, clock: ServerClock,
-    frameClocks: FrameClocks
+    frameClocks: FrameClocks, startTime start: Double? = nil
   ) throws(EngineError) {
     self.id = id
     self.duration = duration ?? timeline.duration
@@ -95,7 +101,7 @@ final class Session {
     self.renderer = renderer
     self.ownerPeerID = owner.id
     self.ownerUID = owner.identity?.uid
-    let now = clock.now
+    let now = start ?? clock.now
     startTime = now
     self.clock = try TransitionClock(
       duration: self.duration, interactive: interactive, at: now)
@@ -127,7 +133,7 @@ final class Session {
 
   /// Linear progress at monotonic `now`.
   func progress(at now: Double) -> Double {
-    if let outcome { return outcome.finished ? 1 : 0 }
+    if let outcome { return outcome.progress }
     return clockLine?.progress(at: now) ?? clock.progress(at: now)
   }
 
@@ -174,11 +180,39 @@ final class Session {
   /// the kept flag before the follower is read, so that a frame without a finger copies none
   /// of it.
   private func liveFollower(_ live: Bool) -> GestureFollower? {
-    live && outcome == nil && isFollowingTouch ? follower : nil
+    live && (outcome == nil || outcome?.interruptedBy != nil) && isFollowingTouch ? follower : nil
   }
 
-  /// Per layer, the fields its timeline animates (``TimelineEvaluator/animatedFields``).
-  var animatedFields: [LayerFields] { renderer.evaluator.animatedFields }
+  /// Per layer, the fields its frames change (``TransitionWire/FrameRenderer/animatedFields``).
+  var animatedFields: [LayerFields] { renderer.animatedFields }
+
+  /// The session time at which another session interrupted this one; nil otherwise.
+  var interruptionTime: Double? {
+    guard let outcome, outcome.interruptedBy != nil else { return nil }
+    return outcome.time - startTime
+  }
+
+  /// The layers as presented at monotonic `now` and one and two ``Handover/velocityStep``s
+  /// before, for a session that interrupts this one.
+  func presentedFrames(at now: Double) -> [Frame] {
+    var frames: [Frame] = []
+    for steps in 0..<3 {
+      let t = max(now - Double(steps) * Handover.velocityStep - startTime, 0)
+      renderer.evaluate(
+        progress: progress(at: startTime + t), time: t, following: liveFollower(true),
+        at: startTime + t
+      ) { frames.append($0) }
+    }
+    return frames
+  }
+
+  /// Ends the session at once because the session `newID` interrupted it at monotonic `now`:
+  /// the final frame shows the layers as presented then, and `complete` carries
+  /// `interruptedBy`.
+  func interrupt(by newID: String, at now: Double) {
+    guard outcome == nil else { return }
+    complete(finished: false, at: now, interruptedBy: newID)
+  }
 
   /// Starts the completion timer; call once, after the session is in the table.
   func start() {
@@ -354,14 +388,16 @@ final class Session {
     completionTimer?.schedule(at: end)
   }
 
-  private func complete(finished: Bool, at time: Double) {
-    outcome = Outcome(finished: finished, time: time)
+  private func complete(finished: Bool, at time: Double, interruptedBy: String? = nil) {
+    let progress = interruptedBy == nil ? (finished ? 1 : 0) : progress(at: time)
+    outcome = Outcome(
+      finished: finished, time: time, progress: progress, interruptedBy: interruptedBy)
     completionTimer?.cancel()
     completionTimer = nil
     let finishedStreams = Array(streams.values)
     streams = [:]
     for stream in finishedStreams {
-      stream.finish(progress: finished ? 1 : 0, t: time - startTime, finished: finished)
+      stream.finish(progress: progress, t: time - startTime, finished: finished)
     }
     let handler = onComplete
     onComplete = nil

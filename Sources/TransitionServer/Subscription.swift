@@ -113,7 +113,11 @@ final class Subscription {
     } else {
       cursors.remove(at: nextCursor)
       cursor.session.virtualReaders -= 1
-      client.send(WireMessage.complete(session: cursor.session.id, finished: true))
+      let interruptedBy = cursor.session.outcome?.interruptedBy
+      client.send(
+        WireMessage.complete(
+          session: cursor.session.id, finished: interruptedBy == nil,
+          interruptedBy: interruptedBy))
       endIfDone()
     }
     return true

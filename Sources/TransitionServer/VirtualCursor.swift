@@ -3,7 +3,7 @@ import TransitionWire
 
 /// Where a virtual-clock subscription is in one session's timeline: frame k shows
 /// t = min(k / fps, duration), from k = 0 to ⌈duration × fps⌉, as if the transition ran
-/// uninterrupted. Holds the session, so its timeline outlives completion until read.
+/// uninterrupted (up to the instant another session interrupted it). Holds the session, so its timeline outlives completion until read.
 final class VirtualCursor {
   let session: Session
   let fps: Double
@@ -17,6 +17,8 @@ final class VirtualCursor {
   private var sync = FrameSync()
   /// True when the next frame of a delta reading is a key frame: the first, and after `resync`.
   var needsKeyFrame = true
+  /// True once the frame at an interruption's instant was produced: the reading ends there.
+  private var reachedInterruption = false
 
   init(session: Session, fps: Double, encoding: FrameEncoding) {
     self.session = session
@@ -33,13 +35,20 @@ final class VirtualCursor {
   ///
   /// - Returns: False, without calling `body`, once the last frame was produced.
   func nextFrame(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
-    guard index <= lastIndex else { return false }
+    guard index <= lastIndex, !reachedInterruption else { return false }
     let duration = session.duration
-    let t = index == lastIndex ? duration : min(Double(index) / fps, duration)
+    var t = index == lastIndex ? duration : min(Double(index) / fps, duration)
+    var progress = t / duration
+    // A session another interrupted ends at the instant it was interrupted, as presented then.
+    if let end = session.interruptionTime, t >= end {
+      t = end
+      progress = session.progress(at: session.startTime + end)
+      reachedInterruption = true
+    }
     let line = FrameSync.line(isDelta: deltaEncoder != nil, needsKeyFrame: needsKeyFrame)
     let plan = sync.decide(seq: index, takers: .init(line), keepsEncoderInStep: false)
     session.produce(
-      plan, seq: index, progress: t / duration, t: t, live: false, encoder: &deltaEncoder,
+      plan, seq: index, progress: progress, t: t, live: false, encoder: &deltaEncoder,
       sync: &sync
     ) { lines in
       lines.write(line, keyWriter: &keyWriter, body)

@@ -24,4 +24,8 @@ public enum Feature: String, CaseIterable, Sendable {
   /// `begin` and the context take `reduceMotion` (docs/protocol.md, "Reduced motion"); the
   /// `begin` reply and event say which form played (`motion`).
   case reduceMotion
+  /// `begin` takes `interrupts`: the new session takes over a running session's layers as
+  /// presented, position and velocity kept, and the interrupted session's `complete` carries
+  /// `interruptedBy` (docs/protocol.md, "Interruption").
+  case interruption
 }

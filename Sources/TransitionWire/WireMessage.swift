@@ -70,12 +70,16 @@ public enum WireMessage {
     return sink.bytes
   }
 
-  /// `{"event":"complete","session":…,"finished":…}\n`.
-  public static func complete(session: String, finished: Bool) -> [UInt8] {
-    line(
-      .object([
-        "event": .string("complete"), "session": .string(session), "finished": .bool(finished),
-      ]))
+  /// `{"event":"complete","session":…,"finished":…}\n`, with `interruptedBy` (the id of the
+  /// session that interrupted it) when there is one.
+  public static func complete(
+    session: String, finished: Bool, interruptedBy: String? = nil
+  ) -> [UInt8] {
+    var members: [String: JSONValue] = [
+      "event": .string("complete"), "session": .string(session), "finished": .bool(finished),
+    ]
+    if let interruptedBy { members["interruptedBy"] = .string(interruptedBy) }
+    return line(.object(members))
   }
 
   /// An event line: `name` in `event`, plus `fields`.

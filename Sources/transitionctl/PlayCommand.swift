@@ -10,6 +10,7 @@ enum PlayCommand: Command {
     play SCENE.json [--animator NAME | --route] [--duration S] [--fps N]
                          [--virtual] [--interactive [--touch X,Y]] [--session ID] [--out FILE]
                          [--delta [--key-every N]] [--loop] [--watch] [--reduce-motion]
+                         [--interrupts ID]
     """
   static let details = """
     Reads SCENE.json (a transition context: operation, container, from and to screens with
@@ -56,6 +57,9 @@ enum PlayCommand: Command {
       --reduce-motion   play the reduced form, as for a person who turned on reduced
                         motion (docs/protocol.md, "Reduced motion"): the animator's own, or
                         the daemon's cross-fade
+      --interrupts ID   interrupt the running session ID: it ends at once, and this one
+                        starts from its layers as presented, their velocity kept
+                        (docs/protocol.md, "Interruption"); not with --loop or --watch
 
     exit status:
       0 the session finished (with --loop: ended by Ctrl-C), 3 it was cancelled, 4 it
@@ -73,7 +77,7 @@ enum PlayCommand: Command {
     "virtual", "interactive", "route", "delta", "loop", "watch", "reduce-motion",
   ]
   static let options: Set<String> = [
-    "animator", "duration", "fps", "session", "out", "touch", "key-every",
+    "animator", "duration", "fps", "session", "out", "touch", "key-every", "interrupts",
   ]
 
   /// How often `--delta` recordings carry a key frame when `--key-every` does not say.
@@ -106,6 +110,9 @@ enum PlayCommand: Command {
     }
     let clock: SubscriptionClock? = arguments.has("virtual") ? .virtual : nil
     if arguments.has("loop") || arguments.has("watch") {
+      if arguments.value("interrupts") != nil {
+        throw CommandFailure(ExitCode.usage, "play: --interrupts goes without --loop and --watch")
+      }
       var loop = PlayLoop(
         scene: scene,
         round: PlayLoop.Round(
@@ -129,7 +136,8 @@ enum PlayCommand: Command {
     let started = try begin(
       scene, client: client, animator: animator, duration: duration ?? scene.duration,
       interactive: interactive, session: arguments.value("session"), touch: touch,
-      reduceMotion: arguments.has("reduce-motion") ? true : nil)
+      reduceMotion: arguments.has("reduce-motion") ? true : nil,
+      interrupts: arguments.value("interrupts"))
     try file?.commit()
     if interactive == true {
       StandardStreams.note(
@@ -155,14 +163,16 @@ enum PlayCommand: Command {
   ///   when the daemon finds its context invalid, the client error's status otherwise.
   static func begin(
     _ scene: SceneFile, client: DaemonClient, animator: String?, duration: Double?,
-    interactive: Bool?, session: String?, touch: TouchPoint? = nil, reduceMotion: Bool? = nil
+    interactive: Bool?, session: String?, touch: TouchPoint? = nil, reduceMotion: Bool? = nil,
+    interrupts: String? = nil
   ) throws(CommandFailure) -> BeginResult {
     let path = scene.path
     let started: BeginResult
     do {
       started = try client.begin(
         context: scene.context, animator: animator, duration: duration,
-        interactive: interactive, session: session, touch: touch, reduceMotion: reduceMotion)
+        interactive: interactive, session: session, touch: touch, reduceMotion: reduceMotion,
+        interrupts: interrupts)
     } catch  where error.daemonCode == WireError.Code.invalidContext.rawValue {
       // The daemon names fields under the request's `context`; the scene writes them from its
       // root.

@@ -63,6 +63,38 @@ struct TransitionctlPlayTests {
     #expect((frames.last?["progress"] as? Double) == 1)
   }
 
+  @Test("play --interrupts ends the running session with interruptedBy and starts from it")
+  func playInterrupts() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let push = try TransitionctlScene(named: "album-flip-push")
+    let pop = try TransitionctlScene(named: "album-flip-pop")
+    let client = try daemon.client()
+    defer { client.close() }
+    // A push long enough to be running when the pop comes.
+    let started = try client.begin(
+      context: push.context, animator: "album-flip", duration: 600, session: "long-push")
+    _ = try client.subscribe(session: started.session)
+    let result = try TransitionctlRun.run(
+      ["play", pop.url.path, "--interrupts", "long-push", "--virtual", "--fps", "20"],
+      socket: daemon.socketPath)
+    #expect(result.status == 0, "\(result.stderr)")
+    let recording = try TransitionctlRecording(result.lines())
+    #expect(recording.complete["finished"] as? Bool == true)
+    var complete: CompleteEvent?
+    while complete == nil {
+      if case .complete(let event) = try client.nextEvent(timeout: .seconds(20)) {
+        complete = event
+      }
+    }
+    #expect(complete?.finished == false)
+    #expect(complete?.interruptedBy == recording.begin["session"] as? String)
+    let refused = try TransitionctlRun.run(
+      ["play", pop.url.path, "--interrupts", "long-push"], socket: daemon.socketPath)
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("unknown_session"), "\(refused.stderr)")
+  }
+
   @Test("play --virtual streams every frame at t = k/fps, seq from 0, ending at progress 1")
   func virtualClockFrames() throws {
     let daemon = try TransitionctlDaemon()

@@ -48,7 +48,7 @@ import TransitionWire
       misspelt["error"]?["message"]
         == .string(
           "interactve is not a member of begin"
-            + " (begin takes context, animator, duration, interactive, session, params, touch, reduceMotion)"
+            + " (begin takes context, animator, duration, interactive, session, params, touch, reduceMotion, interrupts)"
         ))
     #expect(harness.core.sessions.all.isEmpty)
     let hello = harness.reply(#"{"op":"hello","verbose":true}"#, from: admin)

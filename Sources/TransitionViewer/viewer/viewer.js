@@ -254,8 +254,7 @@ class Player {
     this.playhead = frame.t - frames[0].t;
     $("scrubber").max = String(frames.length - 1);
     $("scrubber").value = String(this.index);
-    const ending = this.index === frames.length - 1 && this.record.complete
-      ? (this.record.complete.finished ? " · finished" : " · cancelled") : "";
+    const ending = this.index === frames.length - 1 ? completionText(this.record.complete) : "";
     $("readout").textContent = "frame " + this.index + "/" + (frames.length - 1) +
       " · t " + Number(frame.t).toFixed(3) + " s · progress " + Number(frame.progress).toFixed(3) + ending;
   }
@@ -372,8 +371,16 @@ class Player {
 function describe(record) {
   const begin = record.begin;
   const what = begin ? " · " + begin.animator + " " + begin.operation : "";
-  const state = record.complete ? (record.complete.finished ? " · finished" : " · cancelled") : "";
-  return record.id + what + " · " + record.frames.length + " frames" + state;
+  return record.id + what + " · " + record.frames.length + " frames" +
+    completionText(record.complete);
+}
+
+// How a session ended, from its `complete` event: finished, cancelled, or handed over to the
+// session that interrupted it (its last frame is the handover instant); "" while it runs.
+function completionText(complete) {
+  if (!complete) return "";
+  if (complete.interruptedBy) return " · interrupted by " + complete.interruptedBy;
+  return complete.finished ? " · finished" : " · cancelled";
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import TransitionKit
+
+/// The handover of an interrupting session (``Handover``): position and velocity continuous
+/// for boxes, opacity and transforms, perspective ones too.
+@Suite struct HandoverTests {
+  /// The album flip's cover: a rotation about the layer's left edge under perspective.
+  static func cover(angle: Double) -> LayerState {
+    LayerState(
+      id: "cover", frame: Rect(x: 16, y: 326, width: 171, height: 171),
+      anchor: Point(x: 0, y: 0.5),
+      transform: Transform3D.rotation(angle: angle, x: 0, y: 1, z: 0)
+        .concatenating(.perspective(m34: -1.0 / 500)))
+  }
+
+  static func corners(_ layer: LayerState) -> [Point] {
+    let box = layer.frame
+    return [
+      Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY),
+      Point(x: box.maxX, y: box.maxY), Point(x: box.minX, y: box.maxY),
+    ].map(layer.project)
+  }
+
+  /// Old: closing at `oldSpeed` rad/s from `oldAngle`; new: opening from 0 at `newSpeed`.
+  static func handover(oldAngle: Double, oldSpeed: Double, newSpeed: Double) -> (
+    Handover, (Double) -> Frame, (Double) -> Frame
+  ) {
+    let old = { (t: Double) in Frame(t: t, layers: [cover(angle: oldAngle + oldSpeed * t)]) }
+    let new = { (t: Double) in Frame(t: t, layers: [cover(angle: -newSpeed * t * t)]) }
+    let step = Handover.velocityStep
+    let handover = Handover(
+      old: [old(0), old(-step), old(-2 * step)], new: [new(0), new(step), new(2 * step)])
+    return (handover, old, new)
+  }
+
+  @Test(arguments: [-0.3, -1.2, -1.6, -2.0, -2.8, -3.1])
+  func aPerspectiveFlipKeepsItsCornersAndTheirVelocity(oldAngle: Double) {
+    let (handover, old, new) = Self.handover(oldAngle: oldAngle, oldSpeed: 6, newSpeed: 20)
+    func shown(_ t: Double) -> [Point] {
+      var frame = new(t)
+      handover.apply(to: &frame, at: t)
+      return Self.corners(frame.layers[0])
+    }
+    let h = 1e-5
+    let before = Self.corners(old(0).layers[0])
+    let oldEarlier = Self.corners(old(-h).layers[0])
+    let after = shown(0)
+    let afterNext = shown(h)
+    for index in 0..<4 {
+      let jump = hypot(after[index].x - before[index].x, after[index].y - before[index].y)
+      #expect(jump < 1e-6, "corner \(index) jumps \(jump) pt")
+      let vOld = Point(
+        x: (before[index].x - oldEarlier[index].x) / h,
+        y: (before[index].y - oldEarlier[index].y) / h)
+      let vNew = Point(
+        x: (afterNext[index].x - after[index].x) / h, y: (afterNext[index].y - after[index].y) / h)
+      let change = hypot(vNew.x - vOld.x, vNew.y - vOld.y)
+      #expect(
+        change <= max(0.01 * hypot(vOld.x, vOld.y), 1),
+        "corner \(index): \(vOld) → \(vNew)")
+    }
+    // Settled on the new timeline once the handover time is over.
+    var late = new(Handover.defaultDuration)
+    handover.apply(to: &late, at: Handover.defaultDuration)
+    #expect(late == new(Handover.defaultDuration))
+  }
+}
