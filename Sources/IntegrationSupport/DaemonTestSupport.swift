@@ -252,15 +252,17 @@ extension DaemonProcess {
   /// Starts a daemon from a copy of its binary made just now, which can still be open for
   /// writing in a child another test forked (it closes at that child's exec, which a loaded
   /// machine can delay by seconds): `ETXTBSY` is retried every 20 ms for up to 20 s.
+  /// `whenBusy` is called after each start refused with `ETXTBSY`, before the next.
   static func startCopy(
     _ binary: String, arguments: [String] = [], directory: String? = nil,
-    pluginPath: String? = nil
+    pluginPath: String? = nil, whenBusy: () -> Void = {}
   ) throws -> DaemonProcess {
     for _ in 0..<1000 {
       do {
         return try DaemonProcess(
           arguments: arguments, directory: directory, binary: binary, pluginPath: pluginPath)
       } catch  where DaemonHarness.isTextFileBusy(error) {
+        whenBusy()
         usleep(20_000)
       }
     }

@@ -112,29 +112,32 @@ public final class Connection: EndOfTurnFlushing {
   /// before the socket is closed anyway.
   public var flushTimeout: Double = Connection.defaultFlushTimeout
 
-  private enum State {
+  // The connection's own state, internal only so that its extensions (Connection+Output,
+  // +Input, +Ending) reach it; nothing else in the module touches it.
+
+  enum State {
     case open
     case flushing
     case closed
   }
 
-  private var state = State.open
-  private var bufferEvent: OpaquePointer?
+  var state = State.open
+  var bufferEvent: OpaquePointer?
   /// The input not yet handed out as lines.
-  private var framer = LineFramer(maximumLineLength: Connection.defaultMaximumLineLength)
+  var framer = LineFramer(maximumLineLength: Connection.defaultMaximumLineLength)
   /// Output not yet offered to the socket, and the rule for when it is.
-  private var output = OutputBatch()
+  var output = OutputBatch()
   /// True while the connection is on the loop's list for the end-of-iteration flush.
-  private var isFlushScheduled = false
+  var isFlushScheduled = false
   /// Batches written straight to the socket so far: one for each loop iteration in which
   /// output was written, while the reader keeps up (for tests and statistics).
-  public private(set) var directWrites = 0
-  private var isFlushing = false
+  public internal(set) var directWrites = 0
+  var isFlushing = false
   /// True once queued output went above ``writeLowWatermark``: ``onDrained`` is then due
   /// when it falls back to it.
-  private var isDrainDue = false
-  private var registration: Unmanaged<Connection>?
-  private var partialLineTimer: LoopTimer?
+  var isDrainDue = false
+  var registration: Unmanaged<Connection>?
+  var partialLineTimer: LoopTimer?
 
   /// Takes ownership of a connected stream socket and starts reading from it.
   ///
@@ -178,222 +181,14 @@ public final class Connection: EndOfTurnFlushing {
   /// True until the connection ends (see the lifecycle above).
   public var isOpen: Bool { state == .open }
 
-  /// Bytes queued for the peer and not yet accepted by the socket; 0 once the socket is
-  /// closed.
-  public var pendingOutputBytes: Int {
-    guard let bufferEvent else { return 0 }
-    return output.count + evbuffer_get_length(bufferevent_get_output(bufferEvent))
-  }
-
-  /// True from ``holdOutput()`` until ``flush()`` or ``flushNow()``.
-  public var isHoldingOutput: Bool { output.isHolding }
-
-  /// Queues `bytes` for the peer (one copy, into the output batch); the batch is written once
-  /// this loop iteration's callbacks have run (see "Writes" above).
-  ///
-  /// - Parameter bytes: The bytes to send.
-  /// - Returns: False when the connection has ended (nothing is queued).
-  @discardableResult
-  public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard state == .open, bufferEvent != nil else { return false }
-    if output.write(bytes) { scheduleFlush() }
-    if !isDrainDue, pendingOutputBytes > writeLowWatermark { isDrainDue = true }
-    return true
-  }
-
-  /// Writes what is queued now (held output included, and the hold ends), instead of once
-  /// the iteration's callbacks have run: a reply or frame that must not wait behind the rest
-  /// of the iteration's work (a frame clock tick rendering many sessions) leaves at once, and
-  /// so do frames held for their deadline when it comes. Writes queued afterwards still leave
-  /// together at the end of the iteration, and ``onDrained`` is reported there, never from
-  /// inside this call.
-  public func flushNow() {
-    guard state == .open, output.flushNow(), !isFlushing else { return }
-    scheduleFlush()
-    writeBatch()
-  }
-
-  /// Ends a hold: what is queued leaves with the rest of this iteration's output, once its
-  /// callbacks have run. Without a hold it changes nothing.
-  public func flush() {
-    guard state == .open, output.flush() else { return }
-    scheduleFlush()
-  }
-
-  /// Keeps what is queued, and what is queued after, from being written at the end of loop
-  /// iterations until ``flush()`` or ``flushNow()``. Closing with ``closeAfterFlush()`` still
-  /// sends it.
-  public func holdOutput() {
-    guard state == .open else { return }
-    output.hold()
-  }
-
-  /// Puts the connection on the loop's list for the end-of-iteration flush, once.
-  private func scheduleFlush() {
-    guard !isFlushScheduled else { return }
-    isFlushScheduled = true
-    loop.scheduleFlush(self)
-  }
-
-  /// The end of the loop iteration: offers the batch to the socket unless a hold keeps it,
-  /// written straight with `write` when nothing is waiting in libevent's output buffer, and
-  /// whatever the kernel did not take moves there (arming write interest). Reports
-  /// ``onDrained`` when a direct write (this one, or a ``flushNow()`` earlier in the
-  /// iteration) brought the queued output down to the watermark; what that callback writes
-  /// goes to libevent's output buffer, so one connection gets one direct write per flush and
-  /// the loop polls in between.
-  func endOfTurn() {
-    isFlushScheduled = false
-    let leaves = output.endOfTurn()
-    guard !output.isHolding else { return }
-    guard leaves ? writeBatch() : isFullySent, isDrainDue, state == .open else { return }
-    isDrainDue = false
-    isFlushing = true
-    isFlushScheduled = true
-    onDrained?(self)
-    isFlushing = false
-    isFlushScheduled = false
-    moveBatchToOutput()
-  }
-
-  /// True when nothing is queued anywhere: not in the batch, not in libevent's output buffer.
-  private var isFullySent: Bool { bufferEvent != nil && pendingOutputBytes == 0 }
-
-  /// Writes the batch straight to the socket when libevent's output buffer is empty, else
-  /// appends it there. Returns true when nothing is left queued anywhere (the batch went to
-  /// the kernel whole, or there was nothing to write and nothing waiting).
-  @discardableResult
-  private func writeBatch() -> Bool {
-    guard let bufferEvent else { return false }
-    let slowPath = bufferevent_get_output(bufferEvent)
-    guard output.count > 0 else { return evbuffer_get_length(slowPath) == 0 }
-    guard evbuffer_get_length(slowPath) == 0, !isFlushing else {
-      moveBatchToOutput()
-      return false
-    }
-    let descriptor = bufferevent_getfd(bufferEvent)
-    // One write of the whole batch; what is left then means the kernel's buffer is full.
-    directWrites += 1
-    let written = output.queued.withUnsafeBytes { bytes in
-      var result: Int
-      repeat {
-        result = Glibc.write(descriptor, bytes.baseAddress, bytes.count)
-      } while result < 0 && errno == EINTR
-      return result
-    }
-    output.sent(written)
-    guard output.count == 0 else {
-      // The rest (or everything, on EAGAIN or an error libevent will then report) waits for
-      // the socket to become writable.
-      moveBatchToOutput()
-      return false
-    }
-    return true
-  }
-
-  /// Moves the batch into libevent's output buffer (the slow path, or before flushing at
-  /// close).
-  private func moveBatchToOutput() {
-    guard let bufferEvent, output.count > 0 else { return }
-    let bytes = output.takeAll()
-    bytes.withUnsafeBytes {
-      _ = evbuffer_add(bufferevent_get_output(bufferEvent), $0.baseAddress, $0.count)
-    }
-  }
-
-  /// Queues `bytes` for the peer; see ``write(_:)-(UnsafeRawBufferPointer)``.
-  @discardableResult
-  public func write(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { write($0) }
-  }
-
-  /// Queues the UTF-8 bytes of `text` for the peer; see ``write(_:)-(UnsafeRawBufferPointer)``.
-  @discardableResult
-  public func write(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
-  }
-
-  /// Ends the connection now: ``onClose`` runs with ``CloseReason/local``, queued output is
-  /// dropped and the socket is closed. Does nothing once ended.
-  public func close() {
-    guard state != .closed else { return }
-    if state == .open { end(.local) }
-    releaseSocket()
-  }
-
-  /// Ends the connection but sends the output already queued first: ``onClose`` runs now
-  /// with ``CloseReason/local``; the socket closes once the output is flushed, fails, or
-  /// makes no progress for ``flushTimeout`` seconds. Does nothing once ended.
-  public func closeAfterFlush() {
-    guard state == .open else { return }
-    end(.local)
-    flushThenRelease()
-  }
-
   // MARK: - Callbacks from libevent
 
-  private static func from(_ context: UnsafeMutableRawPointer?) -> Connection? {
+  static func from(_ context: UnsafeMutableRawPointer?) -> Connection? {
     guard let context else { return nil }
     return Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
   }
 
-  /// Moves what libevent read into the framer and delivers the lines it makes, until they
-  /// run out or the connection ends.
-  private func readLines() {
-    guard let bufferEvent else { return }
-    let input = bufferevent_get_input(bufferEvent)
-    let available = evbuffer_get_length(input)
-    if available > 0, let bytes = evbuffer_pullup(input, -1) {
-      framer.append(UnsafeRawBufferPointer(start: bytes, count: available), at: loop.now)
-      _ = evbuffer_drain(input, available)
-    }
-    while state == .open, let event = framer.nextEvent() {
-      switch event {
-      case .line(let line): onLine?(self, line)
-      case .overlongLine: onLineTooLong?(self)
-      }
-    }
-    schedulePartialLineCheck()
-  }
-
-  /// Sets the timer for the unfinished line's deadline, or cancels it when there is none.
-  ///
-  /// A deadline already past (bytes read in the iteration that also made the timer due) fires
-  /// on the loop's next iteration: the verdict is the timer's alone, so reading more of the line
-  /// can never cancel it.
-  private func schedulePartialLineCheck() {
-    guard state == .open, let timeout = partialLineTimeout, let since = framer.partialLineSince
-    else {
-      partialLineTimer?.cancel()
-      return
-    }
-    if partialLineTimer == nil {
-      partialLineTimer = try? LoopTimer(loop: loop) { [weak self] in self?.checkPartialLine() }
-    }
-    partialLineTimer?.schedule(at: since + timeout)
-  }
-
-  private func checkPartialLine() {
-    guard state == .open, let timeout = partialLineTimeout else { return }
-    switch framer.checkPartialLine(now: loop.now, timeout: timeout) {
-    case .timedOut: onPartialLineTimeout?(self)
-    case .waitUntil: schedulePartialLineCheck()
-    case .none: break
-    }
-  }
-
-  private func outputDrained() {
-    switch state {
-    case .open:
-      isDrainDue = false
-      onDrained?(self)
-    case .flushing: if pendingOutputBytes == 0 { releaseSocket() }
-    case .closed: break
-    }
-  }
-
-  private func handleEvents(_ events: Int16) {
+  func handleEvents(_ events: Int16) {
     let events = Int32(events)
     switch state {
     case .open:
@@ -413,55 +208,7 @@ public final class Connection: EndOfTurnFlushing {
     }
   }
 
-  // MARK: - Ending
-
-  /// Leaves the open state: calls ``onClose`` once and drops every callback.
-  private func end(_ reason: CloseReason) {
-    state = .flushing
-    let handler = onClose
-    onLine = nil
-    onLineTooLong = nil
-    onPartialLineTimeout = nil
-    partialLineTimer?.cancel()
-    partialLineTimer = nil
-    onDrained = nil
-    onClose = nil
-    handler?(self, reason)
-  }
-
-  private func flushThenRelease() {
-    guard state == .flushing, let bufferEvent else { return }
-    moveBatchToOutput()
-    _ = bufferevent_disable(bufferEvent, Int16(EV_READ))
-    if pendingOutputBytes == 0 {
-      releaseSocket()
-      return
-    }
-    bufferevent_setwatermark(bufferEvent, Int16(EV_WRITE), 0, 0)
-    var timeout = MonotonicClock.timeval(forDelay: flushTimeout)
-    _ = bufferevent_set_timeouts(bufferEvent, nil, &timeout)
-  }
-
-  /// Frees the bufferevent (closing the socket) and drops the self-reference. libevent
-  /// defers the actual free while one of its callbacks is running.
-  private func releaseSocket() {
-    state = .closed
-    if let bufferEvent {
-      bufferevent_setcb(bufferEvent, nil, nil, nil, nil)
-      bufferevent_free(bufferEvent)
-      self.bufferEvent = nil
-    }
-    output = OutputBatch()
-    let socketClosed = onSocketClosed
-    onSocketClosed = nil
-    socketClosed?(self)
-    if let registration {
-      self.registration = nil
-      registration.release()
-    }
-  }
-
-  private func applyWatermarks() {
+  func applyWatermarks() {
     guard let bufferEvent, state == .open else { return }
     // Stop reading once a line plus its newline and one byte more is buffered: enough to
     // know the line is too long, and a bound on memory per connection.

@@ -1,3 +1,4 @@
+import FrameStreaming
 import PluginLoader
 import PluginValues
 import TransitionJSON

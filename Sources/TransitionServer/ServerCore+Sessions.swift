@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionJSON
 import TransitionKit
 import TransitionWire

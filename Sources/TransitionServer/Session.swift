@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionKit
 import TransitionWire
 

@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionWire
 
 /// Where a virtual-clock subscription is in one session's timeline: frame k shows

@@ -1,3 +1,5 @@
+import FrameStreaming
+
 /// A measurement transition-bench can make: the one list of modes, which the command line,
 /// the usage text and the run loop all read.
 enum BenchMode: String, CaseIterable {

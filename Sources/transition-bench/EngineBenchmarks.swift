@@ -1,4 +1,5 @@
 import Foundation
+import FrameStreaming
 import TransitionJSON
 import TransitionKit
 import TransitionWire

@@ -1,5 +1,6 @@
 import DataAnimator
 import Foundation
+import FrameStreaming
 import TransitionJSON
 import TransitionKit
 import TransitionPluginSDK

@@ -74,15 +74,16 @@ import UnixIO
   @Test func aTricklingClientDoesNotExtendItsLine() throws {
     let daemon = try DaemonProcess(config: #"{"limits": {"partialLineSeconds": 0.5}}"#)
     let socket = try BlockingLineSocket(path: daemon.socketPath)
-    // One byte at a time, each well within the timeout of the one before: the line is still
-    // timed from its first byte.
+    // One byte at a time, each well within the timeout of the one before (the next goes when
+    // no reply has come for 50 ms): the line is still timed from its first byte.
     var sent = 0
     var reply: String?
     while reply == nil, sent < 200 {
       try? socket.sendRaw("x")
       sent += 1
-      usleep(50_000)
-      reply = try? socket.daemonLineIfAvailable()
+      reply = (try? socket.readLine(deadline: .now + .milliseconds(50))).map {
+        String(decoding: $0, as: UTF8.self)
+      }
     }
     let line = try #require(reply)
     #expect(line.contains("(limits.partialLineSeconds)"))

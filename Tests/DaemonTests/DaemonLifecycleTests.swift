@@ -105,16 +105,20 @@ import UnixIO
   @Test func aStartThatWaitsForABusyBinaryKeepsItsDirectoryAndLog() throws {
     let (directory, binary) = try directoryWithACopyOfTheDaemon()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    // Held open for writing for 0.3 s: the first starts fail with ETXTBSY.
-    let writer = open(binary, O_WRONLY | O_CLOEXEC)
+    // Held open for writing until a start has failed with ETXTBSY, then closed.
+    var writer = open(binary, O_WRONLY | O_CLOEXEC)
     try #require(writer >= 0)
-    let closer = Thread {
-      usleep(300_000)
-      close(writer)
-    }
-    closer.start()
+    var busyStarts = 0
     let daemon = try DaemonProcess.startCopy(
-      binary, directory: directory + "/run", pluginPath: DaemonHarness.productsDirectory)
+      binary, directory: directory + "/run", pluginPath: DaemonHarness.productsDirectory,
+      whenBusy: {
+        busyStarts += 1
+        if writer >= 0 {
+          close(writer)
+          writer = -1
+        }
+      })
+    #expect(busyStarts >= 1)
     #expect(FileManager.default.fileExists(atPath: directory + "/run/daemon.log"))
     #expect(try daemon.client().hello().pid == Int(daemon.pid))
     #expect(DaemonHarness.waitUntil { daemon.log.contains("loaded plugin") }, "\(daemon.log)")

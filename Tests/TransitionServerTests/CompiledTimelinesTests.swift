@@ -1,3 +1,4 @@
+import FrameStreaming
 import Testing
 import TransitionKit
 import TransitionWire

@@ -1,4 +1,5 @@
 import Foundation
+import FrameStreaming
 import Testing
 import TransitionJSON
 import TransitionKit
