@@ -1,4 +1,5 @@
 import TransitionJSON
+import TransitionKit
 import TransitionWire
 
 /// Typed wrappers over the protocol's ops. Each sends one request, waits up to

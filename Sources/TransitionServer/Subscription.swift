@@ -1,3 +1,4 @@
+import TransitionKit
 import TransitionWire
 
 /// One client's subscription to one session or to every session (`*`), at its own frame rate

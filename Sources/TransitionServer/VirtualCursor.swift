@@ -1,4 +1,5 @@
 import FrameStreaming
+import TransitionKit
 import TransitionWire
 
 /// Where a virtual-clock subscription is in one session's timeline: frame k shows

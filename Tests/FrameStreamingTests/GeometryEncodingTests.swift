@@ -1,3 +1,4 @@
+import FrameStreaming
 import Testing
 import TransitionJSON
 import TransitionKit
