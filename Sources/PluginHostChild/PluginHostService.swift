@@ -77,41 +77,9 @@ public struct PluginHostService {
     case .scan:
       let files = brought
       brought = []
-      defer { for file in files { close(file) } }
-      let request: ScanRequest
-      do {
-        request = try ScanRequest(payload: message.payload)
-      } catch {
-        Self.complain("unreadable scan request: \(error.message)")
-        return false
-      }
-      guard request.handedOver == files.count else {
-        Self.complain(
-          "the scan lists \(request.handedOver) files but \(files.count) were handed over")
-        return false
-      }
-      var scan = ScanFiles(files: request.files)
-      var next = files.makeIterator()
-      for index in scan.files.indices where scan.files[index].refusal == nil {
-        scan.files[index].descriptor = next.next() ?? -1
-      }
-      let registry =
-        self.registry
-        ?? PluginRegistry(
-          configuration: PluginRegistry.Configuration(
-            searchPath: PluginSearchPath(configured: [], executableDirectory: nil)))
-      self.registry = registry
-      let descriptor = self.descriptor
-      var sent = true
-      let report = registry.rescan(files: scan) { index in
-        var payload: [UInt8] = []
-        HostMessage.append(UInt32(index), to: &payload)
-        sent = sent && Self.send(HostMessage(.loading, payload: payload), on: descriptor)
-      }
-      let scanned = ScanReport(animators: registry.animators, diagnostics: report.diagnostics)
-      return sent
-        && Self.send(
-          HostMessage(.scanned, call: message.call, payload: scanned.payload), on: descriptor)
+      guard let scanned = scan(message, files: files) else { return false }
+      return Self.send(
+        HostMessage(.scanned, call: message.call, payload: scanned.payload), on: descriptor)
     case .timeline:
       let answer: HostMessage
       if let call = TimelineCall(payload: message.payload), let registry {
@@ -128,6 +96,45 @@ public struct PluginHostService {
       Self.complain("the daemon sent a \(message.kind) message")
       return false
     }
+  }
+
+  /// Loads the files a `scan` lists (each library announced by a `loading` message first) and
+  /// closes them all before its report is sent, so that a host that has reported holds no
+  /// descriptor but its socket; nil when the request is unreadable or the daemon is gone.
+  private mutating func scan(_ message: HostMessage, files: [Int32]) -> ScanReport? {
+    defer { for file in files { close(file) } }
+    let request: ScanRequest
+    do {
+      request = try ScanRequest(payload: message.payload)
+    } catch {
+      Self.complain("unreadable scan request: \(error.message)")
+      return nil
+    }
+    guard request.handedOver == files.count else {
+      Self.complain(
+        "the scan lists \(request.handedOver) files but \(files.count) were handed over")
+      return nil
+    }
+    var scan = ScanFiles(files: request.files)
+    var next = files.makeIterator()
+    for index in scan.files.indices where scan.files[index].refusal == nil {
+      scan.files[index].descriptor = next.next() ?? -1
+    }
+    let registry =
+      self.registry
+      ?? PluginRegistry(
+        configuration: PluginRegistry.Configuration(
+          searchPath: PluginSearchPath(configured: [], executableDirectory: nil)))
+    self.registry = registry
+    let descriptor = self.descriptor
+    var sent = true
+    let report = registry.rescan(files: scan) { index in
+      var payload: [UInt8] = []
+      HostMessage.append(UInt32(index), to: &payload)
+      sent = sent && Self.send(HostMessage(.loading, payload: payload), on: descriptor)
+    }
+    guard sent else { return nil }
+    return ScanReport(animators: registry.animators, diagnostics: report.diagnostics)
   }
 
   static func answer(_ result: PluginTimelineResult, call: UInt32) -> HostMessage {

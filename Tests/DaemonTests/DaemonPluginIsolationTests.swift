@@ -207,7 +207,17 @@ import TransitionJSON
   @Test func theHostRunsUnprivilegedWithoutNewPrivilegesAndItsLimits() throws {
     let daemon = try DaemonProcess(
       config: #"{"limits": {"pluginMemoryBytes": 805306368, "pluginCPUSeconds": 900}}"#)
-    let host = try #require(Self.hostPID(try daemon.client()))
+    let client = try daemon.client()
+    // The host has sent its scan report once a library it loaded is listed; by then it has
+    // closed every file the daemon handed it.
+    #expect(
+      try DaemonHarness.waitUntil {
+        let listing = try client.rawReply(["op": "animators"])
+        return listing.fields["animators"]?.arrayValue?.contains {
+          $0["name"]?.stringValue == "crossfade"
+        } == true
+      })
+    let host = try #require(try Self.hostPID(client))
     let status = try Self.procFile("/proc/\(host)/status")
     let limits = try Self.procFile("/proc/\(host)/limits")
     func field(_ name: String) -> [String] {
