@@ -17,6 +17,9 @@ struct AnimatorDocument: Sendable {
   /// What every operation plays with reduced motion (the file's `reduced`); nil when the file
   /// gives no reduced form, and the daemon's cross-fade plays instead.
   var reduced: OperationPlan?
+  /// Seconds a session of this animator takes to hand over from one it interrupts (the
+  /// file's `handover`); nil for the daemon's default.
+  var handover: Double?
   /// The slots of every name the file's expressions read or its variables set.
   var nameSlots: NameSlots
 }

@@ -4,7 +4,7 @@ import TransitionKit
 /// The document's top level: its parameters, variables and expressions.
 extension AnimatorDocumentReader {
   static let documentKeys: Set<String> = [
-    "$schema", "description", "params", "let", "requires", "operations", "reduced",
+    "$schema", "description", "params", "let", "requires", "operations", "reduced", "handover",
   ]
 
   mutating func document(_ value: JSONValue, name: String) -> AnimatorDocument? {
@@ -45,10 +45,11 @@ extension AnimatorDocumentReader {
       report("", "\"operations\" is required")
     }
     let reduced = members["reduced"].flatMap { self.reducedPlan($0, "/reduced") }
+    let handover = members["handover"].flatMap { self.handover($0, "/handover") }
     return AnimatorDocument(
       name: name, parameters: parameters, variables: variables,
       requiresSelected: requiresSelected, requiresMatch: requiresMatch, plans: plans,
-      reduced: reduced, nameSlots: nameSlots)
+      reduced: reduced, handover: handover, nameSlots: nameSlots)
   }
 
   mutating func parameters(_ value: JSONValue, _ pointer: String) -> [AnimatorParameter] {

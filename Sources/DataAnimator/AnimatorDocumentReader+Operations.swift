@@ -110,6 +110,19 @@ extension AnimatorDocumentReader {
     return seconds
   }
 
+  /// The file's `handover`: seconds in (0, `Timeline.maximumHandover`].
+  mutating func handover(_ value: JSONValue, _ pointer: String) -> Double? {
+    guard let seconds = number(value, pointer) else { return nil }
+    guard seconds > 0, seconds <= Timeline.maximumHandover else {
+      report(
+        pointer,
+        "must be in (0, \(JSONValue.format(Timeline.maximumHandover))] seconds, got "
+          + JSONValue.format(seconds))
+      return nil
+    }
+    return seconds
+  }
+
   mutating func curve(_ value: JSONValue, _ pointer: String) -> TimingCurve? {
     do {
       return try TimingCurve(json: JSONField(value, path: "")).validated()

@@ -228,7 +228,8 @@ struct TimelineBuilder {
       )
     }
     var timeline = try Timeline(
-      duration: duration, curve: plan.curve, layers: layers, gesture: try gesture())
+      duration: duration, curve: plan.curve, layers: layers, gesture: try gesture(),
+      handover: document.handover)
     timeline.warnings = warnings
     return timeline
   }

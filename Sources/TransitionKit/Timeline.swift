@@ -34,6 +34,10 @@ public struct Timeline: Equatable, Sendable {
   /// How the timeline follows a finger, if it does (``TimelineGesture``); nil for a timeline
   /// driven by progress alone.
   public private(set) var gesture: TimelineGesture?
+  /// Seconds a session playing this timeline takes to hand over from a session it interrupts
+  /// (``Handover``); nil for the daemon's default (``Handover/defaultDuration``). In
+  /// (0, ``maximumHandover``].
+  public private(set) var handover: Double?
   /// What the animator wants the client told about this timeline, one line each (a `begin`
   /// reply's `warnings`): for example that it guessed what the context did not say. At most
   /// `maximumWarnings` of at most `maximumWarningLength` characters; extra ones are dropped.
@@ -58,16 +62,19 @@ public struct Timeline: Equatable, Sendable {
   /// The longest timeline, in seconds (the largest `limits.maxSessionSeconds` the daemon
   /// accepts; the daemon's configured limit is usually far lower).
   public static let maximumDuration = 1e9
+  /// The longest handover a timeline may ask for, in seconds.
+  public static let maximumHandover = 10.0
 
   /// A validated timeline.
   /// - Throws: `EngineError` naming the first problem: a duration that is not positive and
   ///   finite or over `maximumDuration`, no layers, an empty or repeated layer id, a non-finite
   ///   initial value, a track repeated or without keyframes, a keyframe outside [0, 1], a value
   ///   of the wrong kind or over `maximumValueMagnitude`, an invalid or unbounded curve, a
-  ///   gesture that `TimelineGesture` refuses (a held id the timeline lacks, a bad range).
+  ///   gesture that `TimelineGesture` refuses (a held id the timeline lacks, a bad range), a
+  ///   handover outside (0, `maximumHandover`].
   public init(
     duration: Double, curve: TimingCurve = .linear, layers: [TimelineLayer],
-    gesture: TimelineGesture? = nil
+    gesture: TimelineGesture? = nil, handover: Double? = nil
   ) throws(EngineError) {
     try EngineError.requireFinite(duration, "duration")
     guard duration > 0 else {
@@ -102,6 +109,20 @@ public struct Timeline: Equatable, Sendable {
     }
     try gesture?.validate(layerIDs: seen, path: "gesture")
     self.gesture = gesture
+    if let handover { try Self.requireValidHandover(handover, "handover") }
+    self.handover = handover
+  }
+
+  /// Throws unless `seconds` is a handover a timeline may ask for: in (0, `maximumHandover`].
+  /// - Throws: `EngineError` naming `path`.
+  public static func requireValidHandover(_ seconds: Double, _ path: String) throws(EngineError) {
+    try EngineError.requireFinite(seconds, path)
+    guard seconds > 0, seconds <= maximumHandover else {
+      throw EngineError(
+        .outOfRange,
+        "\(path) must be in (0, \(JSONValue.format(maximumHandover))] seconds, got "
+          + JSONValue.format(seconds))
+    }
   }
 
   private static func validate(

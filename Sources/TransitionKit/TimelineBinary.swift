@@ -6,7 +6,9 @@ import TransitionJSON
 ///
 /// ```
 /// timeline   "TLB" 1 · f64 duration · curve · u8 has-gesture [string: the gesture's JSON]
-///            · u32 n · n × string (warnings) · u32 n · n × layer
+///            · u32 n · n × string (warnings) · u32 n · n × layer · extras
+/// extras     each a u8 tag and its value, in tag order, each only when the timeline sets it
+///            (a timeline without one ends with its layers): 1 handover (f64 seconds)
 /// layer      string id · u8 has-content [string: the content's JSON] · 4 × f64 frame
 ///            · u16 fields set · each field set, in bit order · u32 n · n × track
 /// fields     bit 0 anchor (2 × f64), 1 alpha, 2 hidden (u8 0 or 1), 3 z, 4 background
@@ -42,6 +44,10 @@ extension Timeline {
     for warning in warnings { writer.string(warning) }
     writer.count(layers.count)
     for index in layers.indices { writer.layer(layers[index]) }
+    if let handover {
+      writer.integer(BinaryExtra.handover.rawValue)
+      writer.number(handover)
+    }
     return writer.bytes
   }
 
@@ -62,6 +68,11 @@ extension Timeline {
       return timeline
     }
   }
+}
+
+/// The tags of the extras that may follow a timeline's layers.
+enum BinaryExtra: UInt8 {
+  case handover = 1
 }
 
 /// The properties and modes in the order of their index in the binary form, and the fields of

@@ -195,7 +195,14 @@ struct BinaryTimelineReader {
     var layers: [TimelineLayer] = []
     layers.reserveCapacity(layerCount)
     for _ in 0..<layerCount { layers.append(try layer()) }
-    var timeline = try Timeline(duration: duration, curve: curve, layers: layers, gesture: gesture)
+    // The extras, each at most once and in tag order; any other byte is left for `end()`.
+    var handover: Double?
+    if offset < raw.count, raw[offset] == BinaryExtra.handover.rawValue {
+      offset += 1
+      handover = try number()
+    }
+    var timeline = try Timeline(
+      duration: duration, curve: curve, layers: layers, gesture: gesture, handover: handover)
     timeline.warnings = warnings
     return timeline
   }

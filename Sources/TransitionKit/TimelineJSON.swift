@@ -11,7 +11,7 @@ import TransitionJSON
 ///                                         "curve": "linear"}]}]}],
 ///  "gesture": {"hold": ["cover"], "axis": "y", "range": 600, "direction": 1}}
 /// ```
-/// `gesture` is optional (``TimelineGesture``).
+/// `gesture` is optional (``TimelineGesture``); so is `handover`, seconds (``handover``).
 /// A layer's initial values use the property names of `LayerProperty` as keys (`scale` sets both
 /// axes); `content` is passed through; `frame` is required, everything else has its default.
 extension Timeline {
@@ -19,7 +19,7 @@ extension Timeline {
   /// - Throws: `EngineError` naming the field of the first problem.
   public init(json: JSONValue) throws(EngineError) {
     let root = JSONField(json, path: "")
-    try root.allowOnly(["duration", "curve", "layers", "gesture", "warnings"])
+    try root.allowOnly(["duration", "curve", "layers", "gesture", "handover", "warnings"])
     let curve = try root.optional("curve").map { field throws(EngineError) in
       try TimingCurve(json: field)
     }
@@ -32,7 +32,7 @@ extension Timeline {
     }
     try self.init(
       duration: try root.required("duration").number(), curve: curve ?? .linear, layers: layers,
-      gesture: gesture)
+      gesture: gesture, handover: try root.optional("handover")?.number())
     for element in try root.optional("warnings")?.elements().prefix(Self.maximumWarnings) ?? [] {
       warnings.append(try element.string())
     }
@@ -118,6 +118,7 @@ extension Timeline {
     ]
     if curve != .linear { root["curve"] = curve.json }
     if let gesture { root["gesture"] = gesture.json }
+    if let handover { root["handover"] = .number(handover) }
     if !warnings.isEmpty { root["warnings"] = .array(warnings.map(JSONValue.string)) }
     return .object(root)
   }

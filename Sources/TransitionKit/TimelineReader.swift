@@ -30,6 +30,7 @@ enum TimelineReader {
     var layers: [TimelineLayer] = []
     var gesture: TimelineGesture?
     var warnings: JSONValue?
+    var handover: Double?
     try reader.beginObject()
     while let key = try reader.nextMember() {
       switch key {
@@ -51,13 +52,16 @@ enum TimelineReader {
       case "warnings":
         try seen.insert(4)
         warnings = try reader.value()
+      case "handover":
+        try seen.insert(5)
+        if try !reader.null() { handover = try reader.number() }
       default:
         throw Unreadable()
       }
     }
     guard let duration else { throw Unreadable() }
     var timeline = try Timeline(
-      duration: duration, curve: curve, layers: layers, gesture: gesture)
+      duration: duration, curve: curve, layers: layers, gesture: gesture, handover: handover)
     if let warnings, warnings != .null {
       // As `Timeline(json:)` reads them: only the kept ones must be strings.
       for element in try JSONField(warnings, path: "warnings").elements()

@@ -22,6 +22,10 @@ extension Timeline {
       sink.append(",\"gesture\":")
       sink.appendJSON(gesture.json)
     }
+    if let handover {
+      sink.append(",\"handover\":")
+      sink.appendNumber(handover)
+    }
     sink.append(",\"layers\":[")
     // By index, so that no layer is copied out of the array.
     for index in layers.indices {

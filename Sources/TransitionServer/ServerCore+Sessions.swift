@@ -182,7 +182,8 @@ extension ServerCore {
       return evaluator.frame(progress: request.interactive ? start : t / duration, time: t)
     }
     let handover = Handover(
-      old: interrupted.presentedFrames(at: now), new: new, duration: Handover.defaultDuration)
+      old: interrupted.presentedFrames(at: now), new: new,
+      duration: timeline.handover ?? Handover.defaultDuration)
     return FrameRenderer(session: id, timeline: timeline, handover: handover)
   }
 

@@ -56,6 +56,25 @@ import TransitionKit
     #expect(pointers.contains("/extra"))
   }
 
+  /// The file's `handover` is a number of seconds in (0, 10], refused with its place otherwise.
+  @Test func theHandoverIsBounded() {
+    func withHandover(_ value: String) -> String {
+      Self.minimal.replacingOccurrences(
+        of: #"{"operations""#, with: #"{"handover": \#(value), "operations""#)
+    }
+    #expect(issues(withHandover("0.1")).isEmpty)
+    #expect(issues(withHandover("10")).isEmpty)
+    for (value, message) in [
+      ("0", "must be in (0, 10] seconds, got 0"), ("10.5", "must be in (0, 10] seconds, got 10.5"),
+      ("-1", "must be in (0, 10] seconds, got -1"), (#""fast""#, "must be a number"),
+    ] {
+      let found = issues(withHandover(value))
+      #expect(found.map(\.pointer) == ["/handover"], "\(value): \(found)")
+      #expect(found.first?.message == message, "\(value): \(found)")
+      #expect(found.first?.description.hasPrefix("fade.json:1:14: /handover: ") == true, "\(found)")
+    }
+  }
+
   @Test func aCycleIsReportedWithItsChain() {
     let text = """
       {"let": {"a": "b + 1", "b": "c * 2", "c": "a"},

@@ -96,6 +96,29 @@ import TransitionJSON
     #expect(message(of: curve) == "the binary timeline is malformed at byte 13: unknown curve 9")
   }
 
+  /// A handover is an extra after the layers: a timeline without one ends with its layers, one
+  /// with it survives both forms, and one out of bounds is refused as in JSON.
+  @Test func aHandoverFollowsTheLayersOnlyWhenSet() throws {
+    let layers = [TimelineLayer(id: "a", initial: LayerAttributes(frame: .zero))]
+    let plain = try Timeline(duration: 1, layers: layers)
+    let tuned = try Timeline(duration: 1, layers: layers, handover: 0.1)
+    #expect(plain.handover == nil && tuned.handover == 0.1)
+    #expect(tuned.binaryEncoded == plain.binaryEncoded + [1] + 0.1.bitPattern.littleEndianBytes)
+    for timeline in [plain, tuned] {
+      #expect(try Timeline(binary: timeline.binaryEncoded) == timeline)
+      #expect(try Timeline(jsonBytes: timeline.jsonText) == timeline)
+      #expect(try Timeline(json: timeline.json) == timeline)
+    }
+    #expect(String(decoding: tuned.jsonText, as: UTF8.self).contains(#""handover":0.1,"layers""#))
+    for seconds in [0, -1, 10.5, .infinity] {
+      var bytes = plain.binaryEncoded + [1] + seconds.bitPattern.littleEndianBytes
+      #expect(message(of: bytes)?.hasPrefix("handover must be") == true, "\(seconds)")
+      bytes = plain.binaryEncoded + [1, 0]
+      #expect(message(of: bytes)?.contains("it ends early") == true)
+    }
+    #expect(throws: EngineError.self) { try Timeline(duration: 1, layers: layers, handover: 11) }
+  }
+
   @Test func aCountLargerThanTheBytesLeftIsRefused() throws {
     let timeline = try Timeline(
       duration: 1,
@@ -245,4 +268,11 @@ import TransitionJSON
   }
 
   private func message(of bytes: [UInt8]) -> String? { error(of: bytes)?.message }
+}
+
+extension UInt64 {
+  /// The eight bytes, little-endian.
+  fileprivate var littleEndianBytes: [UInt8] {
+    (0..<8).map { UInt8(truncatingIfNeeded: self >> ($0 * 8)) }
+  }
 }
