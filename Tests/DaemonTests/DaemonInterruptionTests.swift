@@ -268,6 +268,13 @@ import TransitionKit
     #expect(reply.errorCode == nil, "\(name): \(reply.fields)")
     try watcher.read { watcher.completes[old] != nil }
     let complete = try #require(watcher.completes[old])
+    // Likewise when it finished while the new session's animator worked: the new session then
+    // starts from its own beginning (docs/protocol.md, "Interruption"), and is played again.
+    if !held, complete.finished, complete.interruptedBy == nil {
+      _ = try control.rawReply(["op": "end", "session": .string(new)])
+      try watcher.read { watcher.completes[new] != nil }
+      return nil
+    }
     #expect(complete.interruptedBy == new && !complete.finished, "\(complete.line)")
     // The new session's first frames on the virtual clock: at t = 0 (the handover instant)
     // and every 1/240 s after, none skipped however loaded the machine is.
