@@ -113,7 +113,7 @@ extension AnimatorDocumentReader {
   /// The file's `handover`: seconds in (0, `Timeline.maximumHandover`].
   mutating func handover(_ value: JSONValue, _ pointer: String) -> Double? {
     guard let seconds = number(value, pointer) else { return nil }
-    guard seconds > 0, seconds <= Timeline.maximumHandover else {
+    guard Timeline.isValidHandover(seconds) else {
       report(
         pointer,
         "must be in (0, \(JSONValue.format(Timeline.maximumHandover))] seconds, got "

@@ -113,11 +113,16 @@ public struct Timeline: Equatable, Sendable {
     self.handover = handover
   }
 
-  /// Throws unless `seconds` is a handover a timeline may ask for: in (0, `maximumHandover`].
+  /// Whether `seconds` is a handover a timeline may ask for: in (0, `maximumHandover`].
+  public static func isValidHandover(_ seconds: Double) -> Bool {
+    seconds > 0 && seconds <= maximumHandover
+  }
+
+  /// Throws unless `seconds` is a handover a timeline may ask for (``isValidHandover(_:)``).
   /// - Throws: `EngineError` naming `path`.
-  public static func requireValidHandover(_ seconds: Double, _ path: String) throws(EngineError) {
+  static func requireValidHandover(_ seconds: Double, _ path: String) throws(EngineError) {
     try EngineError.requireFinite(seconds, path)
-    guard seconds > 0, seconds <= maximumHandover else {
+    guard isValidHandover(seconds) else {
       throw EngineError(
         .outOfRange,
         "\(path) must be in (0, \(JSONValue.format(maximumHandover))] seconds, got "
