@@ -24,8 +24,8 @@ import TransitionKit
   /// that an eased start's velocity barely changes over three frames (progress steps of about
   /// 10⁻⁴), and no slower, since a frame rounds a coordinate of 100 pt or more to 5 × 10⁻⁵ pt
   /// (docs/protocol.md, "Numbers in frames") and a difference over one frame multiplies that
-  /// by 240 × the slowdown: a thousandfold measured a shared picture's (in `morph-push`)
-  /// velocity 30 pt/s off, a hundredfold keeps that error under 5 pt/s.
+  /// by 240 × the slowdown: a thousandfold reads a shared picture's (in `morph-push`) velocity
+  /// 30 pt/s off, a hundredfold keeps that error under 5 pt/s.
   static let slowdown = 100.0
 
   /// What one handover measured.
