@@ -104,7 +104,7 @@ struct TransitionctlInteractiveTests {
     for (arguments, message) in [
       (["--drag", "1,2"], "--drag needs X0,Y0:X1,Y1"),
       (["--drag", "1,2:3,4", "--rate", "90"], "--rate must be 60 or 120"),
-      (["--drag", "1,2:3,4", "--release", "fling"], "--release must be finish or cancel"),
+      (["--drag", "1,2:3,4", "--release", "fling"], "--release must be finish, cancel or auto"),
       (["--drag", "1,2:3,4", "--finish"], "exactly one action"),
       (["--progress", "0.5", "--duration", "1"], "--duration goes with --drag"),
     ] {
