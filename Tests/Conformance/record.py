@@ -145,22 +145,28 @@ def scene(name: str) -> Scene:
     return Scene.load(os.path.join(ROOT, "config", "scenes", name + ".json"))
 
 
+def record_virtual_pair(daemon: Daemon, out: str, name: str, begin: dict,
+                        **subscribe: str) -> None:
+    """Begins a session and records it to a full and a delta subscriber on the virtual clock
+    (with `subscribe`'s extra members, such as geometry), as NAME.full and NAME.delta."""
+    full = Subscriber(daemon.socket)
+    delta = Subscriber(daemon.socket)
+    full.reply(full.send("begin", **begin))
+    full.reply(full.send("subscribe", session=name, fps=FPS, clock="virtual", **subscribe))
+    delta.reply(delta.send("subscribe", session=name, fps=FPS, clock="virtual",
+                           encoding="delta", **subscribe))
+    full.complete(name)
+    delta.complete(name)
+    full.write(os.path.join(out, f"{name}.full.ndjson"), virtual=True)
+    delta.write(os.path.join(out, f"{name}.delta.ndjson"), virtual=True)
+    full.close()
+    delta.close()
+
+
 def record_virtual(daemon: Daemon, out: str) -> None:
     """Every example scene, virtual clock, full and delta: one session, two subscribers."""
     for name in scene_names():
-        full = Subscriber(daemon.socket)
-        delta = Subscriber(daemon.socket)
-        full.reply(full.send("begin", **scene(name).begin_fields(session=name)))
-        full.reply(full.send("subscribe", session=name, fps=FPS, clock="virtual"))
-        delta.reply(delta.send("subscribe", session=name, fps=FPS, clock="virtual",
-                               encoding="delta"))
-        full.complete(name)
-        delta.complete(name)
-        full.write(os.path.join(out, f"{name}.full.ndjson"), virtual=True)
-        delta.write(os.path.join(out, f"{name}.delta.ndjson"), virtual=True)
-        full.close()
-        delta.close()
-
+        record_virtual_pair(daemon, out, name, scene(name).begin_fields(session=name))
 
 def wide_cover_fields(session: str) -> dict:
     """The album flip's push with the tapped cover 900 points wide: turning about its left
@@ -183,24 +189,7 @@ def record_geometry(daemon: Daemon, out: str) -> None:
         "quad-behind-eye": wide_cover_fields("quad-behind-eye"),
     }
     for name, fields in begins.items():
-        full = Subscriber(daemon.socket)
-        delta = Subscriber(daemon.socket)
-        full.reply(full.send("begin", **fields))
-        full.reply(full.send("subscribe", session=name, fps=FPS, clock="virtual",
-                             geometry="quad"))
-        delta.reply(delta.send("subscribe", session=name, fps=FPS, clock="virtual",
-                               encoding="delta", geometry="quad"))
-        full.complete(name)
-        delta.complete(name)
-        full.write(os.path.join(out, f"{name}.full.ndjson"), virtual=True)
-        delta.write(os.path.join(out, f"{name}.delta.ndjson"), virtual=True)
-        full.close()
-        delta.close()
-
-
-def progressed(value: float):
-    return lambda frame: abs(frame["progress"] - value) < 1e-6 if "progress" in frame else False
-
+        record_virtual_pair(daemon, out, name, fields, geometry="quad")
 
 def record_wall(daemon: Daemon, out: str) -> None:
     """The wall-clock vectors: each is a real run, kept once recorded."""
