@@ -99,7 +99,9 @@ let package = Package(
     // the server core's `FallbackAnimator` (`BuiltinFallback`), run in process.
     .target(
       name: "BuiltinAnimators",
-      dependencies: ["DataAnimator", "PluginLoader", "PluginValues", "TransitionServer"],
+      dependencies: [
+        "DataAnimator", "PluginLoader", "PluginValues", "TransitionKit", "TransitionServer",
+      ],
       resources: [.embedInCode("default-slide.json")]),
     // What the plugin side and the server both speak of: a loaded animator's listing
     // (`RegisteredAnimator`), an animator's answer (`PluginTimelineResult`, `PluginCallFault`)
@@ -291,7 +293,7 @@ let package = Package(
     .testTarget(
       name: "TransitionServerTests",
       dependencies: [
-        "FrameStreaming",
+        "BuiltinAnimators", "FrameStreaming",
         "TransitionServer", "TransitionServerTesting", "TransitionWire", "TransitionKit",
         "TransitionJSON", "PluginLoader", "PluginValues",
       ]

@@ -1,6 +1,7 @@
 import DataAnimator
 import PluginLoader
 import PluginValues
+import TransitionKit
 import TransitionServer
 
 /// `default-slide` compiled into the daemon: the animator that serves every `begin` whose
@@ -19,8 +20,8 @@ public final class BuiltinFallback: FallbackAnimator {
       pluginVersion: ServerCore.version, libraryPath: "")
   }
 
-  public func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
-    animator.timelineResult(forContextJSON: contextJSON)
+  public func makeTimeline(context: TransitionContext) -> AnimatorAnswer {
+    animator.answer(for: context)
   }
 }
 

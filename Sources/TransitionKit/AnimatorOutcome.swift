@@ -20,13 +20,22 @@ public enum TimelineEncoding: Sendable {
   case binary
 }
 
+/// What an animator made of one decoded context: the timeline itself, a decline, or a
+/// failure. What ``Animator/answer(for:)`` gives a caller in the same process, which reads
+/// no bytes.
+public enum AnimatorAnswer {
+  case timeline(Timeline)
+  /// The animator cannot serve the context.
+  case declined
+  /// The context or the animator failed; the message names the problem, not the animator.
+  case failed(String)
+}
+
 extension Animator {
   /// Runs the animator on a context given as JSON bytes, without trapping on any input.
   ///
-  /// The context is decoded with `TransitionContext(jsonBytes:)`. Its optional `duration` member
-  /// (seconds, kept in `context.hints`) sets the timeline's duration; without it the animator's
-  /// `defaultDuration(for:)` is used. An operation outside `operations` is declined, so that the
-  /// daemon falls back to its default animator.
+  /// The context is decoded with `TransitionContext(jsonBytes:)`, then answered as
+  /// ``answer(for:)`` does.
   /// - Parameters:
   ///   - contextJSON: the context as UTF-8 JSON.
   ///   - encoding: how the timeline is encoded; JSON unless said.
@@ -36,9 +45,32 @@ extension Animator {
     forContextJSON contextJSON: some Collection<UInt8>, encoding: TimelineEncoding = .json
   ) -> AnimatorOutcome {
     let context: TransitionContext
-    let duration: Double
     do throws(EngineError) {
       context = try TransitionContext(jsonBytes: contextJSON)
+    } catch {
+      return .failed(error.message)
+    }
+    switch answer(for: context) {
+    case .timeline(let timeline):
+      switch encoding {
+      case .json: return .timeline(timeline.jsonText)
+      case .binary: return .timeline(timeline.binaryEncoded)
+      }
+    case .declined: return .declined
+    case .failed(let message): return .failed(message)
+    }
+  }
+
+  /// Runs the animator on a decoded context, without trapping on any input: the one route of
+  /// every caller to ``timeline(for:duration:)``.
+  ///
+  /// The context's optional `duration` member (seconds, kept in `context.hints`) sets the
+  /// timeline's duration; without it the animator's `defaultDuration(for:)` is used. An
+  /// operation outside `operations` is declined, so that the daemon falls back to its default
+  /// animator.
+  public func answer(for context: TransitionContext) -> AnimatorAnswer {
+    let duration: Double
+    do throws(EngineError) {
       duration = try Self.requestedDuration(in: context) ?? defaultDuration(for: context.operation)
     } catch {
       return .failed(error.message)
@@ -46,10 +78,7 @@ extension Animator {
     guard operations.contains(context.operation) else { return .declined }
     do {
       guard let timeline = try timeline(for: context, duration: duration) else { return .declined }
-      switch encoding {
-      case .json: return .timeline(timeline.jsonText)
-      case .binary: return .timeline(timeline.binaryEncoded)
-      }
+      return .timeline(timeline)
     } catch let error as EngineError {
       return .failed(error.message)
     } catch {

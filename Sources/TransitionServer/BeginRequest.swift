@@ -105,6 +105,22 @@ struct BeginRequest: Equatable {
     }
   }
 
+  /// The context as the animator receives it, decoded: the validated context with the members
+  /// ``contextJSON(reduceMotion:)`` adds to its text set in its hints, as a read of that text
+  /// would set them. For the fallback, which runs in this process and reads no text.
+  func animatorContext(reduceMotion: Bool) -> TransitionContext {
+    var animatorContext = context
+    if reduceMotion || context.hints[TransitionContext.reduceMotionKey] != nil {
+      animatorContext.hints[TransitionContext.reduceMotionKey] = .bool(reduceMotion)
+    }
+    if let duration { animatorContext.hints["duration"] = .number(duration) }
+    if !params.isEmpty {
+      animatorContext.hints["params"] = .object(params.mapValues(JSONValue.number))
+    }
+    if let touch { animatorContext.hints["touch"] = .array([.number(touch.x), .number(touch.y)]) }
+    return animatorContext
+  }
+
   /// The context as the animator receives it: the request's text of it (validated), with
   /// `duration`, `params` and `touch` added when the request has them, and `reduceMotion` as
   /// the daemon resolved it (`reduceMotion`: the request's, the context's or the config's)

@@ -67,7 +67,7 @@ extension ServerCore {
     }
     client.isWaitingForAnimator = true
     let timelineRequest = TimelineRequest(
-      source: animators, fallback: fallbackAnimator,
+      animators: animators, context: request.animatorContext(reduceMotion: reduceMotion),
       contextJSON: request.contextJSON(reduceMotion: reduceMotion),
       maximumSeconds: request.duration == nil ? limits.maxSessionSeconds : nil, logger: logger)
     timelineRequest.start(animator: name) { [weak self] result in

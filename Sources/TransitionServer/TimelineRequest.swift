@@ -10,7 +10,9 @@ import TransitionWire
 /// plugin while the fallback can serve.
 ///
 /// The fallback is the core's ``FallbackAnimator``, run in process: it serves even when the
-/// plugin host is down.
+/// plugin host is down. This is its one route: as the stand-in for an animator of its name
+/// the source lacks (``AnimatorsWithFallback``) and for every fallback, it is handed the
+/// context the daemon decoded, never its text.
 struct TimelineRequest {
   /// A timeline ready to drive a session.
   struct Made {
@@ -30,8 +32,12 @@ struct TimelineRequest {
     var message: String
   }
 
-  let source: AnimatorSource
-  let fallback: FallbackAnimator
+  /// The source's animators and the fallback.
+  let animators: AnimatorsWithFallback
+  /// The context as the animator receives it, decoded
+  /// (``BeginRequest/animatorContext(reduceMotion:)``).
+  let context: TransitionContext
+  /// The same context as text, for the source (``BeginRequest/contextJSON(reduceMotion:)``).
   let contextJSON: [UInt8]
   /// The longest timeline a session may play on its own (`limits.maxSessionSeconds`), or nil
   /// when the request sets the duration itself.
@@ -40,18 +46,20 @@ struct TimelineRequest {
 
   /// Asks `animator`; `completion` runs once with the timeline or the `animator_failed` error.
   func start(animator: String, completion: @escaping (Result<Made, WireError>) -> Void) {
-    source.makeTimeline(animator: animator, contextJSON: contextJSON) { result in
+    if animators.fallbackStandsIn(for: animator) {
+      switch animators.fallback.makeTimeline(context: context) {
+      case .timeline(let timeline): accept(timeline, of: animator, completion: completion)
+      case .declined: declined(animator, completion: completion)
+      case .failed(let message): failed(animator, message, completion: completion)
+      }
+      return
+    }
+    animators.source.makeTimeline(animator: animator, contextJSON: contextJSON) { result in
       switch result {
       case .timeline, .binaryTimeline:
         switch Self.decode(result) {
         case .success(let timeline):
-          if let overlong = overlong(timeline, animator: animator) {
-            fallBack(
-              FallbackReason(code: "overlong", message: overlong),
-              completion: completion)
-            return
-          }
-          completion(.success(Made(timeline: timeline, animator: animator, fallback: nil)))
+          accept(timeline, of: animator, completion: completion)
         case .failure(let error):
           fallBack(
             FallbackReason(
@@ -60,13 +68,9 @@ struct TimelineRequest {
             completion: completion)
         }
       case .declined:
-        fallBack(
-          FallbackReason(code: "declined", message: "animator \(animator) declined the context"),
-          completion: completion)
+        declined(animator, completion: completion)
       case .failed(let message):
-        fallBack(
-          FallbackReason(code: "failed", message: "animator \(animator) failed: \(message)"),
-          completion: completion)
+        failed(animator, message, completion: completion)
       case .faulted(let fault, let message):
         fallBack(
           FallbackReason(code: fault.rawValue, message: message),
@@ -75,45 +79,61 @@ struct TimelineRequest {
     }
   }
 
+  /// `animator` made `timeline`: it drives the session unless it is overlong.
+  private func accept(
+    _ timeline: Timeline, of animator: String,
+    completion: @escaping (Result<Made, WireError>) -> Void
+  ) {
+    if let overlong = overlong(timeline, animator: animator) {
+      fallBack(FallbackReason(code: "overlong", message: overlong), completion: completion)
+      return
+    }
+    completion(.success(Made(timeline: timeline, animator: animator, fallback: nil)))
+  }
+
+  private func declined(
+    _ animator: String, completion: @escaping (Result<Made, WireError>) -> Void
+  ) {
+    fallBack(
+      FallbackReason(code: "declined", message: "animator \(animator) declined the context"),
+      completion: completion)
+  }
+
+  private func failed(
+    _ animator: String, _ message: String,
+    completion: @escaping (Result<Made, WireError>) -> Void
+  ) {
+    fallBack(
+      FallbackReason(code: "failed", message: "animator \(animator) failed: \(message)"),
+      completion: completion)
+  }
+
   private func fallBack(
     _ reason: FallbackReason,
     completion: @escaping (Result<Made, WireError>) -> Void
   ) {
-    let fallbackName = fallback.info.name
+    let fallbackName = animators.fallback.info.name
     let level: LogLevel = reason.code == "declined" ? .debug : .warn
     logger.log(level, "\(reason.message); falling back to \(fallbackName)")
-    let finish = { (result: PluginTimelineResult) in
-      switch result {
-      case .timeline, .binaryTimeline:
-        switch Self.decode(result) {
-        case .success(let timeline):
-          if let overlong = overlong(timeline, animator: fallbackName) {
-            let message =
-              reason.code == "overlong" ? "\(reason.message), and \(overlong)" : overlong
-            completion(.failure(WireError(.limitExceeded, message)))
-            return
-          }
-          completion(.success(Made(timeline: timeline, animator: fallbackName, fallback: reason)))
-        case .failure(let error):
-          completion(
-            .failure(
-              WireError(
-                .animatorFailed,
-                "\(reason.message), and the fallback \(fallbackName) returned a malformed timeline: "
-                  + error.message)))
-        }
-      case .declined:
-        completion(
-          .failure(
-            WireError(.animatorFailed, "\(reason.message), and \(fallbackName) declined too")))
-      case .failed(let message), .faulted(_, let message):
-        completion(
-          .failure(
-            WireError(.animatorFailed, "\(reason.message), and \(fallbackName) failed: \(message)"))
-        )
+    switch animators.fallback.makeTimeline(context: context) {
+    case .timeline(let timeline):
+      if let overlong = overlong(timeline, animator: fallbackName) {
+        let message =
+          reason.code == "overlong" ? "\(reason.message), and \(overlong)" : overlong
+        completion(.failure(WireError(.limitExceeded, message)))
+        return
       }
+      completion(.success(Made(timeline: timeline, animator: fallbackName, fallback: reason)))
+    case .declined:
+      completion(
+        .failure(
+          WireError(.animatorFailed, "\(reason.message), and \(fallbackName) declined too")))
+    case .failed(let message):
+      completion(
+        .failure(
+          WireError(.animatorFailed, "\(reason.message), and \(fallbackName) failed: \(message)"))
+      )
     }
-    finish(fallback.makeTimeline(contextJSON: contextJSON))
   }
 
   /// Why `timeline` is too long to play as it is, or nil.

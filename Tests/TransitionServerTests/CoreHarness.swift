@@ -1,3 +1,4 @@
+import BuiltinAnimators
 import Foundation
 import PluginLoader
 import PluginValues
@@ -137,13 +138,13 @@ extension InProcessAnimatorSource {
   }
 }
 
-/// The fallback of the tests, as the daemon's built-in one: default-slide of the loaded data
-/// animators, called synchronously; counts its calls.
+/// The fallback of the tests, as the daemon's built-in one: default-slide (the embedded data
+/// file), listed as the loaded data animators list it, called synchronously; counts its calls.
 final class RegistryFallback: FallbackAnimator {
   var calls = 0
   var info: RegisteredAnimator { CoreHarness.registry.animator(named: "default-slide")! }
-  func makeTimeline(contextJSON: [UInt8]) -> PluginTimelineResult {
+  func makeTimeline(context: TransitionContext) -> AnimatorAnswer {
     calls += 1
-    return CoreHarness.registry.makeTimeline(animator: "default-slide", contextJSON: contextJSON)
+    return BuiltinAnimators.defaultSlide.answer(for: context)
   }
 }
