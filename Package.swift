@@ -111,7 +111,7 @@ let package = Package(
       name: "PluginLoader",
       dependencies: [
         "TransitionKit", "TransitionPluginABI", "CTransitionPlugin", "DataAnimator",
-        "TransitionPluginSDK", "PluginValues", "CProcessControl",
+        "PluginValues", "CProcessControl",
       ]),
     // `transitiond check-plugin`: the load checks and the drawn-frame checks of an animator.
     .target(
