@@ -52,6 +52,21 @@ import TransitionWire
     #expect(sent.objectValue?["reduceMotion"] == .bool(true))
   }
 
+  /// The fallback, which runs in the daemon, is handed the decoded context; the host reads the
+  /// text. Both routes give an animator the same context, whatever the request adds.
+  @Test(arguments: [
+    "",
+    #", "duration": 2, "params": {"k": 0.5, "j": 1e-7}, "interactive": true, "touch": [3.25, 4]"#,
+    #", "reduceMotion": true, "duration": 0.1"#,
+  ])
+  func theDecodedContextIsTheOneItsTextReadsAs(_ members: String) throws {
+    let request = try begin(members)
+    for reduceMotion in [false, true] {
+      let read = try TransitionContext(jsonBytes: request.contextJSON(reduceMotion: reduceMotion))
+      #expect(request.animatorContext(reduceMotion: reduceMotion) == read)
+    }
+  }
+
   @Test func aReduceMotionThatIsNotABooleanIsRefused() throws {
     #expect(throws: WireError.self) { try self.begin(#", "reduceMotion": 1"#) }
   }
