@@ -1,3 +1,5 @@
+import FrameStreaming
+
 /// The frame clock of one frame rate, as a display's vsync: every wall-clock stream at that
 /// rate ticks on one shared, drift-free grid (docs/architecture.md, "The frame clock").
 ///
@@ -19,12 +21,19 @@
 /// has render time left in its share (``RenderShares``), and charges it what they took. The
 /// clock's timers run only while it has streams (and until the last held frames are
 /// released).
+///
+/// A display-paced clock (``FramePacing/display(_:)``) has the same grid, its deadlines the
+/// instants its frames are sent, each a lead before a vblank: a deadline's frames show the
+/// vblank (``showOffset`` after it).
 final class FrameClock {
   /// The longest a render runs before the loop serves its other events, in seconds by
   /// default: about as long as a request waits for a render under way.
   static let defaultSliceSeconds = 0.000_1
 
   let fps: Double
+  /// How long after a deadline the frames rendered for it show: 0 on a grid, the lead on a
+  /// display.
+  let showOffset: Double
   /// The longest a render runs before the loop serves its other events, in seconds.
   let sliceSeconds: Double
   /// The time of deadline 0.
@@ -62,15 +71,22 @@ final class FrameClock {
   private var renderStart = 0.0
 
   init(
-    fps: Double, clock: ServerClock, stats: ServerStats, shares: RenderShares,
+    pacing: FramePacing, clock: ServerClock, stats: ServerStats, shares: RenderShares,
     sliceSeconds: Double
   ) {
-    self.fps = fps
+    fps = pacing.fps
     self.sliceSeconds = sliceSeconds
     self.clock = clock
     self.stats = stats
     self.shares = shares
-    origin = clock.now
+    switch pacing {
+    case .grid:
+      origin = clock.now
+      showOffset = 0
+    case .display(let timing):
+      origin = timing.anchor - timing.lead
+      showOffset = timing.lead
+    }
     lead = RenderLead(period: 1 / fps, timerSlack: clock.timerSlack)
   }
 
@@ -179,7 +195,7 @@ final class FrameClock {
       let slot = renderNext
       renderNext += 1
       guard let stream = slots[slot] else { continue }
-      renderIfDue(stream, at: time)
+      renderIfDue(stream, at: time + showOffset)
       if renderTime != nil, renderNext < renderEnd {
         let now = clock.now
         if now >= sliceEnd {

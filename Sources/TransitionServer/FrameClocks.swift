@@ -1,10 +1,12 @@
-/// The frame clocks by frame rate: one per rate in use, created on demand and dropped when
-/// its last stream leaves.
+import FrameStreaming
+
+/// The frame clocks by pacing: one per frame rate and per display timing in use, created on
+/// demand and dropped when its last stream leaves.
 final class FrameClocks {
   private let clock: ServerClock
   /// The server's counters, which the clocks and their streams keep.
   let stats: ServerStats
-  private var clocks: [Double: FrameClock] = [:]
+  private var clocks: [FramePacing: FrameClock] = [:]
   /// The render time every clock shares out by uid.
   let shares = RenderShares()
   /// The longest a clock's render runs before the loop serves its other events, for clocks
@@ -16,13 +18,14 @@ final class FrameClocks {
     self.stats = stats
   }
 
-  /// Adds `stream` to the clock of its rate.
+  /// Adds `stream` to the clock of its pacing.
   func add(_ stream: FrameStream) {
     let frameClock =
-      clocks[stream.fps]
+      clocks[stream.pacing]
       ?? FrameClock(
-        fps: stream.fps, clock: clock, stats: stats, shares: shares, sliceSeconds: sliceSeconds)
-    clocks[stream.fps] = frameClock
+        pacing: stream.pacing, clock: clock, stats: stats, shares: shares,
+        sliceSeconds: sliceSeconds)
+    clocks[stream.pacing] = frameClock
     frameClock.add(stream)
   }
 
@@ -37,8 +40,8 @@ final class FrameClocks {
   func remove(_ stream: FrameStream) {
     guard let frameClock = stream.tickingClock else { return }
     frameClock.remove(stream)
-    if frameClock.isEmpty, clocks[stream.fps] === frameClock {
-      clocks[stream.fps] = nil
+    if frameClock.isEmpty, clocks[stream.pacing] === frameClock {
+      clocks[stream.pacing] = nil
     }
   }
 
@@ -49,8 +52,14 @@ final class FrameClocks {
     shares.charging(owner, on: clock, render)
   }
 
-  /// The clock of `fps`, while it has streams.
-  subscript(fps: Double) -> FrameClock? { clocks[fps] }
+  /// The grid clock of `fps`, while it has streams.
+  subscript(fps: Double) -> FrameClock? { clocks[.grid(fps: fps)] }
+
+  /// The clock of `pacing`, while it has streams.
+  subscript(pacing: FramePacing) -> FrameClock? { clocks[pacing] }
+
+  /// The number of clocks with streams.
+  var count: Int { clocks.count }
 
   /// Stops every clock (shutdown); what they hold for a deadline is sent now.
   func removeAll() {

@@ -15,6 +15,7 @@ extension ServerCore {
     ]
     // Named only when asked for, so that a plain subscription's reply stays as it was.
     if request.geometry != .none { reply["geometry"] = .string(request.geometry.rawValue) }
+    if let display = subscription.display { reply["display"] = display.json }
     client.reply(id: id, reply)
     startFollowing(subscription, of: client)
   }
@@ -59,7 +60,8 @@ extension ServerCore {
     let subscription = Subscription(
       id: makeSubscriptionID(), target: session.map { .session($0.id) } ?? .every,
       fps: request.fps, clock: request.clock, includesTimeline: request.timeline,
-      encoding: request.encoding, geometry: request.geometry, client: client)
+      encoding: request.encoding, geometry: request.geometry, display: request.display,
+      client: client)
     client.add(subscription)
     return subscription
   }
