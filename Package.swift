@@ -12,19 +12,20 @@ let pluginExports: [LinkerSetting] = [
 ]
 
 /// Settings of the modules every frame runs through whose classes a frame touches (the event
-/// loop, the server core, the daemon): their release builds leave out the run-time exclusivity
-/// checks, as the Swift standard library's do. Each check is a call, a thread-local lookup and a
-/// set insert on every access to a class's stored property that the compiler cannot prove
-/// alone, several a frame per subscriber (docs/performance.md, "Nothing a frame does not
-/// need"). Debug builds, which the test suite, the sanitizers and the fuzzer run, keep them.
-/// With the checks on in these three modules, one reader's daemon CPU a frame went from 5.00
-/// to 5.50 µs (71,774 against 54,077 frames/s) and the album-flip tap's first frame from 0.750
-/// to 0.897 ms (p50; `transition-bench stream scale tap update --runs 3 --baseline`, both builds
-/// interleaved in one run).
-/// The frame encoders (FrameStreaming), whose frame path is structs, keep them: without the checks
-/// its encode of the album-flip push frame ran 310,996,332 instructions over 2,000 frames,
-/// with them 311,018,405 (+0.007 %; `valgrind --tool=callgrind transition-bench encode --runs 1
-/// --frames 2000`, FrameEncoder.encode inclusive).
+/// loop, frame streaming with its streams and frame clocks, the server core, the daemon):
+/// their release builds leave out the run-time exclusivity checks, as the Swift standard
+/// library's do. Each check is a call, a thread-local lookup and a set insert on every access
+/// to a class's stored property that the compiler cannot prove alone, several a frame per
+/// subscriber (docs/performance.md, "Nothing a frame does not need"). Debug builds, which the
+/// test suite, the sanitizers and the fuzzer run, keep them. With the checks on in the loop,
+/// the core (which then held the streams and clocks) and the daemon, one reader's daemon CPU a
+/// frame went from 5.00 to 5.50 µs (71,774 against 54,077 frames/s) and the album-flip tap's
+/// first frame from 0.750 to 0.897 ms (p50; `transition-bench stream scale tap update --runs 3
+/// --baseline`, both builds interleaved in one run). The encoders, whose frame path is
+/// structs, gain nothing from it: without the checks the encode of the album-flip push frame
+/// ran 310,996,332 instructions over 2,000 frames, with them 311,018,405 (+0.007 %;
+/// `valgrind --tool=callgrind transition-bench encode --runs 1 --frames 2000`,
+/// FrameEncoder.encode inclusive).
 let framePathSettings: [SwiftSetting] = [
   .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 ]
@@ -131,10 +132,16 @@ let package = Package(
       name: "PluginHostChild",
       dependencies: ["PluginHost", "PluginLoader", "PluginValues", "CProcessControl", "UnixIO"]),
 
-    // The frame path's pure stages, from a timeline at a time to the bytes of a frame line:
-    // evaluation and encoding (`FrameRenderer`), the full and delta encoders, key frames.
-    // No I/O.
-    .target(name: "FrameStreaming", dependencies: ["TransitionKit", "TransitionJSON"]),
+    // Frame streaming, from a session's time to the output queued for its subscribers:
+    // evaluation and encoding (`FrameRenderer`), the full and delta encoders, key frames, the
+    // stream's one full/delta/key decision (`FrameStream`, `FrameSync`), the frame clocks'
+    // grid, render-ahead, slicing and per-uid shares, and the presenter that holds and
+    // releases output. It sees a session, a subscriber and an output through small protocols
+    // (`StreamedSession`, `FrameSubscriber`, `FrameSink`, `FrameOutput`) and time through
+    // `ServerClock`. No I/O.
+    .target(
+      name: "FrameStreaming", dependencies: ["TransitionKit", "TransitionJSON", "TransitionWire"],
+      swiftSettings: framePathSettings),
 
     // Wire codec, event loop, server, client.
     .target(name: "TransitionWire", dependencies: ["TransitionKit", "TransitionJSON"]),
@@ -162,7 +169,9 @@ let package = Package(
     // animators run in process from closures (`InProcessAnimatorSource`). No plugin loading.
     .target(
       name: "TransitionServerTesting",
-      dependencies: ["TransitionServer", "TransitionJSON", "PluginValues", "LineTransport"]),
+      dependencies: [
+        "FrameStreaming", "TransitionServer", "TransitionJSON", "PluginValues", "LineTransport",
+      ]),
     .target(
       name: "TransitionClient", dependencies: ["TransitionWire", "TransitionJSON", "UnixIO"]),
     // Unix system calls for every side: the error type, socket addresses, connect and bind,
@@ -195,8 +204,9 @@ let package = Package(
     .executableTarget(
       name: "transitiond",
       dependencies: [
-        "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire", "LibeventLoop",
-        "PluginLoader", "PluginValues", "UnixIO", "UnixDaemon", "TransitionViewer", "PluginHost",
+        "FrameStreaming", "TransitionServer", "TransitionJSON", "TransitionKit", "TransitionWire",
+        "LibeventLoop", "PluginLoader", "PluginValues", "UnixIO", "UnixDaemon", "TransitionViewer",
+        "PluginHost",
         "BuiltinAnimators", "DataAnimator", "DaemonSupport",
       ], swiftSettings: framePathSettings),
     .executableTarget(

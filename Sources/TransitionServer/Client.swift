@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionJSON
 import TransitionKit
 import TransitionWire
@@ -11,7 +12,7 @@ import TransitionWire
 /// session the peer is owed only the stream's newest frame, rendered when it drains) or get
 /// the peer closed. Virtual-clock frames are produced only as fast as the peer drains, so
 /// they never pile up.
-final class Client: CustomStringConvertible {
+final class Client: FrameSink, CustomStringConvertible {
   /// A coalesced frame: the peer is owed the newest frame of a subscription's stream of a
   /// session, which the stream renders again when the peer drains. Nothing of the frames in
   /// between is kept.
@@ -21,6 +22,8 @@ final class Client: CustomStringConvertible {
   }
 
   let peer: Peer
+  /// The peer's output as the frame path holds and releases it.
+  private let output: any FrameOutput
   let identity: PeerIdentity?
   private let stats: ServerStats
   private let logger: Logger
@@ -38,11 +41,15 @@ final class Client: CustomStringConvertible {
   var isWaitingForAnimator = false
   /// Request lines received while waiting, in order.
   var waitingLines: [[UInt8]] = []
-  /// The frame clock tick that last held this client's output (kept by ``HeldOutput``).
-  var holdMark: HeldOutput.Mark?
+  /// The frame clock tick that last held this client's output (kept by ``FramePresenter``).
+  var presentationMark: FramePresenter.Mark?
 
-  init(peer: Peer, limits: ServerLimits, stats: ServerStats, logger: Logger, clock: ServerClock) {
+  init(
+    peer: Peer, output: any FrameOutput, limits: ServerLimits, stats: ServerStats, logger: Logger,
+    clock: ServerClock
+  ) {
     self.peer = peer
+    self.output = output
     self.identity = peer.identity
     self.stats = stats
     self.logger = logger
@@ -95,17 +102,24 @@ final class Client: CustomStringConvertible {
     enforceHardLimit()
   }
 
-  /// Sends what is queued for the peer now (``Peer/flushNow()``), held output included.
+  /// Sends what is queued for the peer now (``FrameOutput/flushNow()``), held output
+  /// included.
   func flushNow() {
     guard isOpen else { return }
-    peer.flushNow()
+    output.flushNow()
   }
 
   /// Keeps what is queued for the peer from now on until ``flushNow()``
-  /// (``Peer/holdOutput()``): frames rendered ahead of their deadline wait for it.
+  /// (``FrameOutput/holdOutput()``): frames rendered ahead of their deadline wait for it.
   func holdOutput() {
     guard isOpen else { return }
-    peer.holdOutput()
+    output.holdOutput()
+  }
+
+  /// Ends a hold of the peer's output (``FrameOutput/flush()``): a request arrived, and its
+  /// reply never waits for a deadline.
+  func endHold() {
+    output.flush()
   }
 
   /// Sends the success reply for a request with `id`.
@@ -118,19 +132,7 @@ final class Client: CustomStringConvertible {
     send(WireMessage.failure(id: id, error))
   }
 
-  /// What becomes of a wall-clock frame for this peer (``admitFrame(subscription:session:)``).
-  enum FrameAdmission {
-    /// Write it now (``writeFrame(_:)``); an older frame of the stream that was owed is
-    /// dropped.
-    case write
-    /// Do not write it: the peer is owed the stream's newest frame instead, which the stream
-    /// renders for it when it drains.
-    case coalesce
-    /// The peer is closed (or was closed now, for being too slow): send nothing.
-    case closed
-  }
-
-  /// Decides, by the slow-subscriber policy, whether a wall-clock frame of `subscription`'s
+  /// Decides, by the slow-subscriber policy, whether a wall-clock frame of `subscriber`'s
   /// stream of `session` is written or coalesced; a frame of that stream still owed is
   /// dropped (and counted) either way, as the new one replaces it. Coalesced, the peer is
   /// owed the stream's newest frame: one entry, kept in place, stands for every frame it
@@ -138,7 +140,7 @@ final class Client: CustomStringConvertible {
   /// whose frames build on the one before, picks its bytes by the answer (a key frame after
   /// anything was dropped). Asked before the frame is rendered: a frame no subscriber takes
   /// is never rendered.
-  func admitFrame(subscription: Subscription, session: String) -> FrameAdmission {
+  func admitFrame(subscriber: Int, session: String) -> FrameAdmission {
     guard isOpen else { return .closed }
     let pending = peer.pendingOutputBytes
     // Below the soft limit (the steady state) no clock is read and nothing is looked up.
@@ -148,10 +150,10 @@ final class Client: CustomStringConvertible {
     }
     switch backpressure.decide(pending: pending, now: clock.now) {
     case .write:
-      dropOwedFrame(subscriptionID: subscription.id, session: session)
+      dropOwedFrame(subscriptionID: subscriber, session: session)
       return .write
     case .coalesce:
-      let owed = OwedFrame(subscriptionID: subscription.id, session: session)
+      let owed = OwedFrame(subscriptionID: subscriber, session: session)
       if owedFrames.contains(owed) {
         stats.framesCoalesced += 1
       } else {
@@ -173,10 +175,10 @@ final class Client: CustomStringConvertible {
   /// Sends a stream's final frame and its `complete` event; neither is ever coalesced away
   /// (a waiting older frame of that stream is dropped instead).
   func sendFinal(
-    frame: UnsafeRawBufferPointer, complete: [UInt8], subscription: Subscription, session: String
+    frame: UnsafeRawBufferPointer, complete: [UInt8], subscriber: Int, session: String
   ) {
     guard isOpen else { return }
-    dropOwedFrame(subscriptionID: subscription.id, session: session)
+    dropOwedFrame(subscriptionID: subscriber, session: session)
     sendCountedFrame(frame)
     send(complete)
   }
@@ -198,7 +200,7 @@ final class Client: CustomStringConvertible {
       pumped = true
     }
     // Virtual frames wait for no deadline: what the peer holds for one leaves with them.
-    if pumped, isOpen, peer.isHoldingOutput { peer.flushNow() }
+    if pumped, isOpen, output.isHoldingOutput { output.flushNow() }
   }
 
   /// The peer's queued output fell low: the streams render the frames it is owed, in the

@@ -1,3 +1,5 @@
+import FrameStreaming
+
 /// One event of the log, as a ``Logger`` hands it to its ``LogSink``.
 public struct LogEntry: Equatable, Sendable {
   /// How much it matters.

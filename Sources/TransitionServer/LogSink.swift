@@ -1,3 +1,5 @@
+import FrameStreaming
+
 /// Where log entries go: standard error, the journal, a test's list (docs/architecture.md,
 /// "Logs").
 ///

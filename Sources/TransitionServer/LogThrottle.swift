@@ -1,3 +1,5 @@
+import FrameStreaming
+
 /// Bounds how many lines of one kind reach the log: at most ``burst`` in any one-second
 /// window; the lines held back are counted, and the count is written with the next line that
 /// is let through (docs/security.md, "Logs").

@@ -1,3 +1,5 @@
+import FrameStreaming
+
 /// What the core and the daemon log: one ``LogEntry`` per event, handed to a ``LogSink``
 /// (docs/architecture.md, "Logs").
 ///

@@ -26,6 +26,10 @@ public struct PeerIdentity: Equatable, Hashable, Sendable {
 /// when the peer ends for any reason, including a call to ``close()`` or
 /// ``closeAfterFlush()`` (possibly before that call returns).
 ///
+/// When its output leaves is not the peer's to decide: a transport also conforms to
+/// ``FrameStreaming/FrameOutput``, whose hold and release the frame path alone drives
+/// (``ServerCore/connect(_:)``).
+///
 /// The core calls a peer on its own thread only; a peer is not `Sendable`.
 public protocol Peer: AnyObject {
   /// Unique among the peers of one core for the core's lifetime.
@@ -50,22 +54,6 @@ public protocol Peer: AnyObject {
   /// - Returns: False when the peer has ended (nothing is queued).
   @discardableResult
   func send(_ bytes: UnsafeRawBufferPointer) -> Bool
-  /// Sends what was queued so far now rather than at the end of the loop iteration, output
-  /// held by ``holdOutput()`` included: the frame of an interactive control op leaves before
-  /// the iteration's other work (a frame clock tick) runs, and a tick's held frames leave at
-  /// their deadline.
-  func flushNow()
-  /// Holds what is queued for the peer, and what is queued after, past the end of the loop
-  /// iteration, until ``flush()`` or ``flushNow()``: the frames a frame clock rendered ahead
-  /// of their deadline wait for it. The core ends the hold with ``flush()`` when the peer's
-  /// next request arrives (its reply never waits for a deadline; the held frames then leave
-  /// with it, early).
-  func holdOutput()
-  /// Ends a hold: what is queued leaves with the rest of this loop iteration's output, as if
-  /// it had never been held. Without a hold it changes nothing.
-  func flush()
-  /// True from ``holdOutput()`` until the hold ends.
-  var isHoldingOutput: Bool { get }
   /// Ends the peer now, dropping queued output.
   func close()
   /// Ends the peer after its queued output is sent.
@@ -78,17 +66,4 @@ extension Peer {
   public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
     send(Array(bytes))
   }
-
-  /// Does nothing: for peers whose transport sends each line as it is queued.
-  public func flushNow() {}
-
-  /// Does nothing: for peers whose transport sends each line as it is queued (their frames
-  /// leave when rendered, up to the frame clock's lead before their deadline).
-  public func holdOutput() {}
-
-  /// Does nothing: for peers whose transport sends each line as it is queued.
-  public func flush() {}
-
-  /// False: for peers that never hold.
-  public var isHoldingOutput: Bool { false }
 }

@@ -1,3 +1,4 @@
+import FrameStreaming
 import PluginValues
 import TransitionJSON
 import TransitionKit
@@ -77,7 +78,7 @@ public final class ServerCore {
     self.logger = logger
     stats = ServerStats(startTime: clock.now)
     routes = AnimatorRoutes(config.routes)
-    frameClocks = FrameClocks(clock: clock, stats: stats)
+    frameClocks = FrameClocks(clock: clock, stats: stats.frames)
     compiledTimelines = CompiledTimelines(stats: stats)
   }
 
@@ -109,7 +110,7 @@ public final class ServerCore {
   ///
   /// - Returns: True when the peer was taken.
   @discardableResult
-  public func connect(_ peer: Peer) -> Bool {
+  public func connect(_ peer: any Peer & FrameOutput) -> Bool {
     guard !isStopping else {
       peer.close()
       return false
@@ -122,7 +123,7 @@ public final class ServerCore {
       return false
     }
     let client = Client(
-      peer: peer, limits: config.limits, stats: stats, logger: logger, clock: clock)
+      peer: peer, output: peer, limits: config.limits, stats: stats, logger: logger, clock: clock)
     clients[peer.id] = client
     stats.connectionsCurrent += 1
     stats.connectionsTotal += 1
@@ -136,7 +137,7 @@ public final class ServerCore {
     guard let client = clients[peer.id] else { return }
     // A reply never waits for a frame clock's deadline: frames held for it leave with the
     // reply, at the end of this loop iteration, a little early.
-    peer.flush()
+    client.endHold()
     stats.bytesReceived += line.count + 1
     if client.isWaitingForAnimator {
       client.waitingLines.append(line)

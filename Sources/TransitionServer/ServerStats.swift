@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionJSON
 import TransitionKit
 
@@ -14,22 +15,31 @@ final class ServerStats {
   var sessionsCancelled = 0
   /// Frame lines written to subscribers (each subscriber counted).
   var framesSent = 0
-  /// Frames of wall-clock streams evaluated and encoded: once a frame however many
-  /// subscribers take it, and none for a tick that no subscriber can take.
-  var framesRendered = 0
   /// Frames a slow subscriber never got because a newer one replaced them.
   var framesCoalesced = 0
   var bytesSent = 0
   var bytesReceived = 0
   /// Clients disconnected for reading too slowly.
   var slowSubscribersDisconnected = 0
-  /// Frame clock ticks rendered, and of those the ones whose render ended after their
-  /// deadline (their frames left late).
-  var ticksRendered = 0
-  var ticksLate = 0
-  /// Streams' deadlines a tick left out because their uid had spent its share of render time
-  /// (``RenderShares``).
-  var framesDeferred = 0
+  /// The frame path's own counters (frames rendered, ticks rendered and late, frames
+  /// deferred), which its streams and clocks keep.
+  let frames = FrameStreamStats()
+  var framesRendered: Int {
+    get { frames.framesRendered }
+    set { frames.framesRendered = newValue }
+  }
+  var ticksRendered: Int {
+    get { frames.ticksRendered }
+    set { frames.ticksRendered = newValue }
+  }
+  var ticksLate: Int {
+    get { frames.ticksLate }
+    set { frames.ticksLate = newValue }
+  }
+  var framesDeferred: Int {
+    get { frames.framesDeferred }
+    set { frames.framesDeferred = newValue }
+  }
   /// Sessions' timelines compiled, and those whose session shared what an equal timeline's
   /// session compiled instead (``CompiledTimelines``).
   var timelinesCompiled = 0

@@ -11,7 +11,7 @@ import TransitionWire
 /// wall-clock stream sends its final frame and `complete`, and ``onComplete`` removes the
 /// session from the table. Virtual-clock readers keep the session object (and its timeline)
 /// alive until they have read to the end.
-final class Session {
+final class Session: StreamedSession {
   /// How the session ended.
   struct Outcome: Equatable {
     /// True when it reached its end; false when cancelled.
@@ -201,6 +201,9 @@ final class Session {
 
   /// Per layer, the fields its frames change (``TransitionWire/FrameRenderer/animatedFields``).
   var animatedFields: [LayerFields] { renderer.animatedFields }
+
+  /// The session that interrupted this one; nil otherwise.
+  var interruptedBy: String? { outcome?.interruptedBy }
 
   /// The session time at which another session interrupted this one; nil otherwise.
   var interruptionTime: Double? {

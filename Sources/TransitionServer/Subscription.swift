@@ -13,7 +13,7 @@ import TransitionWire
 ///
 /// A subscription to one session ends after that session's `complete`; a `*` subscription
 /// lasts until `unsubscribe` or disconnect.
-final class Subscription {
+final class Subscription: FrameSubscriber {
   /// What a subscription follows.
   enum Target: Equatable {
     case session(String)
@@ -50,7 +50,12 @@ final class Subscription {
   /// side table, and each frame's retain and release of it would take the slow path.
   private(set) var client: Client?
   private(set) var streams: [FrameStream] = []
-  private(set) var cursors: [VirtualCursor] = []
+  /// A virtual reading: the session read, and where the reading is in it.
+  private struct VirtualReading {
+    let session: Session
+    let cursor: VirtualCursor
+  }
+  private var readings: [VirtualReading] = []
   private var nextCursor = 0
 
   init(
@@ -71,7 +76,10 @@ final class Subscription {
   }
 
   /// True while a virtual subscription has frames left to produce.
-  var hasVirtualFrames: Bool { !cursors.isEmpty }
+  var hasVirtualFrames: Bool { !readings.isEmpty }
+
+  /// Where its wall-clock frames go: its client, until the subscription ends.
+  var sink: (any FrameSink)? { client }
 
   /// Starts receiving `session`'s frames at monotonic `now`.
   func follow(_ session: Session, at now: Double) {
@@ -81,8 +89,9 @@ final class Subscription {
       streams.append(stream)
       stream.attach(self, at: now)
     case .virtual:
-      cursors.append(
-        VirtualCursor(session: session, fps: fps, encoding: encoding, geometry: geometry))
+      let cursor = VirtualCursor(
+        session: session, fps: fps, encoding: encoding, geometry: geometry)
+      readings.append(VirtualReading(session: session, cursor: cursor))
       session.virtualReaders += 1
     }
   }
@@ -104,9 +113,11 @@ final class Subscription {
     let followed = streams
     streams = []
     for old in followed {
-      let session = old.session
+      // The streams it follows show the core's sessions.
+      guard let session = old.session as? Session else { continue }
       let shown = old.lastFrameTime
-      let next = session.stream(pacing: .display(timing), geometry: geometry, firstSeq: old.nextSeq)
+      let next = session.stream(
+        pacing: .display(timing), geometry: geometry, firstSeq: old.nextSeq)
       // Left after the new stream exists: the old one, losing its last subscriber, is
       // forgotten by its session.
       old.detach(self)
@@ -165,7 +176,7 @@ final class Subscription {
   /// next frame one.
   func resync(at now: Double) {
     for stream in streams { stream.sendLatestFrame(to: self) }
-    for cursor in cursors { cursor.needsKeyFrame = true }
+    for reading in readings { reading.cursor.needsKeyFrame = true }
   }
 
   /// A stream this subscription followed has sent its final frame and `complete`.
@@ -179,8 +190,8 @@ final class Subscription {
     let followed = streams
     streams = []
     for stream in followed { stream.detach(self) }
-    for cursor in cursors { cursor.session.virtualReaders -= 1 }
-    cursors = []
+    for reading in readings { reading.session.virtualReaders -= 1 }
+    readings = []
     client = nil
   }
 
@@ -189,18 +200,18 @@ final class Subscription {
   ///
   /// - Returns: False when there was nothing left to write.
   func pumpVirtual(into client: Client) -> Bool {
-    guard !cursors.isEmpty else { return false }
-    if nextCursor >= cursors.count { nextCursor = 0 }
-    let cursor = cursors[nextCursor]
-    if cursor.nextFrame({ client.sendVirtualFrame($0) }) {
+    guard !readings.isEmpty else { return false }
+    if nextCursor >= readings.count { nextCursor = 0 }
+    let reading = readings[nextCursor]
+    if reading.cursor.nextFrame({ client.sendVirtualFrame($0) }) {
       nextCursor += 1
     } else {
-      cursors.remove(at: nextCursor)
-      cursor.session.virtualReaders -= 1
-      let interruptedBy = cursor.session.outcome?.interruptedBy
+      readings.remove(at: nextCursor)
+      reading.session.virtualReaders -= 1
+      let interruptedBy = reading.session.interruptedBy
       client.send(
         WireMessage.complete(
-          session: cursor.session.id, finished: interruptedBy == nil,
+          session: reading.session.id, finished: interruptedBy == nil,
           interruptedBy: interruptedBy))
       endIfDone()
     }
@@ -208,7 +219,7 @@ final class Subscription {
   }
 
   private func endIfDone() {
-    guard case .session = target, streams.isEmpty, cursors.isEmpty else { return }
+    guard case .session = target, streams.isEmpty, readings.isEmpty else { return }
     client?.subscriptionEnded(self)
     client = nil
   }

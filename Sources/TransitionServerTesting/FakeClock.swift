@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionServer
 
 /// A ``ServerClock`` that moves only when it is advanced: due timers fire in deadline order,

@@ -1,3 +1,4 @@
+import FrameStreaming
 import LineTransport
 import TransitionJSON
 import TransitionServer
@@ -10,7 +11,7 @@ import TransitionServer
 ///
 /// It reports its end to ``onClose``, as a transport reports it to the core; whether the core
 /// ended it (``close()``, ``closeAfterFlush()``) or the client did (``disconnect()``) is kept.
-public final class FakePeer: Peer {
+public final class FakePeer: Peer, FrameOutput {
   public let id: UInt64
   public let identity: PeerIdentity?
   /// Whether ``holdOutput()`` holds, as the daemon's transports do; a peer that does not hold

@@ -1,3 +1,4 @@
+import FrameStreaming
 import PluginLoader
 import PluginValues
 import TransitionServer
@@ -34,7 +35,7 @@ enum InProcessCore {
   }
 
   /// A ``Peer`` that counts what it is sent and drops it on request; it never holds output.
-  final class MemoryPeer: Peer {
+  final class MemoryPeer: Peer, FrameOutput {
     let id: UInt64
     let identity: PeerIdentity?
     private(set) var isOpen = true

@@ -1,4 +1,5 @@
 import DaemonSupport
+import FrameStreaming
 import LibeventLoop
 import TransitionServer
 
@@ -13,7 +14,7 @@ import TransitionServer
 /// (``HTTPRequest``, an `OutputBatch`): what the core queues in one loop iteration leaves as
 /// one chunk at its end, held output at the frame clock's deadline, and what the subscription
 /// sends before the reply head is out (its `begin` event and first frames) with the head.
-final class EventStreamPeer: Peer {
+final class EventStreamPeer: Peer, FrameOutput {
   let id: UInt64
   let request: HTTPRequest
   /// True until the reply started streaming or was refused.

@@ -1,3 +1,4 @@
+import FrameStreaming
 import Glibc
 import LibeventLoop
 import TransitionServer

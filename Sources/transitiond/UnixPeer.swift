@@ -1,3 +1,4 @@
+import FrameStreaming
 import LibeventLoop
 import TransitionServer
 
@@ -7,7 +8,7 @@ import TransitionServer
 /// loop iteration's callbacks have run, unless the core holds it for a frame deadline
 /// (``holdOutput()``) until ``flush()`` or ``flushNow()``; only what the kernel does not take
 /// waits in the bufferevent (docs/architecture.md, "Transports").
-final class UnixPeer: Peer {
+final class UnixPeer: Peer, FrameOutput {
   let connection: Connection
   let identity: PeerIdentity?
 

@@ -2,6 +2,7 @@ import Testing
 import TransitionJSON
 import TransitionServerTesting
 
+@testable import FrameStreaming
 @testable import TransitionServer
 
 /// The frame clocks share render time by uid (docs/limits.md, "Render time by user"): a uid

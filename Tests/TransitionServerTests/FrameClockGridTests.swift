@@ -3,6 +3,7 @@ import TransitionJSON
 import TransitionKit
 import TransitionServerTesting
 
+@testable import FrameStreaming
 @testable import TransitionServer
 
 /// The frame clock's grid on a fake clock (docs/architecture.md, "The frame clock"): frames

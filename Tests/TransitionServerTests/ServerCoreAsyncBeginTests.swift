@@ -5,6 +5,7 @@ import TransitionJSON
 import TransitionKit
 import TransitionServerTesting
 
+@testable import FrameStreaming
 @testable import TransitionServer
 
 /// An animator source that answers later, as a plugin host process will: `begin` replies

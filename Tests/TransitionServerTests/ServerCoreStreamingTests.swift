@@ -3,6 +3,7 @@ import TransitionJSON
 import TransitionKit
 import TransitionServerTesting
 
+@testable import FrameStreaming
 @testable import TransitionServer
 
 /// Frames in the core: wall-clock streams on the shared frame clock of their rate, frames

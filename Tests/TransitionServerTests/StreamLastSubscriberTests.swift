@@ -2,6 +2,7 @@ import Testing
 import TransitionJSON
 import TransitionServerTesting
 
+@testable import FrameStreaming
 @testable import TransitionServer
 
 /// A stream whose last subscriber leaves while it renders (its client closed by the send) stays

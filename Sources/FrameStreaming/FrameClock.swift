@@ -1,5 +1,3 @@
-import FrameStreaming
-
 /// The frame clock of one frame rate, as a display's vsync: every wall-clock stream at that
 /// rate ticks on one shared, drift-free grid (docs/architecture.md, "The frame clock").
 ///
@@ -9,7 +7,7 @@ import FrameStreaming
 ///
 /// A tick is rendered ahead of its deadline and shown at it, as a display pipelines its
 /// frames: rendering starts ``RenderLead`` seconds before the deadline (the recent render
-/// time with room to spare), every subscriber's output is held (``HeldOutput``), and all of it
+/// time with room to spare), every subscriber's output is held (``FramePresenter``), and all of it
 /// is released when the deadline comes; a render that finishes late releases at once. A
 /// render runs in slices of at most ``sliceSeconds``, and the loop serves its other events
 /// between them, so a request never waits for a whole tick; each slice after the first begins
@@ -25,7 +23,7 @@ import FrameStreaming
 /// A display-paced clock (``FramePacing/display(_:)``) has the same grid, its deadlines the
 /// instants its frames are sent, each a lead before a vblank: a deadline's frames show the
 /// vblank (``showOffset`` after it).
-final class FrameClock {
+public final class FrameClock {
   /// The longest a render runs before the loop serves its other events, in seconds by
   /// default: about as long as a request waits for a render under way.
   static let defaultSliceSeconds = 0.000_1
@@ -39,7 +37,7 @@ final class FrameClock {
   /// The time of deadline 0.
   let origin: Double
   private let clock: ServerClock
-  private let stats: ServerStats
+  private let stats: FrameStreamStats
   /// The render time of every frame clock, shared by uid.
   private let shares: RenderShares
   /// Whether each uid renders in the tick under way, decided at its first stream.
@@ -62,7 +60,7 @@ final class FrameClock {
   /// The length of the list, holes included.
   var slotCount: Int { slots.count }
   private(set) var lead: RenderLead
-  private let held = HeldOutput()
+  private let presenter = FramePresenter()
   /// The deadline being rendered, between slices; nil when no render is under way.
   private var renderTime: Double?
   /// The slots the render under way walks: those filled when it began.
@@ -71,7 +69,7 @@ final class FrameClock {
   private var renderStart = 0.0
 
   init(
-    pacing: FramePacing, clock: ServerClock, stats: ServerStats, shares: RenderShares,
+    pacing: FramePacing, clock: ServerClock, stats: FrameStreamStats, shares: RenderShares,
     sliceSeconds: Double
   ) {
     fps = pacing.fps
@@ -132,7 +130,7 @@ final class FrameClock {
   /// frames leave before `stopping`, and nothing holds a client any longer.
   func releaseHeldOutput() {
     presentTimer?.cancel()
-    held.release()
+    presenter.release()
   }
 
   /// The grid deadline a render starting at `now` shows: the one the timer was set for, or,
@@ -154,8 +152,8 @@ final class FrameClock {
     while deadline(index) <= now { index += 1 }
     scheduledIndex = index
     if renderTimer == nil {
-      // Unowned: deinit cancels the timer (the present timer, which holds only the held
-      // output, may outlive the clock).
+      // Unowned: deinit cancels the timer (the present timer, which holds only the
+      // presenter, may outlive the clock).
       renderTimer = clock.makeTimer { [unowned self] in self.renderTimerFired() }
     }
     renderTimer?.schedule(at: deadline(index) - lead.seconds)
@@ -174,7 +172,7 @@ final class FrameClock {
     let now = clock.now
     if presentTimer?.isScheduled == true {
       presentTimer?.cancel()
-      held.release()
+      presenter.release()
     }
     let (index, time) = tickTime(at: now)
     scheduledIndex = index
@@ -184,7 +182,7 @@ final class FrameClock {
     renderNext = 0
     renderStart = now
     tickAllowance.removeAll(keepingCapacity: true)
-    held.beginTick()
+    presenter.beginTick()
     renderSlice()
   }
 
@@ -213,7 +211,7 @@ final class FrameClock {
   private func renderIfDue(_ stream: FrameStream, at time: Double) {
     guard stream.tickingClock === self, !stream.session.ends(by: time) else { return }
     if let last = stream.lastFrameTime, last >= time { return }
-    guard shares.isSharing else { return stream.tick(at: time, holding: held) }
+    guard shares.isSharing else { return stream.tick(at: time, holding: presenter) }
     let owner = stream.session.ownerUID
     let allowed: Bool
     if let decided = tickAllowance[owner] {
@@ -226,7 +224,7 @@ final class FrameClock {
       stats.framesDeferred += 1
       return
     }
-    shares.charging(owner, on: clock) { stream.tick(at: time, holding: held) }
+    shares.charging(owner, on: clock) { stream.tick(at: time, holding: presenter) }
   }
 
   /// Ends the render under way: its output is released at its deadline (at once when that
@@ -239,11 +237,13 @@ final class FrameClock {
     renderEnd = 0
     stats.ticksRendered += 1
     if time > now {
-      if presentTimer == nil { presentTimer = clock.makeTimer { [held] in held.release() } }
+      if presentTimer == nil {
+        presentTimer = clock.makeTimer { [presenter] in presenter.release() }
+      }
       presentTimer?.schedule(at: time)
     } else {
       stats.ticksLate += 1
-      held.release()
+      presenter.release()
     }
     guard !isEmpty else { return }
     scheduleRender(after: now, notBefore: scheduledIndex + 1)

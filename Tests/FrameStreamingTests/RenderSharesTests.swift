@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TransitionServer
+@testable import FrameStreaming
 
 /// The sharing rule of the frame clocks' render time (docs/limits.md, "Render time by
 /// user"): alone, a uid is never held back; beside others, it earns its share and renders a

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TransitionServer
+@testable import FrameStreaming
 
 /// The one decision between full, delta and key frames (``FrameSync``), alone.
 @Suite struct FrameSyncTests {

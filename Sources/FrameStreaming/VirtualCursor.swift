@@ -1,13 +1,13 @@
-import FrameStreaming
 import TransitionKit
 import TransitionWire
 
 /// Where a virtual-clock subscription is in one session's timeline: frame k shows
 /// t = min(k / fps, duration), from k = 0 to ⌈duration × fps⌉, as if the transition ran
-/// uninterrupted (up to the instant another session interrupted it). Holds the session, so its timeline outlives completion until read.
-final class VirtualCursor {
-  let session: Session
-  let fps: Double
+/// uninterrupted (up to the instant another session interrupted it). Holds the session, so
+/// its timeline outlives completion until read.
+public final class VirtualCursor {
+  public let session: any StreamedSession
+  public let fps: Double
   private(set) var index = 0
   /// The index of the last frame, which shows the end of the timeline.
   let lastIndex: Int
@@ -20,11 +20,14 @@ final class VirtualCursor {
   /// Which frame the delta encoder holds, and the choice of each frame's lines.
   private var sync = FrameSync()
   /// True when the next frame of a delta reading is a key frame: the first, and after `resync`.
-  var needsKeyFrame = true
+  public var needsKeyFrame = true
   /// True once the frame at an interruption's instant was produced: the reading ends there.
   private var reachedInterruption = false
 
-  init(session: Session, fps: Double, encoding: FrameEncoding, geometry: FrameGeometry = .none) {
+  public init(
+    session: any StreamedSession, fps: Double, encoding: FrameEncoding,
+    geometry: FrameGeometry = .none
+  ) {
     self.session = session
     self.fps = fps
     if geometry != .none {
@@ -44,7 +47,7 @@ final class VirtualCursor {
   /// delta reading the delta, or the key frame it needs (``FrameSync``).
   ///
   /// - Returns: False, without calling `body`, once the last frame was produced.
-  func nextFrame(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+  public func nextFrame(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
     guard index <= lastIndex, !reachedInterruption else { return false }
     let duration = session.duration
     var t = index == lastIndex ? duration : min(Double(index) / fps, duration)

@@ -1,4 +1,3 @@
-import FrameStreaming
 import TransitionKit
 import TransitionWire
 
@@ -25,15 +24,20 @@ import TransitionWire
 ///
 /// A subscriber whose connection is over the slow-subscriber limit is not written to; it is
 /// owed the stream's newest frame, which is rendered again for it when its connection drains
-/// (``Client``). A tick that no subscriber can take renders nothing.
-final class FrameStream {
+/// (``FrameSink``). A tick that no subscriber can take renders nothing.
+///
+/// The stream sees its session as a ``StreamedSession``, each subscriber as a
+/// ``FrameSubscriber`` and its connection as a ``FrameSink``: nothing else of the server.
+public final class FrameStream {
   /// One subscriber of the stream, and what the stream remembers of it between frames.
-  /// A frame reads only the member: its client and encoding are kept here, not looked up
-  /// through the subscription.
+  /// A frame reads only the member: its sink, id and encoding are kept here, not looked up
+  /// through the subscriber.
   private final class Member {
-    let subscription: Subscription
-    /// The subscription's client (a member leaves the stream when its subscription ends).
-    let client: Client
+    let subscriber: any FrameSubscriber
+    /// The subscriber's id, as its sink knows it.
+    let subscriberID: Int
+    /// The subscriber's sink (a member leaves the stream when its subscription ends).
+    let sink: any FrameSink
     /// Whether it takes delta frames.
     let isDelta: Bool
     /// A delta subscriber's next frame must be a key frame: it has not been sent the frame
@@ -59,10 +63,11 @@ final class FrameStream {
       needsKeyFrame = false
     }
 
-    init(_ subscription: Subscription, client: Client) {
-      self.subscription = subscription
-      self.client = client
-      isDelta = subscription.encoding == .delta
+    init(_ subscriber: any FrameSubscriber, sink: any FrameSink) {
+      self.subscriber = subscriber
+      self.sink = sink
+      subscriberID = subscriber.id
+      isDelta = subscriber.encoding == .delta
       needsKeyFrame = isDelta
     }
   }
@@ -72,20 +77,20 @@ final class FrameStream {
   /// check costs a tick nothing measurable (`FrameStream.tick` of 200 updates in
   /// `transition-bench stages`, counted by callgrind: 6,374,115 instructions unsafe-unowned,
   /// 6,375,589 unowned, +0.02 %).
-  unowned let session: Session
+  public unowned let session: any StreamedSession
   #if DEBUG
     /// The same session, weakly: debug builds check that it is alive whenever the stream
     /// reads it (before the unowned reference would trap).
-    private weak var checkedSession: Session?
+    private weak var checkedSession: (any StreamedSession)?
   #endif
   /// How its frames are timed.
-  let pacing: FramePacing
+  public let pacing: FramePacing
   /// Its frames a second.
-  var fps: Double { pacing.fps }
+  public var fps: Double { pacing.fps }
   /// Whether its frames are paced by a display (each sent one logged for `presented`).
   private let isDisplayPaced: Bool
   /// What the stream's layers carry beside their fields.
-  let geometry: FrameGeometry
+  public let geometry: FrameGeometry
   /// The stream's full lines when its layers carry their projected geometry (nil: the
   /// session renderer's lines, shared by its plain streams).
   private var fullEncoder: FrameEncoder?
@@ -97,7 +102,7 @@ final class FrameStream {
   private var seq = 0
   /// The time the last frame showed; nil before the first. A frame clock's tick renders a
   /// stream only at grid times after it (a stream joins the grid at the next deadline).
-  private(set) var lastFrameTime: Double?
+  public private(set) var lastFrameTime: Double?
   /// The frame clock the stream ticks on, while it is on one (kept by ``FrameClock``, so that
   /// a tick asks a stream rather than searching the clock's list, and so that the stream
   /// leaves the very clock it is on: ``FrameClocks`` may by then hold another for its rate).
@@ -113,14 +118,14 @@ final class FrameStream {
   /// True while the stream ticks on a frame clock.
   var isOnFrameClock: Bool { tickingClock != nil }
   /// The number of subscribers.
-  var subscriberCount: Int { members.count }
+  public var subscriberCount: Int { members.count }
   /// The `seq` of the stream's next frame.
-  var nextSeq: Int { seq }
+  public var nextSeq: Int { seq }
 
   /// A stream of `session`'s frames paced by `pacing`, its first frame numbered `firstSeq`
   /// (a subscriber moving from another stream of the session keeps counting on).
-  init(
-    session: Session, pacing: FramePacing, geometry: FrameGeometry = .none,
+  public init(
+    session: any StreamedSession, pacing: FramePacing, geometry: FrameGeometry = .none,
     frameClocks: FrameClocks, firstSeq: Int = 0
   ) {
     self.session = session
@@ -147,10 +152,10 @@ final class FrameStream {
   /// that frame (so every subscriber of a session that has just begun sees its first frame,
   /// seq 0); otherwise the first one, or one joining a session that stands still, gets a
   /// frame at once (and so do the others), and any other joins at the next tick.
-  func attach(_ subscription: Subscription, at now: Double) {
-    guard let client = subscription.client else { return }
+  public func attach(_ subscriber: any FrameSubscriber, at now: Double) {
+    guard let sink = subscriber.sink else { return }
     let isFirst = members.isEmpty
-    let member = Member(subscription, client: client)
+    let member = Member(subscriber, sink: sink)
     members.append(member)
     if member.isDelta {
       deltaSubscribers += 1
@@ -171,21 +176,21 @@ final class FrameStream {
   }
 
   /// Removes a subscriber; the last one leaving stops the stream.
-  func detach(_ subscription: Subscription) {
-    guard let index = members.firstIndex(where: { $0.subscription === subscription }) else {
+  public func detach(_ subscriber: any FrameSubscriber) {
+    guard let index = members.firstIndex(where: { $0.subscriber === subscriber }) else {
       return
     }
-    members.remove(at: index)
-    if subscription.encoding == .delta { deltaSubscribers -= 1 }
+    let member = members.remove(at: index)
+    if member.isDelta { deltaSubscribers -= 1 }
     if members.isEmpty { session.streamBecameEmpty(self) }
   }
 
-  /// Sends the stream's latest frame again to `subscription` (same seq, same instant), as a
+  /// Sends the stream's latest frame again to `subscriber` (same seq, same instant), as a
   /// key frame when it is a delta subscriber: for `resync`, and for a subscriber owed the
-  /// frame its connection could not take (``Client/drained()``). Nothing before the stream's
-  /// first frame, which is a key frame anyway, or after its session completed.
-  func sendLatestFrame(to subscription: Subscription) {
-    guard let member = members.first(where: { $0.subscription === subscription }) else {
+  /// frame its connection could not take (when its sink drains). Nothing before the
+  /// stream's first frame, which is a key frame anyway, or after its session completed.
+  public func sendLatestFrame(to subscriber: any FrameSubscriber) {
+    guard let member = members.first(where: { $0.subscriber === subscriber }) else {
       return
     }
     member.needsKeyFrame = member.isDelta
@@ -201,18 +206,18 @@ final class FrameStream {
   private func resend(to member: Member) {
     guard let time = lastFrameTime else { return }
     checkSessionAlive()
-    let client = member.client
+    let sink = member.sink
     let session = self.session
-    guard admit(member, client: client, session: session.id) else { return }
+    guard admit(member, session: session.id) else { return }
     let frameSeq = seq - 1
     let line = member.line
     let plan = sync.decide(seq: frameSeq, takers: .init(line), keepsEncoderInStep: false)
     frameClocks.charging(session.ownerUID) {
       produce(plan, seq: frameSeq, at: time) { lines in
-        lines.write(line, keyWriter: &keyWriter) { client.writeFrame($0) }
+        lines.write(line, keyWriter: &keyWriter) { sink.writeFrame($0) }
         member.received(line, seq: frameSeq, sync: lines.sync)
         if isDisplayPaced {
-          member.subscription.frameSent(session: session.id, seq: frameSeq, vblank: time)
+          member.subscriber.frameSent(session: session.id, seq: frameSeq, vblank: time)
         }
       }
     }
@@ -232,11 +237,11 @@ final class FrameStream {
   }
 
   /// Applies the slow-subscriber policy to `member`'s next frame: true when it is to be
-  /// written now; otherwise the client is owed the stream's latest frame (rendered when its
-  /// connection drains, after which a delta subscriber starts again from a key frame), or
-  /// it is closed.
-  private func admit(_ member: Member, client: Client, session sessionID: String) -> Bool {
-    switch client.admitFrame(subscription: member.subscription, session: sessionID) {
+  /// written now; otherwise its sink is owed the stream's latest frame (rendered when it
+  /// drains, after which a delta subscriber starts again from a key frame), or it is closed.
+  @inline(__always)
+  private func admit(_ member: Member, session sessionID: String) -> Bool {
+    switch member.sink.admitFrame(subscriber: member.subscriberID, session: sessionID) {
     case .write:
       return true
     case .coalesce:
@@ -249,11 +254,11 @@ final class FrameStream {
 
   /// The session changed, or the stream must show it now: renders a frame of its current
   /// state at once, then ticks on the frame clock while the session moves.
-  func sessionChanged(at now: Double) {
+  public func sessionChanged(at now: Double) {
     guard !members.isEmpty, !session.isCompleted else { return }
     tick(at: pacing.showTime(at: now))
     // The frame answers a request: it leaves now, not behind the rest of the iteration.
-    for member in members { member.client.flushNow() }
+    for member in members { member.sink.flushNow() }
     // Sending can close a subscriber's client (a write fails, the slow-subscriber rule drops
     // it); with the last one the stream has left its session, and must not tick on its own.
     if session.isMoving, !members.isEmpty, !session.isCompleted { frameClocks.add(self) }
@@ -268,9 +273,9 @@ final class FrameStream {
   /// (``FrameClock`` renders nothing at or after it: the session's completion sends the
   /// final frame).
   ///
-  /// - Parameter held: When the frame clock renders ahead: each subscriber's output is held
-  ///   there until the deadline.
-  func tick(at time: Double, holding held: HeldOutput? = nil) {
+  /// - Parameter presenter: When the frame clock renders ahead: each subscriber's output is
+  ///   held there until the deadline.
+  func tick(at time: Double, holding presenter: FramePresenter? = nil) {
     checkSessionAlive()
     // One strong reference to the session for the whole frame: each use of the unowned one
     // takes its own.
@@ -284,19 +289,19 @@ final class FrameStream {
     let members = self.members
     var takers = FrameSync.Takers()
     for member in members {
-      member.takesFrame = admit(member, client: member.client, session: sessionID)
+      member.takesFrame = admit(member, session: sessionID)
       if member.takesFrame { takers.add(member.line) }
     }
     // Encoded at every frame rendered while there are delta subscribers, so each delta
     // follows on from the frame before it; a frame only deltas take has no full line.
     let plan = sync.decide(seq: frameSeq, takers: takers, keepsEncoderInStep: deltaSubscribers > 0)
     produce(plan, seq: frameSeq, at: time) { lines in
-      deliver(to: members, holding: held) { member, client in
+      deliver(to: members, holding: presenter) { member, sink in
         let line = member.line
-        lines.write(line, keyWriter: &keyWriter) { client.writeFrame($0) }
+        lines.write(line, keyWriter: &keyWriter) { sink.writeFrame($0) }
         member.received(line, seq: frameSeq, sync: lines.sync)
         if isDisplayPaced {
-          member.subscription.frameSent(session: sessionID, seq: frameSeq, vblank: time)
+          member.subscriber.frameSent(session: sessionID, seq: frameSeq, vblank: time)
         }
       }
     }
@@ -304,26 +309,27 @@ final class FrameStream {
   }
 
   /// Has `write` write the frame to each of `members` that takes it (``Member/takesFrame``)
-  /// and is still connected, its output held for the deadline when `held` is given.
+  /// and is still connected, its output held for the deadline when `presenter` is given.
   private func deliver(
-    to members: [Member], holding held: HeldOutput?, _ write: (Member, Client) -> Void
+    to members: [Member], holding presenter: FramePresenter?,
+    _ write: (Member, any FrameSink) -> Void
   ) {
     for member in members where member.takesFrame {
-      held?.hold(member.client)
-      write(member, member.client)
+      presenter?.hold(member.sink)
+      write(member, member.sink)
     }
   }
 
   /// Sends the final frame at `progress` and `complete` to every subscriber, at once (with
   /// any frames a subscriber's connection holds for a deadline, a little early), then ends.
-  func finish(progress: Double, t: Double, finished: Bool) {
+  public func finish(progress: Double, t: Double, finished: Bool) {
     checkSessionAlive()
     frameClocks.remove(self)
     let finalMembers = members
     members = []
     guard !finalMembers.isEmpty else { return }
     let complete = WireMessage.complete(
-      session: session.id, finished: finished, interruptedBy: session.outcome?.interruptedBy)
+      session: session.id, finished: finished, interruptedBy: session.interruptedBy)
     let sessionID = session.id
     let frameSeq = seq
     let hasDelta = deltaSubscribers > 0
@@ -340,21 +346,20 @@ final class FrameStream {
       for member in finalMembers {
         let line = member.line
         lines.write(line, keyWriter: &keyWriter) {
-          member.client.sendFinal(
-            frame: $0, complete: complete, subscription: member.subscription,
-            session: sessionID)
+          member.sink.sendFinal(
+            frame: $0, complete: complete, subscriber: member.subscriberID, session: sessionID)
         }
         member.received(line, seq: frameSeq, sync: lines.sync)
         // The final frame shows the completion, not a vblank: reported, it teaches nothing.
         if isDisplayPaced {
-          member.subscription.frameSent(session: sessionID, seq: frameSeq, vblank: nil)
+          member.subscriber.frameSent(session: sessionID, seq: frameSeq, vblank: nil)
         }
       }
     }
     seq += 1
     for member in finalMembers {
-      member.client.flushNow()
-      member.subscription.streamFinished(self)
+      member.sink.flushNow()
+      member.subscriber.streamFinished(self)
     }
   }
 }

@@ -1,5 +1,5 @@
-/// The core's view of time: a monotonic clock and one-shot timers on it
-/// (docs/architecture.md, "Threading and time").
+/// The view of time of the frame path and the server core: a monotonic clock and one-shot
+/// timers on it (docs/architecture.md, "Threading and time").
 ///
 /// The daemon implements it over libevent's timers; tests use a clock they advance by hand.
 /// Timers fire on the core's thread, one at a time.

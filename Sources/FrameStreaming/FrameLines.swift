@@ -1,6 +1,4 @@
-import FrameStreaming
 import TransitionKit
-import TransitionWire
 
 /// The lines of one frame as ``FrameSync/Plan`` made them, lent for the time of a call: the
 /// full line, the delta, or both, and the sync state they were made in (for the checks of
@@ -26,7 +24,7 @@ struct FrameLines {
   }
 }
 
-extension Session {
+extension StreamedSession {
   /// Makes the lines `plan` asks of frame `seq` of the session at `progress` and `t`: the
   /// full line rendered (or the frame only evaluated when it has none), the delta encoded by
   /// `encoder` against the frame it encoded before (recorded in `sync`), and lends them to

@@ -10,14 +10,14 @@
 /// all its due streams of the tick (and may go into debt by that tick's cost); in debt, it
 /// renders none of them, and its streams show a later deadline once it has paid. A uid
 /// alone on the clocks is never held back. Pure bookkeeping: the time comes from the caller.
-final class RenderShares {
+public final class RenderShares {
   /// The cores of rendering the frame clocks share out while several uids stream.
   static let coresShared = 0.5
   /// The most render time a uid can save up, in seconds.
   static let savedSeconds = 0.002
 
   /// The key of an account: a uid, or nil for peers without credentials.
-  typealias Owner = UInt32?
+  public typealias Owner = UInt32?
 
   private struct Account {
     /// Seconds of rendering the uid may still spend (negative: its debt).

@@ -1,19 +1,17 @@
-import FrameStreaming
-
 /// The frame clocks by pacing: one per frame rate and per display timing in use, created on
 /// demand and dropped when its last stream leaves.
-final class FrameClocks {
+public final class FrameClocks {
   private let clock: ServerClock
-  /// The server's counters, which the clocks and their streams keep.
-  let stats: ServerStats
+  /// The frame path's counters, which the clocks and their streams keep.
+  public let stats: FrameStreamStats
   private var clocks: [FramePacing: FrameClock] = [:]
   /// The render time every clock shares out by uid.
-  let shares = RenderShares()
+  public let shares = RenderShares()
   /// The longest a clock's render runs before the loop serves its other events, for clocks
   /// created from now on (``FrameClock/sliceSeconds``).
-  var sliceSeconds = FrameClock.defaultSliceSeconds
+  public var sliceSeconds = FrameClock.defaultSliceSeconds
 
-  init(clock: ServerClock, stats: ServerStats) {
+  public init(clock: ServerClock, stats: FrameStreamStats) {
     self.clock = clock
     self.stats = stats
   }
@@ -37,7 +35,7 @@ final class FrameClocks {
   /// is the stream's own, never looked up by rate, and emptiness is checked on that clock. (The
   /// soak found the other way: a clock forgotten while it still held a stream, whose session
   /// then completed without leaving it, and the clock's render read the freed session.)
-  func remove(_ stream: FrameStream) {
+  public func remove(_ stream: FrameStream) {
     guard let frameClock = stream.tickingClock else { return }
     frameClock.remove(stream)
     if frameClock.isEmpty, clocks[stream.pacing] === frameClock {
@@ -53,16 +51,16 @@ final class FrameClocks {
   }
 
   /// The grid clock of `fps`, while it has streams.
-  subscript(fps: Double) -> FrameClock? { clocks[.grid(fps: fps)] }
+  public subscript(fps: Double) -> FrameClock? { clocks[.grid(fps: fps)] }
 
   /// The clock of `pacing`, while it has streams.
-  subscript(pacing: FramePacing) -> FrameClock? { clocks[pacing] }
+  public subscript(pacing: FramePacing) -> FrameClock? { clocks[pacing] }
 
   /// The number of clocks with streams.
-  var count: Int { clocks.count }
+  public var count: Int { clocks.count }
 
   /// Stops every clock (shutdown); what they hold for a deadline is sent now.
-  func removeAll() {
+  public func removeAll() {
     for frameClock in clocks.values {
       for stream in frameClock.streams { frameClock.remove(stream) }
       frameClock.releaseHeldOutput()
