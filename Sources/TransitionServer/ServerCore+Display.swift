@@ -38,8 +38,12 @@ extension ServerCore {
           + "\(JSONValue.format(DisplayTiming.vblankReach)) s of now, got "
           + JSONValue.format(report.time))
     }
-    try subscription.report(report, at: now)
+    let moved = try subscription.report(report)
     client.reply(id: id)
+    if let moved {
+      subscription.retime(to: moved, requested: false, at: now)
+      client.flushNow()
+    }
   }
 
   /// `frame`: the frame of a running session at instant `at`, in the reply (`frame`), the

@@ -101,9 +101,10 @@ final class Subscription: FrameSubscriber {
 
   /// Paces its wall frames by `timing` from monotonic `now` on (the `display` op, or what
   /// `presented` reports taught): it leaves each session's stream for the stream of the new
-  /// timing, counting `seq` on from where it was. A `requested` timing (the `display` op)
-  /// shows its first vblank after now next, and its lead becomes the least the phase lock
-  /// sets; a learnt one goes on from the vblank after the last one shown.
+  /// timing, counting `seq` on from where it was: its next frame shows the first vblank of the
+  /// new timing after now and more than half a period after the frame last sent (which was
+  /// sent a lead ahead of its vblank). The lead of a `requested` timing (the `display` op)
+  /// becomes the least the phase lock sets.
   func retime(to timing: DisplayTiming, requested: Bool, at now: Double) {
     guard clock == .wall else { return }
     display = timing
@@ -122,10 +123,9 @@ final class Subscription: FrameSubscriber {
       // forgotten by its session.
       old.detach(self)
       streams.append(next)
-      // A requested timing starts at its first vblank after now; a learnt one (a small move)
-      // after the vblank last shown, so that no vblank gets two frames.
-      let from = requested ? now : max(now, shown.map { $0 + timing.period / 2 } ?? now)
-      next.attach(self, at: from)
+      // The frame last sent, a lead ahead, keeps its vblank: the next is the first vblank of
+      // the new timing after now and after it, so that no vblank gets two frames.
+      next.attach(self, at: max(now, shown.map { $0 + timing.period / 2 } ?? now))
     }
   }
 
@@ -135,13 +135,14 @@ final class Subscription: FrameSubscriber {
     sentFrames.sent(session: session, seq: seq, vblank: vblank)
   }
 
-  /// Takes a `presented` report at monotonic `now`: the phase lock learns from it, and the
-  /// subscription is retimed when the lock moves its vblanks or its lead.
+  /// Takes a `presented` report: the phase lock learns from it.
   ///
+  /// - Returns: The timing to pace by from now on when the lock moved its vblanks or its
+  ///   lead (``retime(to:requested:at:)`` it, after the reply); nil otherwise.
   /// - Throws: `bad_request` when the subscription is not display-paced, or the frame was
   ///   never sent to it (or not among its last ``SentFrameLog/capacity``), or was reported
   ///   already.
-  func report(_ report: PresentationReport, at now: Double) throws(WireError) {
+  func report(_ report: PresentationReport) throws(WireError) -> DisplayTiming? {
     guard let display, var lock = phaseLock else {
       throw WireError(
         .badRequest,
@@ -158,11 +159,11 @@ final class Subscription: FrameSubscriber {
         .badRequest,
         "frame \(report.seq) of session \(report.session) was reported already")
     case .success(nil):
-      return
+      return nil
     case .success(let vblank?):
       let next = lock.report(vblank: vblank, presented: report.time, timing: display)
       phaseLock = lock
-      if next != display { retime(to: next, requested: false, at: now) }
+      return next == display ? nil : next
     }
   }
 
