@@ -23,6 +23,20 @@ extension DisplayTiming {
     } catch {
       throw WireError(.badRequest, error.message)
     }
+    try self.init(
+      checking: period, vblank: vblank, lead: lead, now: now, prefix: prefix)
+  }
+
+  /// A timing of `period`, `vblank` and `lead` seconds, checked against monotonic `now`;
+  /// error messages name each member after `prefix` (`display.`, or nothing).
+  ///
+  /// - Throws: `bad_request` as ``init(reading:now:defaultLead:)``.
+  init(checking period: Double, vblank: Double, lead: Double, now: Double, prefix: String)
+    throws(WireError)
+  {
+    guard period.isFinite, vblank.isFinite, lead.isFinite else {
+      throw WireError(.badRequest, "\(prefix)period, vblank and lead must be finite numbers")
+    }
     guard Self.periodRange.contains(period) else {
       throw WireError(
         .badRequest,
