@@ -220,6 +220,11 @@ struct DisplayBench {
     }
     var next = 0
     var newest: Arrival?
+    // What arrived before the first vblank measured is in hand, not skipped.
+    while next < arrivals.count, let first = vblanks.first, arrivals[next].arrived <= first - 1e-3 {
+      newest = arrivals[next]
+      next += 1
+    }
     var lastShownSeq: Int?
     var errors: [Double] = []
     var earliness: [Double] = []

@@ -40,8 +40,12 @@ extension DaemonBenchmarks {
       "ms",
       "median \(BenchReport.format(result.earliness.median * 1e3)) ms, lead "
         + "\(BenchReport.format(lead * 1e3)) ms, \(result.framesRead) frames")
+    let framesPerSecond = Double(result.framesRead) / result.seconds
     report.add(
       "display", "\(name): daemon CPU", result.cpuFraction, "cores",
-      "\(BenchReport.format(Double(result.framesRead) / result.seconds)) frames/s read")
+      "\(BenchReport.format(framesPerSecond)) frames/s read")
+    report.add(
+      "display", "\(name): daemon CPU a frame", result.cpuFraction / max(framesPerSecond, 1) * 1e6,
+      "µs", "the daemon's CPU over the frames read")
   }
 }
