@@ -37,6 +37,9 @@ struct DisplayBench {
   struct Result {
     /// |shown instant − vblank| of the frame each vblank shows, in seconds.
     var error = Percentiles([])
+    /// The same, of each frame at the first vblank that shows it: how far a frame's `t` is
+    /// from the instant it is seen, apart from the vblanks that show a frame again.
+    var firstShownError = Percentiles([])
     var vblanks = 0
     var repeated = 0
     var skipped = 0
@@ -71,7 +74,7 @@ struct DisplayBench {
     let control = try LineSocket(path: daemon.socketPath)
     let readers = try (0..<connections).map { _ in try LineSocket(path: daemon.socketPath) }
     let setup = 1.0 + Double(sessions) * 0.002
-    let duration = seconds + setup + 1
+    let duration = seconds + setup + 60
     var starts = [Double](repeating: 0, count: sessions)
     for index in 0..<sessions {
       let reply = try control.request(
@@ -191,6 +194,7 @@ struct DisplayBench {
     if let failure = collector.failure { throw failure }
     var result = collector.result
     result.error = Percentiles(collector.errors)
+    result.firstShownError = Percentiles(collector.firstShownErrors)
     result.earliness = Percentiles(collector.earlinesses)
     result.cpuFraction = cpuBox.fraction
     result.seconds = seconds
@@ -227,6 +231,7 @@ struct DisplayBench {
     }
     var lastShownSeq: Int?
     var errors: [Double] = []
+    var firstShown: [Double] = []
     var earliness: [Double] = []
     for vblank in vblanks {
       var arrivedBetween: [Arrival] = []
@@ -238,7 +243,11 @@ struct DisplayBench {
       guard let shown = newest else { continue }
       result.vblanks += 1
       errors.append(abs(shown.shown - vblank))
-      if shown.seq == lastShownSeq { result.repeated += 1 }
+      if shown.seq == lastShownSeq {
+        result.repeated += 1
+      } else {
+        firstShown.append(abs(shown.shown - vblank))
+      }
       // Frames replaced before any vblank showed them, counting a frame sent again for the
       // same instant as the same frame.
       let distinct = Set(arrivedBetween.map { ($0.shown * 1e6).rounded() })
@@ -250,6 +259,7 @@ struct DisplayBench {
       result.framesRead += 1
     }
     result.error = Percentiles(result.error.samples + errors)
+    result.firstShownError = Percentiles(result.firstShownError.samples + firstShown)
     result.earliness = Percentiles(result.earliness.samples + earliness)
   }
 }
@@ -279,6 +289,7 @@ final class DisplayCollector: @unchecked Sendable {
   private let lock = NSLock()
   private(set) var result = DisplayBench.Result()
   private(set) var errors: [Double] = []
+  private(set) var firstShownErrors: [Double] = []
   private(set) var earlinesses: [Double] = []
   private(set) var failure: Error?
 
@@ -290,6 +301,7 @@ final class DisplayCollector: @unchecked Sendable {
     result.skipped += part.skipped
     result.framesRead += part.framesRead
     errors += part.error.samples
+    firstShownErrors += part.firstShownError.samples
     earlinesses += part.earliness.samples
     if self.failure == nil { self.failure = failure }
   }

@@ -33,6 +33,11 @@ extension DaemonBenchmarks {
       "display", "\(name): |shown − vblank| p99", result.error.value(0.99) * 1e3, "ms",
       "max \(BenchReport.format(result.error.maximum * 1e3)) ms over \(result.vblanks) vblanks")
     report.add(
+      "display", "\(name): |t − (vblank − start)| p99, first shown",
+      result.firstShownError.value(0.99) * 1e3, "ms",
+      "max \(BenchReport.format(result.firstShownError.maximum * 1e3)) ms, each frame at the first vblank showing it"
+    )
+    report.add(
       "display", "\(name): repeated at a vblank", Double(result.repeated), "",
       "skipped \(result.skipped), of \(result.vblanks) vblanks")
     report.add(
