@@ -1,10 +1,13 @@
 /* requests.c: building requests, the generic call and the typed helpers (td_client_request). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "client.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int td_client_queue(td_client *client, const char *op, const char *members, size_t members_length,
                     td_request_kind kind, int64_t subscription, td_reply_fn callback, void *user_data,
@@ -320,4 +323,81 @@ int td_client_release(td_client *client, const char *op, const char *session, co
     if (velocity) add_number(&builder, "velocity", *velocity);
     if (touch_velocity) add_pair(&builder, "touchVelocity", touch_velocity);
     return send_built(client, op, &builder, callback, user_data, id);
+}
+
+/* ---- display pacing ---- */
+
+double td_monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* Adds the display's members: as one object `display` (subscribe) or at the top (display). */
+static void add_display_members(members_builder *builder, const td_display *display) {
+    add_number(builder, "period", display->period);
+    add_number(builder, "vblank", display->vblank);
+    if (display->lead) add_number(builder, "lead", *display->lead);
+}
+
+int td_client_subscribe_display(td_client *client, const char *session, const td_display *display,
+                                td_encoding encoding, td_reply_fn callback, void *user_data, uint64_t *id) {
+    CHECK_CLIENT(client);
+    if (!session || !display) return td_client_fail(client, TD_ERR_ARGUMENT, "subscribe: no session or display");
+    members_builder timing = {{0}, 0};
+    add_display_members(&timing, display);
+    if (timing.failed == 2) {
+        td_buffer_free(&timing.text);
+        return td_client_fail(client, TD_ERR_ARGUMENT, "subscribe: a number is not finite");
+    }
+    if (timing.failed || td_buffer_append(&timing.text, "}", 1) != 0) {
+        td_buffer_free(&timing.text);
+        return td_client_fail(client, TD_ERR_NO_MEMORY, "out of memory");
+    }
+    members_builder builder = {{0}, 0};
+    add_string(&builder, "session", session);
+    add_raw(&builder, "display", timing.text.bytes);
+    td_buffer_free(&timing.text);
+    if (encoding != TD_ENCODING_DEFAULT)
+        add_string(&builder, "encoding", encoding == TD_ENCODING_DELTA ? "delta" : "full");
+    return send_built(client, "subscribe", &builder, callback, user_data, id);
+}
+
+int td_client_display(td_client *client, int64_t subscription, const td_display *display, td_reply_fn callback,
+                      void *user_data, uint64_t *id) {
+    CHECK_CLIENT(client);
+    if (!display) return td_client_fail(client, TD_ERR_ARGUMENT, "display: no timing");
+    members_builder builder = {{0}, 0};
+    add_number(&builder, "subscription", (double)subscription);
+    add_display_members(&builder, display);
+    return send_built(client, "display", &builder, callback, user_data, id);
+}
+
+int td_client_presented(td_client *client, int64_t subscription, const char *session, uint64_t seq, double time,
+                        td_reply_fn callback, void *user_data, uint64_t *id) {
+    CHECK_CLIENT(client);
+    if (!session) return td_client_fail(client, TD_ERR_ARGUMENT, "presented: no session");
+    members_builder builder = {{0}, 0};
+    add_number(&builder, "subscription", (double)subscription);
+    add_string(&builder, "session", session);
+    add_number(&builder, "seq", (double)seq);
+    add_number(&builder, "time", time);
+    return send_built(client, "presented", &builder, callback, user_data, id);
+}
+
+int td_client_pull_frame(td_client *client, const char *session, double at, const char *geometry,
+                         td_reply_fn callback, void *user_data, uint64_t *id) {
+    CHECK_CLIENT(client);
+    if (!session) return td_client_fail(client, TD_ERR_ARGUMENT, "frame: no session");
+    members_builder builder = {{0}, 0};
+    add_string(&builder, "session", session);
+    add_number(&builder, "at", at);
+    if (geometry) add_string(&builder, "geometry", geometry);
+    return send_built(client, "frame", &builder, callback, user_data, id);
+}
+
+int td_client_clock(td_client *client, td_reply_fn callback, void *user_data, uint64_t *id) {
+    CHECK_CLIENT(client);
+    members_builder builder = {{0}, 0};
+    return send_built(client, "clock", &builder, callback, user_data, id);
 }

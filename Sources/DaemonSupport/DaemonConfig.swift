@@ -49,7 +49,7 @@ public struct DaemonConfig: Equatable, Sendable {
 
   private static let topLevelKeys: Set<String> = [
     "socket", "socketMode", "pluginPaths", "animatorPaths", "allowInsecurePlugins", "routes",
-    "defaultFps", "reduceMotion", "reducedMotionDuration",
+    "defaultFps", "reduceMotion", "reducedMotionDuration", "pacingLead",
     "logLevel", "adminGroup", "pluginUser", "limits", "http",
   ]
   private static let httpKeys: Set<String> = [
@@ -140,6 +140,10 @@ public struct DaemonConfig: Equatable, Sendable {
       server.reducedMotionDuration = try field.number()
       try EngineError.require(
         server.reducedMotionDuration, in: ServerConfig.reducedMotionDurationRange, field.path)
+    }
+    if let field = try root.optional("pacingLead") {
+      server.pacingLead = try field.number()
+      try EngineError.require(server.pacingLead, in: ServerConfig.pacingLeadRange, field.path)
     }
     if let field = try root.optional("logLevel") { server.logLevel = try Self.logLevel(field) }
     if let field = try root.optional("adminGroup") { adminGroup = try field.string() }

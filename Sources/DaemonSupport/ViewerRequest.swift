@@ -15,15 +15,35 @@ public enum ViewerRequest: Equatable, Sendable {
   /// `/events`: Server-Sent Events of one session (`session=ID`) or of every session (nil,
   /// `session=*`), on the wall clock at `fps`; `timeline=1` puts the session's timeline in each
   /// `begin` event; `encoding=delta` asks for delta frames (docs/protocol.md, "Delta frames"),
-  /// `encoding=full` (the default) for full ones.
+  /// `encoding=full` (the default) for full ones; `period=P&vblank=V` (and `lead=L`) paces
+  /// the frames by the reader's display (docs/protocol.md, "Display pacing"), its numbers
+  /// checked by the server core as `subscribe`'s `display`.
   case events(
-    session: String?, fps: Double, timeline: Bool = false, encoding: FrameEncoding = .full)
+    session: String?, fps: Double, timeline: Bool = false, encoding: FrameEncoding = .full,
+    display: Display? = nil)
+  /// `/clock`: the daemon's clock now, `{"now":…}`, for mapping the reader's clock to it.
+  case clock
   /// No or a wrong `token`: 403.
   case forbidden
   /// A path that is not the page's nor `/events`: 404.
   case notFound
-  /// `/events` with a bad `session`, `fps` or `encoding`: 400, with the reason.
+  /// `/events` with a bad `session`, `fps`, `encoding` or display timing: 400, with the
+  /// reason.
   case badRequest(String)
+
+  /// The display timing an `/events` request gives, as numbers (in seconds, on the daemon's
+  /// clock).
+  public struct Display: Equatable, Sendable {
+    public var period: Double
+    public var vblank: Double
+    public var lead: Double?
+
+    public init(period: Double, vblank: Double, lead: Double? = nil) {
+      self.period = period
+      self.vblank = vblank
+      self.lead = lead
+    }
+  }
 
   /// Decides a request.
   ///
@@ -62,9 +82,24 @@ public enum ViewerRequest: Equatable, Sendable {
         self = .badRequest("encoding must be \"full\" or \"delta\", got \"\(encodingName)\"")
         return
       }
+      var display: Display?
+      if fields["period"] != nil || fields["vblank"] != nil || fields["lead"] != nil {
+        let number = { (name: String) in
+          fields[name].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
+        }
+        guard let period = number("period"), let vblank = number("vblank"),
+          fields["lead"] == nil || number("lead") != nil
+        else {
+          self = .badRequest(
+            "period and vblank (and lead) must be numbers of seconds, given together")
+          return
+        }
+        display = Display(period: period, vblank: vblank, lead: number("lead"))
+      }
       self = .events(
         session: target == "*" ? nil : target, fps: fps, timeline: fields["timeline"] == "1",
-        encoding: encoding)
+        encoding: encoding, display: display)
+    case "/clock": self = .clock
     case _ where path.hasPrefix(Self.imagesPrefix):
       let encoded = path.dropFirst(Self.imagesPrefix.count)
       guard let name = String(encoded).removingPercentEncoding, Self.isServableImageName(name)
@@ -94,7 +129,7 @@ public enum ViewerRequest: Equatable, Sendable {
         String(
           message.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) })
       )
-    case .page, .image, .events: nil
+    case .page, .image, .events, .clock: nil
     }
   }
 

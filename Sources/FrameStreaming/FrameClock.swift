@@ -19,12 +19,29 @@
 /// has render time left in its share (``RenderShares``), and charges it what they took. The
 /// clock's timers run only while it has streams (and until the last held frames are
 /// released).
+///
+/// A display-paced clock (``FramePacing/display(_:)``) has the same grid, its deadlines the
+/// instants its frames are due to be sent, each a lead before a vblank: a deadline's frames
+/// show the vblank (``showOffset`` after it). Its frames are not held for the deadline: each
+/// leaves as soon as it is rendered, the render lead ahead of it, so that the display's own
+/// lead is the least a frame has in hand. Its renders start on a shared grid of
+/// ``displayWakeQuantum`` (the start rounded down): the clocks of many displays of random
+/// phases wake together, a few times a period, not each on its own.
 public final class FrameClock {
   /// The longest a render runs before the loop serves its other events, in seconds by
   /// default: about as long as a request waits for a render under way.
   static let defaultSliceSeconds = 0.000_1
+  /// The grid display clocks start their renders on, in seconds: a frame leaves at most this
+  /// much earlier than its lead asks.
+  public static let displayWakeQuantum = 0.002
 
   let fps: Double
+  /// How long after a deadline the frames rendered for it show: 0 on a grid, the lead on a
+  /// display.
+  let showOffset: Double
+  /// Whether a tick's frames are held until its deadline (on a grid) or leave as rendered
+  /// (on a display).
+  private let holdsOutput: Bool
   /// The longest a render runs before the loop serves its other events, in seconds.
   let sliceSeconds: Double
   /// The time of deadline 0.
@@ -62,15 +79,24 @@ public final class FrameClock {
   private var renderStart = 0.0
 
   init(
-    fps: Double, clock: ServerClock, stats: FrameStreamStats, shares: RenderShares,
+    pacing: FramePacing, clock: ServerClock, stats: FrameStreamStats, shares: RenderShares,
     sliceSeconds: Double
   ) {
-    self.fps = fps
+    fps = pacing.fps
     self.sliceSeconds = sliceSeconds
     self.clock = clock
     self.stats = stats
     self.shares = shares
-    origin = clock.now
+    switch pacing {
+    case .grid:
+      origin = clock.now
+      showOffset = 0
+      holdsOutput = true
+    case .display(let timing):
+      origin = timing.anchor - timing.lead
+      showOffset = timing.lead
+      holdsOutput = false
+    }
     lead = RenderLead(period: 1 / fps, timerSlack: clock.timerSlack)
   }
 
@@ -142,7 +168,10 @@ public final class FrameClock {
       // presenter, may outlive the clock).
       renderTimer = clock.makeTimer { [unowned self] in self.renderTimerFired() }
     }
-    renderTimer?.schedule(at: deadline(index) - lead.seconds)
+    let start = deadline(index) - lead.seconds
+    renderTimer?.schedule(
+      at: holdsOutput
+        ? start : (start / Self.displayWakeQuantum).rounded(.down) * Self.displayWakeQuantum)
   }
 
   private func renderTimerFired() {
@@ -179,7 +208,7 @@ public final class FrameClock {
       let slot = renderNext
       renderNext += 1
       guard let stream = slots[slot] else { continue }
-      renderIfDue(stream, at: time)
+      renderIfDue(stream, at: time + showOffset)
       if renderTime != nil, renderNext < renderEnd {
         let now = clock.now
         if now >= sliceEnd {
@@ -197,7 +226,9 @@ public final class FrameClock {
   private func renderIfDue(_ stream: FrameStream, at time: Double) {
     guard stream.tickingClock === self, !stream.session.ends(by: time) else { return }
     if let last = stream.lastFrameTime, last >= time { return }
-    guard shares.isSharing else { return stream.tick(at: time, holding: presenter) }
+    guard shares.isSharing else {
+      return stream.tick(at: time, holding: holdsOutput ? presenter : nil)
+    }
     let owner = stream.session.ownerUID
     let allowed: Bool
     if let decided = tickAllowance[owner] {
@@ -210,7 +241,9 @@ public final class FrameClock {
       stats.framesDeferred += 1
       return
     }
-    shares.charging(owner, on: clock) { stream.tick(at: time, holding: presenter) }
+    shares.charging(owner, on: clock) {
+      stream.tick(at: time, holding: holdsOutput ? presenter : nil)
+    }
   }
 
   /// Ends the render under way: its output is released at its deadline (at once when that
@@ -222,7 +255,9 @@ public final class FrameClock {
     renderTime = nil
     renderEnd = 0
     stats.ticksRendered += 1
-    if time > now {
+    if !holdsOutput {
+      if time < now { stats.ticksLate += 1 }
+    } else if time > now {
       if presentTimer == nil {
         presentTimer = clock.makeTimer { [presenter] in presenter.release() }
       }

@@ -1,10 +1,10 @@
-/// The frame clocks by frame rate: one per rate in use, created on demand and dropped when
-/// its last stream leaves.
+/// The frame clocks by pacing: one per frame rate and per display timing in use, created on
+/// demand and dropped when its last stream leaves.
 public final class FrameClocks {
   private let clock: ServerClock
   /// The frame path's counters, which the clocks and their streams keep.
   public let stats: FrameStreamStats
-  private var clocks: [Double: FrameClock] = [:]
+  private var clocks: [FramePacing: FrameClock] = [:]
   /// The render time every clock shares out by uid.
   public let shares = RenderShares()
   /// The longest a clock's render runs before the loop serves its other events, for clocks
@@ -16,13 +16,14 @@ public final class FrameClocks {
     self.stats = stats
   }
 
-  /// Adds `stream` to the clock of its rate.
+  /// Adds `stream` to the clock of its pacing.
   func add(_ stream: FrameStream) {
     let frameClock =
-      clocks[stream.fps]
+      clocks[stream.pacing]
       ?? FrameClock(
-        fps: stream.fps, clock: clock, stats: stats, shares: shares, sliceSeconds: sliceSeconds)
-    clocks[stream.fps] = frameClock
+        pacing: stream.pacing, clock: clock, stats: stats, shares: shares,
+        sliceSeconds: sliceSeconds)
+    clocks[stream.pacing] = frameClock
     frameClock.add(stream)
   }
 
@@ -37,8 +38,8 @@ public final class FrameClocks {
   public func remove(_ stream: FrameStream) {
     guard let frameClock = stream.tickingClock else { return }
     frameClock.remove(stream)
-    if frameClock.isEmpty, clocks[stream.fps] === frameClock {
-      clocks[stream.fps] = nil
+    if frameClock.isEmpty, clocks[stream.pacing] === frameClock {
+      clocks[stream.pacing] = nil
     }
   }
 
@@ -49,8 +50,14 @@ public final class FrameClocks {
     shares.charging(owner, on: clock, render)
   }
 
-  /// The clock of `fps`, while it has streams.
-  public subscript(fps: Double) -> FrameClock? { clocks[fps] }
+  /// The grid clock of `fps`, while it has streams.
+  public subscript(fps: Double) -> FrameClock? { clocks[.grid(fps: fps)] }
+
+  /// The clock of `pacing`, while it has streams.
+  public subscript(pacing: FramePacing) -> FrameClock? { clocks[pacing] }
+
+  /// The number of clocks with streams.
+  public var count: Int { clocks.count }
 
   /// Stops every clock (shutdown); what they hold for a deadline is sent now.
   public func removeAll() {

@@ -1,13 +1,17 @@
 import TransitionKit
 import TransitionWire
 
-/// The wall-clock frames of one session at one frame rate, shared by every subscriber at that
-/// rate: each frame is rendered once and the same bytes go to every subscriber
+/// The wall-clock frames of one session at one pacing (a frame rate, or a display's timing),
+/// shared by every subscriber paced alike: each frame is rendered once and the same bytes go to every subscriber
 /// (docs/architecture.md, "The frame contract").
 ///
 /// A stream renders a frame at once when it gains its first subscriber, when a subscriber
 /// joins while the session stands still, and when the session changes (a control op); while
-/// the session moves on its own, the stream ticks on the ``FrameClock`` of its rate. While the
+/// the session moves on its own, the stream ticks on the ``FrameClock`` of its pacing. A
+/// display-paced stream's frames all show a vblank: a frame rendered at once shows the first
+/// vblank at or after the instant (``FramePacing/showTime(at:)``), and each frame sent to a
+/// subscriber is logged with its vblank for its `presented` reports
+/// (``Subscription/frameSent(session:seq:vblank:)``). While the
 /// session stands still (paused, or waiting for interaction) the stream is off the clock, so
 /// it sends one frame per change and nothing in between. `seq` counts the frames this stream
 /// produced, from 0.
@@ -79,7 +83,12 @@ public final class FrameStream {
     /// reads it (before the unowned reference would trap).
     private weak var checkedSession: (any StreamedSession)?
   #endif
-  public let fps: Double
+  /// How its frames are timed.
+  public let pacing: FramePacing
+  /// Its frames a second.
+  public var fps: Double { pacing.fps }
+  /// Whether its frames are paced by a display (each sent one logged for `presented`).
+  private let isDisplayPaced: Bool
   /// What the stream's layers carry beside their fields.
   public let geometry: FrameGeometry
   /// The stream's full lines when its layers carry their projected geometry (nil: the
@@ -93,7 +102,7 @@ public final class FrameStream {
   private var seq = 0
   /// The time the last frame showed; nil before the first. A frame clock's tick renders a
   /// stream only at grid times after it (a stream joins the grid at the next deadline).
-  private(set) var lastFrameTime: Double?
+  public private(set) var lastFrameTime: Double?
   /// The frame clock the stream ticks on, while it is on one (kept by ``FrameClock``, so that
   /// a tick asks a stream rather than searching the clock's list, and so that the stream
   /// leaves the very clock it is on: ``FrameClocks`` may by then hold another for its rate).
@@ -110,13 +119,19 @@ public final class FrameStream {
   var isOnFrameClock: Bool { tickingClock != nil }
   /// The number of subscribers.
   public var subscriberCount: Int { members.count }
+  /// The `seq` of the stream's next frame.
+  public var nextSeq: Int { seq }
 
+  /// A stream of `session`'s frames paced by `pacing`, its first frame numbered `firstSeq`
+  /// (a subscriber moving from another stream of the session keeps counting on).
   public init(
-    session: any StreamedSession, fps: Double, geometry: FrameGeometry = .none,
-    frameClocks: FrameClocks
+    session: any StreamedSession, pacing: FramePacing, geometry: FrameGeometry = .none,
+    frameClocks: FrameClocks, firstSeq: Int = 0
   ) {
     self.session = session
-    self.fps = fps
+    self.pacing = pacing
+    isDisplayPaced = pacing.display != nil
+    seq = firstSeq
     self.geometry = geometry
     fullEncoder = geometry == .none ? nil : FrameEncoder(geometry: geometry)
     self.frameClocks = frameClocks
@@ -151,7 +166,7 @@ public final class FrameStream {
           : FrameDeltaEncoder(geometry: geometry)
       }
     }
-    if !isFirst, session.isMoving, seq > 0, lastFrameTime == now {
+    if !isFirst, session.isMoving, seq > 0, lastFrameTime == pacing.showTime(at: now) {
       // The same frame again (same seq, same instant), rendered for this subscriber alone:
       // rarer than keeping a copy of every frame's bytes.
       resend(to: member)
@@ -201,6 +216,9 @@ public final class FrameStream {
       produce(plan, seq: frameSeq, at: time) { lines in
         lines.write(line, keyWriter: &keyWriter) { sink.writeFrame($0) }
         member.received(line, seq: frameSeq, sync: lines.sync)
+        if isDisplayPaced {
+          member.subscriber.frameSent(session: session.id, seq: frameSeq, vblank: time)
+        }
       }
     }
   }
@@ -238,7 +256,7 @@ public final class FrameStream {
   /// state at once, then ticks on the frame clock while the session moves.
   public func sessionChanged(at now: Double) {
     guard !members.isEmpty, !session.isCompleted else { return }
-    tick(at: now)
+    tick(at: pacing.showTime(at: now))
     // The frame answers a request: it leaves now, not behind the rest of the iteration.
     for member in members { member.sink.flushNow() }
     // Sending can close a subscriber's client (a write fails, the slow-subscriber rule drops
@@ -282,6 +300,9 @@ public final class FrameStream {
         let line = member.line
         lines.write(line, keyWriter: &keyWriter) { sink.writeFrame($0) }
         member.received(line, seq: frameSeq, sync: lines.sync)
+        if isDisplayPaced {
+          member.subscriber.frameSent(session: sessionID, seq: frameSeq, vblank: time)
+        }
       }
     }
     if !session.isMoving { frameClocks.remove(self) }
@@ -329,6 +350,10 @@ public final class FrameStream {
             frame: $0, complete: complete, subscriber: member.subscriberID, session: sessionID)
         }
         member.received(line, seq: frameSeq, sync: lines.sync)
+        // The final frame shows the completion, not a vblank: reported, it teaches nothing.
+        if isDisplayPaced {
+          member.subscriber.frameSent(session: sessionID, seq: frameSeq, vblank: nil)
+        }
       }
     }
     seq += 1

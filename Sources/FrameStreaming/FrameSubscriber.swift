@@ -11,4 +11,7 @@ public protocol FrameSubscriber: AnyObject {
   var sink: (any FrameSink)? { get }
   /// `stream` has sent its final frame and `complete` to it.
   func streamFinished(_ stream: FrameStream)
+  /// A display-paced stream wrote frame `seq` of `session` to it, showing `vblank` (nil for
+  /// a final frame, which shows the session's end), for its `presented` reports.
+  func frameSent(session: String, seq: Int, vblank: Double?)
 }

@@ -50,7 +50,12 @@ public struct ViewerRequestCheck: Sendable {
     case .image(let name):
       guard ViewerRequest.isServableImageName(name), !name.contains("/"), !name.hasPrefix(".")
       else { return "\(path) serves the picture \(name.debugDescription)" }
-    case .events(let session, let fps, _, _):
+    case .clock:
+      guard path == "/clock" else { return "\(path) serves the clock" }
+    case .events(let session, let fps, _, _, let display):
+      if let display, !display.period.isFinite || !display.vblank.isFinite {
+        return "\(path) paces by a display of non-finite timing"
+      }
       guard ServerConfig.fpsRange.contains(fps) else { return "\(path) streams at \(fps) fps" }
       if let session, let reason = SessionID.problem(with: session) {
         return "\(path) streams session \(session.debugDescription): \(reason)"

@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionKit
 import TransitionWire
 
@@ -38,10 +39,12 @@ extension OpRecord {
     },
     OpRecord(
       .subscribe, .anyone,
-      members: ["session", "fps", "clock", "timeline", "encoding", "geometry"],
+      members: ["session", "fps", "clock", "timeline", "encoding", "geometry", "display"],
       "starts a frame stream"
     ) { core, request, id, client throws(WireError) in
-      let subscribe = try SubscribeRequest(request, defaultFps: core.config.defaultFps)
+      let subscribe = try SubscribeRequest(
+        request, defaultFps: core.config.defaultFps, now: core.clock.now,
+        defaultLead: core.config.pacingLead)
       try core.subscribe(subscribe, id: id, from: client)
     },
     OpRecord(.unsubscribe, .anyone, members: ["subscription"], "stops a frame stream") {
@@ -53,6 +56,30 @@ extension OpRecord {
       "asks for a key frame on a delta subscription"
     ) { core, request, id, client throws(WireError) in
       try core.resync(try request.requiredInteger("subscription"), id: id, from: client)
+    },
+    OpRecord(
+      .display, .anyone, members: ["subscription", "period", "vblank", "lead"],
+      "changes a subscription's display timing"
+    ) { core, request, id, client throws(WireError) in
+      let subscription = try request.requiredInteger("subscription")
+      let timing = try DisplayTiming(
+        reading: request.body, now: core.clock.now, defaultLead: core.config.pacingLead)
+      try core.changeDisplay(subscription, to: timing, id: id, from: client)
+    },
+    OpRecord(
+      .presented, .anyone, members: ["subscription", "session", "seq", "time"],
+      "reports when a display-paced frame was presented"
+    ) { core, request, id, client throws(WireError) in
+      try core.presented(try PresentationReport(request), id: id, from: client)
+    },
+    OpRecord(
+      .frame, .anyone, members: ["session", "at", "encoding", "geometry"],
+      "the frame of a session at an instant, in the reply"
+    ) { core, request, id, client throws(WireError) in
+      try core.pullFrame(try FramePull(request, now: core.clock.now), id: id, from: client)
+    },
+    OpRecord(.clock, .anyone, "the daemon's clock now") { core, _, id, client in
+      client.reply(id: id, ["now": .number(core.clock.now)])
     },
     .control(
       .update, members: ["progress", "touch"], "sets a session's progress or finger",

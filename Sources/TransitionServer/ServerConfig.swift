@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionKit
 import TransitionWire
 
@@ -20,6 +21,12 @@ public struct ServerConfig: Equatable, Sendable {
   /// The length of the daemon's reduced-motion cross-fade, in seconds, when the `begin` gives
   /// no `duration`. Default 0.2.
   public var reducedMotionDuration = 0.2
+  /// How long before each vblank a display-paced frame is sent when the subscriber names no
+  /// `lead` (docs/protocol.md, "Display pacing"), in seconds. Default 0.004.
+  public var pacingLead = 0.004
+
+  /// The shortest and longest `pacingLead`, in seconds.
+  public static let pacingLeadRange: ClosedRange<Double> = DisplayTiming.leadRange
 
   /// The shortest and longest `reducedMotionDuration`, in seconds.
   public static let reducedMotionDurationRange: ClosedRange<Double> = 0.01...10

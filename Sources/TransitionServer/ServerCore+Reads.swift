@@ -89,8 +89,44 @@ extension ServerCore {
           if let uid = listed.identity?.uid { entry["uid"] = .number(Double(uid)) }
           return .object(entry)
         })
+      if let display = displayReport() { members["display"] = display }
       report = .object(members)
     }
     client.reply(id: id, ["stats": report])
+  }
+
+  /// The most display-paced subscriptions `stats` lists one by one.
+  static let listedDisplaySubscriptions = 64
+
+  /// `stats.display`, while any subscription is display-paced: how many are, and the first
+  /// ``listedDisplaySubscriptions`` of them (by connection, then subscription) with their
+  /// timing in force and what their `presented` reports showed (phase errors in
+  /// milliseconds); nil otherwise.
+  private func displayReport() -> JSONValue? {
+    var count = 0
+    var listed: [JSONValue] = []
+    for holder in clients.values.sorted(by: { $0.id < $1.id }) {
+      for subscription in holder.subscriptions {
+        guard let display = subscription.display else { continue }
+        count += 1
+        guard listed.count < Self.listedDisplaySubscriptions else { continue }
+        let lock = subscription.phaseLock
+        func milliseconds(_ seconds: Double?) -> JSONValue {
+          .number(((seconds ?? 0) * 1e6).rounded() / 1e3)
+        }
+        listed.append(
+          .object([
+            "subscription": .number(Double(subscription.id)),
+            "period": .number(display.period), "lead": .number(display.lead),
+            "presented": .number(Double(lock?.reports ?? 0)),
+            "late": .number(Double(lock?.lateFrames ?? 0)),
+            "phaseError": milliseconds(lock?.phaseError),
+            "lastPhaseError": milliseconds(lock?.lastPhaseError),
+            "maxPhaseError": milliseconds(lock?.maximumPhaseError),
+          ]))
+      }
+    }
+    guard count > 0 else { return nil }
+    return .object(["subscriptions": .number(Double(count)), "streams": .array(listed)])
   }
 }

@@ -234,6 +234,7 @@ extension ServerCore {
       "motion": .string(session.motionName),
     ]
     if subscription.includesTimeline { fields["timeline"] = session.timeline.json }
+    if let display = subscription.display { fields["display"] = display.json }
     return WireMessage.event("begin", fields)
   }
 

@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionJSON
 import TransitionKit
 import TransitionWire
@@ -15,6 +16,7 @@ extension ServerCore {
     ]
     // Named only when asked for, so that a plain subscription's reply stays as it was.
     if request.geometry != .none { reply["geometry"] = .string(request.geometry.rawValue) }
+    if let display = subscription.display { reply["display"] = display.json }
     client.reply(id: id, reply)
     startFollowing(subscription, of: client)
   }
@@ -27,11 +29,15 @@ extension ServerCore {
   /// delta stream cannot ask `resync`, so a reader that lost its place subscribes again, and
   /// the new subscription starts each session with a key frame.
   ///
-  /// - Throws: `bad_request` for an fps out of range, `unknown_session`, `limit_exceeded`, or
-  ///   `bad_request` when the peer is not connected.
+  /// With `display`, its frames are paced by the reader's display as `subscribe`'s `display`
+  /// paces them (docs/protocol.md, "Display pacing").
+  ///
+  /// - Throws: `bad_request` for an fps or a display timing out of range, `unknown_session`,
+  ///   `limit_exceeded`, or `bad_request` when the peer is not connected.
   public func subscribeEventStream(
     _ peer: Peer, session: String?, fps: Double, timeline: Bool = false,
-    encoding: FrameEncoding = .full
+    encoding: FrameEncoding = .full,
+    display: (period: Double, vblank: Double, lead: Double?)? = nil
   ) throws(WireError) {
     guard let client = clients[peer.id] else {
       throw WireError(.badRequest, "peer \(peer.id) is not connected")
@@ -39,8 +45,14 @@ extension ServerCore {
     guard ServerConfig.fpsRange.contains(fps) else {
       throw WireError(.badRequest, "fps must be in [1, 240], got \(JSONValue.format(fps))")
     }
+    let timing = try display.map { display throws(WireError) in
+      try DisplayTiming(
+        checking: display.period, vblank: display.vblank, lead: display.lead ?? config.pacingLead,
+        now: clock.now, prefix: "")
+    }
     let request = SubscribeRequest(
-      session: session, fps: fps, clock: .wall, timeline: timeline, encoding: encoding)
+      session: session, fps: fps, clock: .wall, timeline: timeline, encoding: encoding,
+      display: timing)
     startFollowing(try makeSubscription(request, for: client), of: client)
   }
 
@@ -59,7 +71,8 @@ extension ServerCore {
     let subscription = Subscription(
       id: makeSubscriptionID(), target: session.map { .session($0.id) } ?? .every,
       fps: request.fps, clock: request.clock, includesTimeline: request.timeline,
-      encoding: request.encoding, geometry: request.geometry, client: client)
+      encoding: request.encoding, geometry: request.geometry, display: request.display,
+      client: client)
     client.add(subscription)
     return subscription
   }

@@ -102,6 +102,9 @@ public final class ServerCore {
   /// The number of connected peers.
   public var clientCount: Int { clients.count }
 
+  /// The core's clock now, in seconds (the `clock` op's `now`).
+  public var currentTime: Double { clock.now }
+
   // MARK: Peers
 
   /// Takes a newly connected peer, or refuses it with a `limit_exceeded` error line naming

@@ -67,13 +67,23 @@ final class Session: StreamedSession {
   let ownerPeerID: UInt64
   private let clockSource: ServerClock
   private let frameClocks: FrameClocks
-  /// The wall-clock frame streams, one per frame rate and geometry.
+  /// The wall-clock frame streams, one per pacing and geometry.
   private(set) var streams: [StreamKey: FrameStream] = [:]
 
   /// What tells a session's wall-clock streams apart.
   struct StreamKey: Hashable {
-    var fps: Double
+    var pacing: FramePacing
     var geometry: FrameGeometry
+
+    init(pacing: FramePacing, geometry: FrameGeometry) {
+      self.pacing = pacing
+      self.geometry = geometry
+    }
+
+    /// The key of a stream on the grid of `fps`.
+    init(fps: Double, geometry: FrameGeometry) {
+      self.init(pacing: .grid(fps: fps), geometry: geometry)
+    }
   }
   /// Virtual-clock subscriptions still reading this session.
   var virtualReaders = 0
@@ -228,19 +238,23 @@ final class Session: StreamedSession {
     scheduleCompletion()
   }
 
-  /// The wall-clock stream at `fps` whose layers carry `geometry`, created when missing.
-  func stream(fps: Double, geometry: FrameGeometry = .none) -> FrameStream {
-    let key = StreamKey(fps: fps, geometry: geometry)
+  /// The wall-clock stream paced by `pacing` whose layers carry `geometry`, created when
+  /// missing (its first frame then numbered `firstSeq`).
+  func stream(pacing: FramePacing, geometry: FrameGeometry = .none, firstSeq: Int = 0)
+    -> FrameStream
+  {
+    let key = StreamKey(pacing: pacing, geometry: geometry)
     if let stream = streams[key] { return stream }
     let stream = FrameStream(
-      session: self, fps: fps, geometry: geometry, frameClocks: frameClocks)
+      session: self, pacing: pacing, geometry: geometry, frameClocks: frameClocks,
+      firstSeq: firstSeq)
     streams[key] = stream
     return stream
   }
 
   /// Forgets a stream that lost its last subscriber.
   func streamBecameEmpty(_ stream: FrameStream) {
-    let key = StreamKey(fps: stream.fps, geometry: stream.geometry)
+    let key = StreamKey(pacing: stream.pacing, geometry: stream.geometry)
     guard streams[key] === stream else { return }
     frameClocks.remove(stream)
     streams[key] = nil

@@ -1,3 +1,4 @@
+import FrameStreaming
 import TransitionJSON
 import TransitionKit
 import TransitionWire
@@ -13,10 +14,14 @@ struct SubscribeRequest: Equatable {
   var encoding: FrameEncoding
   /// What each layer carries beside its fields (`geometry: "quad"`).
   var geometry: FrameGeometry
+  /// The subscriber's display timing (`display`): frames paced by its vblanks, `fps`
+  /// ignored; nil for the fps grid.
+  var display: DisplayTiming?
 
   init(
     session: String?, fps: Double, clock: Subscription.Clock, timeline: Bool = false,
-    encoding: FrameEncoding = .full, geometry: FrameGeometry = .none
+    encoding: FrameEncoding = .full, geometry: FrameGeometry = .none,
+    display: DisplayTiming? = nil
   ) {
     self.session = session
     self.fps = fps
@@ -24,9 +29,14 @@ struct SubscribeRequest: Equatable {
     self.timeline = timeline
     self.encoding = encoding
     self.geometry = geometry
+    self.display = display
   }
 
-  init(_ request: Request, defaultFps: Double) throws(WireError) {
+  /// Reads `subscribe`'s fields; `display` is checked against monotonic `now`, its lead
+  /// defaulting to `defaultLead` (the config's `pacingLead`).
+  init(_ request: Request, defaultFps: Double, now: Double, defaultLead: Double)
+    throws(WireError)
+  {
     let target = try request.requiredString("session")
     session = target == "*" ? nil : target
     fps = try request.optionalNumber("fps") ?? defaultFps
@@ -51,6 +61,21 @@ struct SubscribeRequest: Equatable {
         .badRequest, "geometry must be \"none\" or \"quad\", got \"\(geometryName)\"")
     }
     self.geometry = geometry
+    let displayField: JSONField?
+    do { displayField = try request.body.optional("display") } catch {
+      throw WireError(.badRequest, error.message)
+    }
+    if let displayField {
+      guard clock == .wall else {
+        throw WireError(
+          .badRequest, "display paces wall frames: it cannot go with clock \"virtual\"")
+      }
+      guard case .object = displayField.value else {
+        throw WireError(
+          .badRequest, "display must be an object {\"period\", \"vblank\", \"lead\"}")
+      }
+      display = try DisplayTiming(reading: displayField, now: now, defaultLead: defaultLead)
+    }
   }
 
   /// The `session` field as the client wrote it.

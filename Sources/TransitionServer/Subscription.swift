@@ -5,7 +5,9 @@ import TransitionWire
 /// One client's subscription to one session or to every session (`*`), at its own frame rate
 /// and clock.
 ///
-/// - `wall`: the subscription joins the session's shared ``FrameStream`` at its rate.
+/// - `wall`: the subscription joins the session's shared ``FrameStream`` of its pacing: its
+///   rate's grid, or its display's timing (``display``), which `presented` reports and the
+///   `display` op move (``retime(to:at:)``).
 /// - `virtual`: it keeps a ``VirtualCursor`` per session and produces frames on demand, as
 ///   fast as its client drains (``Client`` pumps it).
 ///
@@ -37,6 +39,12 @@ final class Subscription: FrameSubscriber {
   let encoding: FrameEncoding
   /// What its frames' layers carry beside their fields (`geometry`).
   let geometry: FrameGeometry
+  /// The display a wall subscription is paced by; nil on its rate's grid.
+  private(set) var display: DisplayTiming?
+  /// What its `presented` reports taught, while it is display-paced.
+  private(set) var phaseLock: DisplayPhaseLock?
+  /// Its display-paced frames lately sent, for `presented`.
+  private var sentFrames = SentFrameLog()
   /// The client holding the subscription, until the subscription ends or is cancelled (the
   /// client then drops it too). Strong, not weak: a weak reference would give every client a
   /// side table, and each frame's retain and release of it would take the slow path.
@@ -53,8 +61,10 @@ final class Subscription: FrameSubscriber {
   init(
     id: Int, target: Target, fps: Double, clock: Clock, includesTimeline: Bool = false,
     encoding: FrameEncoding = .full, geometry: FrameGeometry = .none,
-    client: Client
+    display: DisplayTiming? = nil, client: Client
   ) {
+    self.display = display
+    phaseLock = display.map { DisplayPhaseLock(requestedLead: $0.lead) }
     self.id = id
     self.target = target
     self.fps = fps
@@ -75,7 +85,7 @@ final class Subscription: FrameSubscriber {
   func follow(_ session: Session, at now: Double) {
     switch clock {
     case .wall:
-      let stream = session.stream(fps: fps, geometry: geometry)
+      let stream = session.stream(pacing: pacing, geometry: geometry)
       streams.append(stream)
       stream.attach(self, at: now)
     case .virtual:
@@ -83,6 +93,77 @@ final class Subscription: FrameSubscriber {
         session: session, fps: fps, encoding: encoding, geometry: geometry)
       readings.append(VirtualReading(session: session, cursor: cursor))
       session.virtualReaders += 1
+    }
+  }
+
+  /// How its wall frames are timed.
+  var pacing: FramePacing { display.map { .display($0) } ?? .grid(fps: fps) }
+
+  /// Paces its wall frames by `timing` from monotonic `now` on (the `display` op, or what
+  /// `presented` reports taught): it leaves each session's stream for the stream of the new
+  /// timing, counting `seq` on from where it was: its next frame shows the first vblank of the
+  /// new timing after now and more than half a period after the frame last sent (which was
+  /// sent a lead ahead of its vblank). The lead of a `requested` timing (the `display` op)
+  /// becomes the least the phase lock sets.
+  func retime(to timing: DisplayTiming, requested: Bool, at now: Double) {
+    guard clock == .wall else { return }
+    display = timing
+    if requested || phaseLock == nil {
+      phaseLock = DisplayPhaseLock(requestedLead: timing.lead)
+    }
+    let followed = streams
+    streams = []
+    for old in followed {
+      // The streams it follows show the core's sessions.
+      guard let session = old.session as? Session else { continue }
+      let shown = old.lastFrameTime
+      let next = session.stream(
+        pacing: .display(timing), geometry: geometry, firstSeq: old.nextSeq)
+      // Left after the new stream exists: the old one, losing its last subscriber, is
+      // forgotten by its session.
+      old.detach(self)
+      streams.append(next)
+      // The frame last sent, a lead ahead, keeps its vblank: the next is the first vblank of
+      // the new timing after now and after it, so that no vblank gets two frames.
+      next.attach(self, at: max(now, shown.map { $0 + timing.period / 2 } ?? now))
+    }
+  }
+
+  /// Records that display-paced frame `seq` of `session`, showing `vblank` (nil for a final
+  /// frame), was written to its client.
+  func frameSent(session: String, seq: Int, vblank: Double?) {
+    sentFrames.sent(session: session, seq: seq, vblank: vblank)
+  }
+
+  /// Takes a `presented` report: the phase lock learns from it.
+  ///
+  /// - Returns: The timing to pace by from now on when the lock moved its vblanks or its
+  ///   lead (``retime(to:requested:at:)`` it, after the reply); nil otherwise.
+  /// - Throws: `bad_request` when the subscription is not display-paced, or the frame was
+  ///   never sent to it (or not among its last ``SentFrameLog/capacity``), or was reported
+  ///   already.
+  func report(_ report: PresentationReport) throws(WireError) -> DisplayTiming? {
+    guard let display, var lock = phaseLock else {
+      throw WireError(
+        .badRequest,
+        "subscription \(id) is not display-paced: presented is for a subscription with display")
+    }
+    switch sentFrames.report(session: report.session, seq: report.seq) {
+    case .failure(.neverSent):
+      throw WireError(
+        .badRequest,
+        "frame \(report.seq) of session \(report.session) was not sent to subscription \(id) "
+          + "(or not among its last \(SentFrameLog.capacity) frames)")
+    case .failure(.alreadyReported):
+      throw WireError(
+        .badRequest,
+        "frame \(report.seq) of session \(report.session) was reported already")
+    case .success(nil):
+      return nil
+    case .success(let vblank?):
+      let next = lock.report(vblank: vblank, presented: report.time, timing: display)
+      phaseLock = lock
+      return next == display ? nil : next
     }
   }
 

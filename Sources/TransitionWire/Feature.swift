@@ -35,4 +35,10 @@ public enum Feature: String, CaseIterable, Sendable {
   /// `release` lets go of a finger-driven session and the daemon decides between finishing
   /// and cancelling from the finger's position and velocity (docs/protocol.md, "Touch").
   case release
+  /// Frames paced by the subscriber's display (docs/protocol.md, "Display pacing"):
+  /// `subscribe` takes `display` (a refresh period, a vblank instant on the daemon's clock, a
+  /// lead), `display` changes it while the stream runs, `presented` reports when a frame was
+  /// shown, `frame` pulls the frame of a session at an instant, and `clock` tells the daemon's
+  /// time.
+  case display
 }

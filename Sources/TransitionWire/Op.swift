@@ -3,6 +3,7 @@
 /// handler are the server's op records (`OpRecord` in TransitionServer).
 public enum Op: String, CaseIterable, Sendable {
   case hello, animators, routes, route, begin, subscribe, unsubscribe, resync
+  case display, presented, frame, clock
   case update, pause, resume, reverse, seek, finish, cancel, release
   case end, sessions, stats, reload
 }

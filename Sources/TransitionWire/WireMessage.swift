@@ -97,3 +97,23 @@ public enum WireMessage {
     return sink.bytes
   }
 }
+
+extension WireMessage {
+  /// The success reply of a `frame` pull: `{"frame":<the frame event>,"id":…,"ok":true}`, the
+  /// frame line's bytes written as they are (its trailing newline left out), members in
+  /// sorted order as every reply's.
+  public static func frameReply(id: RequestID?, frameLine: UnsafeRawBufferPointer) -> [UInt8] {
+    var end = frameLine.count
+    while end > 0, frameLine[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(end + 48)
+    bytes.append(contentsOf: #"{"frame":"#.utf8)
+    bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: frameLine[0..<end]))
+    if let id {
+      bytes.append(contentsOf: #","id":"#.utf8)
+      bytes.append(contentsOf: id.text)
+    }
+    bytes.append(contentsOf: ",\"ok\":true}\n".utf8)
+    return bytes
+  }
+}

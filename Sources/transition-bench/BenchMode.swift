@@ -4,7 +4,7 @@ import FrameStreaming
 /// the usage text and the run loop all read.
 enum BenchMode: String, CaseIterable {
   case evaluate, encode, decode, stages, stream, scale, update, begin, tap, fairness, idle, delta
-  case restart, render, geometry
+  case restart, render, geometry, display
 
   /// What the mode measures, for the usage text (lines after the first are indented there).
   var summary: String {
@@ -89,6 +89,14 @@ enum BenchMode: String, CaseIterable {
       transitionctl render of the one-second album flip (recorded at 33.3 fps) to a GIF
       with the native renderer and with headless Chromium, alternating run by run:
       both medians and their ratio
+      """
+    case .display:
+      """
+      renderers on their own display timers (60, 120, 144 Hz, random phase; 48–144 Hz
+      variable refresh), 1,000 subscribers over 50 connections (or --sessions,
+      --connections), display-paced beside today's fps grid, 30 s each (or --seconds):
+      |shown instant − vblank| p99/max, repeated and skipped frames at vblanks, how
+      early frames arrive against the lead (p1), the daemon's CPU
       """
     case .delta:
       """

@@ -19,6 +19,8 @@ struct BenchOptions {
   var scaleEncoding: FrameEncoding?
   /// scale and fairness: seconds each scenario streams.
   var scaleSeconds = 6.0
+  /// Whether `--seconds` was given (display's own default is 30 s).
+  var secondsGiven = false
   /// scale: the one CPU the daemon runs on, the benchmark's readers on the others; nil to
   /// let the kernel place both.
   var daemonCPU: Int?
@@ -53,7 +55,8 @@ struct BenchOptions {
       --fps N           scale: frame rate; update: the frame rate of every stream (default 60)
       --connections N   scale: connections the sessions are spread over (default 50)
       --encoding E      scale: the subscriptions' encoding, full or delta (default full)
-      --seconds S       scale, fairness: seconds each scenario streams (default 6)
+      --seconds S       scale, fairness: seconds each scenario streams (default 6);
+                        display: seconds each scenario is measured (default 30)
       --daemon-cpu N    scale: run the daemon on CPU N alone and the readers on the other
                         CPUs (default: the kernel places both)
       --updates N       update: samples (default 200)
@@ -111,6 +114,7 @@ struct BenchOptions {
           throw UsageError(message: "--seconds needs a positive number")
         }
         options.scaleSeconds = value
+        options.secondsGiven = true
       case "--daemon-cpu":
         guard let cpu = Int(try text()), cpu >= 0 else {
           throw UsageError(message: "--daemon-cpu needs a CPU number")

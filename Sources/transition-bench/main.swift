@@ -55,6 +55,7 @@ do {
     case .fairness: try daemons.fairness()
     case .idle: try daemons.idle()
     case .geometry: engine.geometry()
+    case .display: try daemons.display()
     case .delta:
       try daemons.delta()
       engine.deltaEncoder()

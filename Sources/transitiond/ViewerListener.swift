@@ -2,6 +2,7 @@ import DaemonSupport
 import Foundation
 import Glibc
 import LibeventLoop
+import TransitionJSON
 import TransitionServer
 import TransitionViewer
 import TransitionWire
@@ -87,9 +88,18 @@ final class ViewerListener {
       servePage(name, to: request)
     case .image(let name):
       serveImage(name, to: request)
-    case .events(let session, let fps, let timeline, let encoding):
+    case .events(let session, let fps, let timeline, let encoding, let display):
       openEventStream(
-        request, session: session, fps: fps, timeline: timeline, encoding: encoding)
+        request, session: session, fps: fps, timeline: timeline, encoding: encoding,
+        display: display)
+    case .clock:
+      request.respond(
+        status: 200, reason: "OK",
+        headers: [
+          ("Content-Type", "application/json"), ("Cache-Control", "no-store"),
+          ("X-Content-Type-Options", "nosniff"),
+        ],
+        body: Array("{\"now\":\(JSONValue.format(core.currentTime))}\n".utf8))
     }
   }
 
@@ -150,7 +160,7 @@ final class ViewerListener {
 
   private func openEventStream(
     _ request: HTTPRequest, session: String?, fps: Double, timeline: Bool,
-    encoding: FrameEncoding
+    encoding: FrameEncoding, display: ViewerRequest.Display?
   ) {
     let peer = EventStreamPeer(
       id: loop.makeConnectionID(), request: request, core: core, limits: core.config.limits,
@@ -159,7 +169,8 @@ final class ViewerListener {
     guard core.connect(peer) else { return }
     do throws(WireError) {
       try core.subscribeEventStream(
-        peer, session: session, fps: fps, timeline: timeline, encoding: encoding)
+        peer, session: session, fps: fps, timeline: timeline, encoding: encoding,
+        display: display.map { (period: $0.period, vblank: $0.vblank, lead: $0.lead) })
     } catch {
       let status: (Int32, String) =
         switch error.code {

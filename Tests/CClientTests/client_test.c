@@ -800,6 +800,115 @@ static void test_no_swift_library(void) {
     CHECK(swift == 0, "ldd names %d Swift libraries", swift);
 }
 
+/* A display-paced subscription: every frame shows a vblank of the display (within 0.1 ms,
+ * exact arithmetic on the daemon's side), presented reports are taken once, a frame is pulled
+ * at an instant, and the daemon's clock is the caller's CLOCK_MONOTONIC. */
+static void test_display_pacing(void) {
+    td_client *client = connect_client(NULL);
+    td_reply *reply = NULL;
+    uint64_t id;
+    double before = td_monotonic_seconds(), daemon_now = 0;
+    CHECK(td_client_clock(client, NULL, NULL, &id) == TD_OK, "clock");
+    CHECK(td_client_wait_reply(client, id, WAIT_MS, &reply) == TD_OK, "clock reply");
+    if (reply) td_reply_number(reply, "now", &daemon_now);
+    td_reply_destroy(reply);
+    CHECK(daemon_now >= before && daemon_now <= td_monotonic_seconds(), "clock now %f is not CLOCK_MONOTONIC", daemon_now);
+
+    char *context = scene_context("album-flip-push.json");
+    double duration = 1;
+    td_begin_options options = {sizeof options, "album-flip", &duration, 0, NULL, NULL, NULL};
+    char session[130] = "";
+    double start = 0;
+    reply = NULL;
+    if (td_client_begin(client, context, &options, NULL, NULL, &id) == TD_OK)
+        td_client_wait_reply(client, id, WAIT_MS, &reply);
+    free(context);
+    CHECK(reply != NULL, "begin: %s", td_client_error(client)->message);
+    if (reply) {
+        td_reply_string(reply, "session", session, sizeof session);
+        td_reply_number(reply, "start", &start);
+    }
+    td_reply_destroy(reply);
+
+    double period = 1.0 / 120, lead = 0.003;
+    td_display display = {sizeof display, period, td_monotonic_seconds() + 0.0021, &lead};
+    reply = NULL;
+    double subscription = -1;
+    if (td_client_subscribe_display(client, session, &display, TD_ENCODING_DEFAULT, NULL, NULL, &id) == TD_OK)
+        td_client_wait_reply(client, id, WAIT_MS, &reply);
+    CHECK(reply != NULL && td_reply_ok(reply), "subscribe with display: %s", td_client_error(client)->message);
+    if (reply) td_reply_number(reply, "subscription", &subscription);
+    td_reply_destroy(reply);
+
+    int frames = 0, off = 0, complete = 0;
+    uint64_t reported_seq = 0;
+    int reported = 0;
+    while (!complete) {
+        const td_event *event;
+        int status = td_client_wait_event(client, WAIT_MS, &event);
+        CHECK(status == TD_OK, "waiting for display-paced frames: %s", td_client_error(client)->message);
+        if (status != TD_OK) break;
+        if (event->type == TD_EVENT_COMPLETE) complete = 1;
+        if (event->type != TD_EVENT_FRAME || event->frame->progress >= 1) continue;
+        double shown = start + event->frame->t;
+        double periods = (shown - display.vblank) / period;
+        if (fabs(periods - round(periods)) * period > 0.0001) off++;
+        frames++;
+        if (!reported) {
+            reported = 1;
+            reported_seq = event->frame->seq;
+            CHECK(td_client_presented(client, (int64_t)subscription, session, reported_seq, shown, NULL, NULL, &id) ==
+                      TD_OK,
+                  "presented");
+        }
+    }
+    CHECK(frames > 60 && off == 0, "%d of %d display-paced frames off their vblank", off, frames);
+    reply = NULL;
+    CHECK(td_client_wait_reply(client, id, WAIT_MS, &reply) == TD_OK, "the presented report was refused");
+    td_reply_destroy(reply);
+    reply = NULL;
+    if (td_client_presented(client, (int64_t)subscription, session, reported_seq, start, NULL, NULL, &id) == TD_OK)
+        td_client_wait_reply(client, id, WAIT_MS, &reply);
+    CHECK(reply && td_reply_error_code(reply) && strcmp(td_reply_error_code(reply), "unknown_subscription") == 0,
+          "a second report after the session ended: %s", reply ? td_reply_error_code(reply) : "no reply");
+    td_reply_destroy(reply);
+
+    /* Pull: a session of its own, the frame at start + 0.5. */
+    context = scene_context("album-flip-push.json");
+    duration = 10;
+    reply = NULL;
+    if (td_client_begin(client, context, &options, NULL, NULL, &id) == TD_OK)
+        td_client_wait_reply(client, id, WAIT_MS, &reply);
+    free(context);
+    if (reply) {
+        td_reply_string(reply, "session", session, sizeof session);
+        td_reply_number(reply, "start", &start);
+    }
+    td_reply_destroy(reply);
+    reply = NULL;
+    if (td_client_pull_frame(client, session, start + 0.5, NULL, NULL, NULL, &id) == TD_OK)
+        td_client_wait_reply(client, id, WAIT_MS, &reply);
+    CHECK(reply && td_reply_ok(reply), "frame: %s", td_client_error(client)->message);
+    const char *value = NULL;
+    size_t length = 0;
+    if (reply && td_reply_member(reply, "frame", &value, &length) == TD_OK) {
+        td_decoder *decoder = td_decoder_new(NULL);
+        const td_event *event = NULL;
+        int status = td_decoder_feed_line(decoder, value, length, &event);
+        CHECK(status == TD_OK && event && event->type == TD_EVENT_FRAME, "the pulled frame does not decode");
+        if (status == TD_OK && event && event->frame) {
+            CHECK(fabs(event->frame->t - 0.5) < 1e-6 && event->frame->seq == 0, "pulled frame t %f seq %llu",
+                  event->frame->t, (unsigned long long)event->frame->seq);
+            CHECK(event->frame->layer_count > 0, "the pulled frame has no layers");
+        }
+        td_decoder_destroy(decoder);
+    } else {
+        CHECK(0, "the frame reply has no frame");
+    }
+    td_reply_destroy(reply);
+    td_client_destroy(client);
+}
+
 int main(int argc, char **argv) {
     if (argc != 5) {
         fprintf(stderr, "usage: client_test DAEMON PLUGIN_DIR SCENE_DIR LIBRARY.so\n");
@@ -827,6 +936,7 @@ int main(int argc, char **argv) {
     test_resync_after_gap();
     test_interactive_update_and_cancel();
     test_back_swipe_release();
+    test_display_pacing();
     test_hostile_daemon();
     test_reconnect_after_restart();
     stop_daemon();

@@ -44,6 +44,23 @@ import TransitionKit
     #expect(decide("/events", "session=&" + token).isBadRequest)
   }
 
+  @Test func eventsTakeADisplayTimingAndTheClockIsServed() {
+    let token = "token=" + String(decoding: Self.token, as: UTF8.self)
+    #expect(decide("/clock", token) == .clock)
+    #expect(decide("/clock", "") == .forbidden)
+    #expect(
+      decide("/events", "period=0.016&vblank=1234.5&" + token)
+        == .events(session: nil, fps: 60, display: .init(period: 0.016, vblank: 1234.5)))
+    #expect(
+      decide("/events", "period=0.016&vblank=1234.5&lead=0.002&" + token)
+        == .events(
+          session: nil, fps: 60, display: .init(period: 0.016, vblank: 1234.5, lead: 0.002)))
+    #expect(decide("/events", "period=0.016&" + token).isBadRequest)
+    #expect(decide("/events", "period=x&vblank=1&" + token).isBadRequest)
+    #expect(decide("/events", "period=inf&vblank=1&" + token).isBadRequest)
+    #expect(decide("/events", "period=0.01&vblank=1&lead=no&" + token).isBadRequest)
+  }
+
   @Test func eventsTakeFullOrDeltaFramesAndRefuseAnyOtherEncoding() {
     let token = "token=" + String(decoding: Self.token, as: UTF8.self)
     #expect(decide("/events", "encoding=full&" + token) == .events(session: nil, fps: 60))

@@ -3,13 +3,14 @@
 import asyncio
 import json
 import os
+import time
 
 import pytest
 from conftest import SCENES
 
 from transitiond import (AsyncClient, BeginEvent, Client, CompleteEvent, ConnectFailed,
                          ConnectionClosed, DaemonError, Frame, ReconnectBackoff, Scene,
-                         StoppingEvent)
+                         StoppingEvent, display_timing)
 
 FLIP = os.path.join(SCENES, "album-flip-push.json")
 
@@ -172,3 +173,32 @@ def test_a_scene_file_sent_verbatim_as_context_is_refused_naming_the_member(daem
         fields["context"]["appHint"] = {"a": 1}
         assert client.request("begin", **fields)["session"] == "hinted"
         assert [s["session"] for s in client.sessions()] == ["hinted"]
+
+
+def test_display_paced_frames_show_vblanks_and_a_frame_is_pulled(daemon):
+    scene = Scene.load(FLIP)
+    with Client(daemon.socket) as client:
+        now = client.clock()
+        assert abs(now - time.monotonic()) < 1
+        started = client.begin_scene(scene, session="paced", duration=0.5)
+        start = started["start"]
+        period = 1 / 120
+        vblank = now + 0.0013
+        reply = client.subscribe("paced", display=display_timing(period, vblank, lead=0.003))
+        assert reply["display"]["lead"] == 0.003
+        subscription = reply["subscription"]
+        frames = [e for e in stream(client, "paced") if isinstance(e, Frame)]
+        paced = [f for f in frames if f.progress < 1]
+        assert len(paced) > 20
+        for frame in paced:
+            periods = (start + frame.t - vblank) / period
+            assert abs(periods - round(periods)) * period < 0.0001, frame.t
+        with pytest.raises(DaemonError) as ended:
+            client.presented(subscription, "paced", paced[0].seq, start + paced[0].t)
+        assert ended.value.code == "unknown_subscription"
+        client.begin_scene(scene, session="pulled", duration=10)
+        pulled = client.pull_frame("pulled", now + 1)
+        assert pulled.seq == 0 and pulled.session == "pulled" and pulled.layers
+        with pytest.raises(DaemonError) as refused:
+            client.request("subscribe", session="pulled", display={"period": 0.0001, "vblank": now})
+        assert refused.value.code == "bad_request" and "display.period" in refused.value.message

@@ -13,7 +13,8 @@ import TransitionWire
   @Test func everyProtocolOpHasOneRecord() {
     let protocolOps = [
       "hello", "animators", "routes", "route", "begin", "subscribe", "unsubscribe", "resync",
-      "update", "pause", "resume", "reverse", "seek", "finish", "cancel", "release", "end",
+      "display", "presented", "frame", "clock", "update", "pause", "resume", "reverse", "seek",
+      "finish", "cancel", "release", "end",
       "sessions", "stats", "reload",
     ]
     #expect(Set(Op.allCases.map(\.rawValue)) == Set(protocolOps))

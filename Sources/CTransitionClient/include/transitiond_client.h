@@ -439,6 +439,51 @@ TD_API int td_client_control(td_client *client, const char *op, const char *sess
 TD_API int td_client_release(td_client *client, const char *op, const char *session, const double *velocity,
                       const double *touch_velocity, td_reply_fn callback, void *user_data, uint64_t *id);
 
+/* Display pacing (docs/protocol.md, "Display pacing"): frames evaluated for the vblanks of the
+ * subscriber's display and sent a lead before each; presentation feedback; the pull of one
+ * frame; the daemon's clock. Every instant is in seconds on the daemon's clock,
+ * CLOCK_MONOTONIC (td_monotonic_seconds on the same machine; td_client_clock maps another). */
+
+/** A display's timing. */
+typedef struct td_display {
+    uint32_t size;      /* sizeof(td_display) */
+    double period;      /* the refresh period in seconds, in [0.002, 1] */
+    double vblank;      /* one vblank instant on the daemon's clock, within an hour of now */
+    const double *lead; /* seconds before each vblank its frame is sent, in [0, 0.1]; NULL: the
+                           daemon's pacingLead (0.004) */
+} td_display;
+
+/** CLOCK_MONOTONIC in seconds: the daemon's clock, for a client on the same machine. Cheap,
+ *  thread-safe. */
+TD_API double td_monotonic_seconds(void);
+
+/** subscribe to `session` ("*" for every session) paced by `display`: each frame's `t` is a
+ *  vblank minus the session's start, and it arrives the lead before that vblank. Otherwise as
+ *  td_client_subscribe (wall clock); with `reconnect`, the same timing is asked again after a
+ *  restart (a vblank stays a vblank of the same display a period later). */
+TD_API int td_client_subscribe_display(td_client *client, const char *session, const td_display *display,
+                                td_encoding encoding, td_reply_fn callback, void *user_data, uint64_t *id);
+
+/** display: the timing of wall subscription `subscription` changes (a mode switch, variable
+ *  refresh); its next frame shows the first vblank of the new timing after now. */
+TD_API int td_client_display(td_client *client, int64_t subscription, const td_display *display,
+                      td_reply_fn callback, void *user_data, uint64_t *id);
+
+/** presented: frame `seq` of `session`, sent on display-paced `subscription`, was presented
+ *  at `time` (Wayland's presentation feedback). The daemon locks its phase and lead to these
+ *  reports; each frame may be reported once, among the subscription's last 64 frames. */
+TD_API int td_client_presented(td_client *client, int64_t subscription, const char *session, uint64_t seq,
+                        double time, td_reply_fn callback, void *user_data, uint64_t *id);
+
+/** frame: the frame of `session` at instant `at`, at once, with `geometry` ("quad") or NULL.
+ *  The reply's `frame` member (td_reply_member) is a whole `frame` event line: decode it with
+ *  td_decoder_feed_line. */
+TD_API int td_client_pull_frame(td_client *client, const char *session, double at, const char *geometry,
+                         td_reply_fn callback, void *user_data, uint64_t *id);
+
+/** clock: the reply's `now` member (td_reply_number) is the daemon's clock. */
+TD_API int td_client_clock(td_client *client, td_reply_fn callback, void *user_data, uint64_t *id);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,7 +31,8 @@
 //   content=0            with render=1: geometry and colours only, no layer's content
 //   background=#RRGGBB   the stage's colour behind the layers (default black)
 //   token=T              over HTTP: the daemon's token, passed on to /events (live mode)
-//   fps=N                over HTTP: the live stream's frame rate (default 60)
+//   fps=N                over HTTP: the live stream's frame rate on the daemon's grid; without
+//                        it the frames are paced by this page's display (requestAnimationFrame)
 //   encoding=full        over HTTP: ask the live stream for full frames instead of delta
 //                        frames (the default, rebuilt here as they arrive)
 //
@@ -540,6 +541,16 @@ async function main() {
       encoding: params.get("encoding") === "full" ? "full" : "delta",
     });
     if (params.has("token")) query.set("token", params.get("token"));
+    // Without fps=, frames are paced by this page's display: evaluated for the instants
+    // requestAnimationFrame shows them (docs/renderers.md, "The two clocks").
+    if (!params.has("fps")) {
+      const timing = await displayTiming(params.has("token") ? "?token=" + encodeURIComponent(params.get("token")) : "");
+      if (timing) {
+        query.set("period", String(timing.period));
+        query.set("vblank", String(timing.vblank));
+        document.body.dataset.pacing = "display";
+      }
+    }
     player.fallbackContainer = container;
     // The daemon serves its http.images directory at images/NAME, behind the same token.
     if (!params.has("images")) {
@@ -551,6 +562,37 @@ async function main() {
     $("readout").textContent = "open or drop a recording (transitionctl play SCENE --out FILE)";
   }
   setStatus("ready");
+}
+
+/// The page's display timing as requestAnimationFrame sees it, on the daemon's clock: the
+/// median of 30 frame intervals as the period, and the last frame's timestamp as a vblank,
+/// mapped through the daemon's `/clock` (its clock at the middle of the round trip). Null
+/// when the page cannot tell within a second (a hidden page gets no frames).
+async function displayTiming(tokenQuery) {
+  const stamps = [];
+  const counted = new Promise((resolve) => {
+    const step = (stamp) => {
+      stamps.push(stamp);
+      if (stamps.length > 30) resolve(true);
+      else requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  });
+  const waited = new Promise((resolve) => setTimeout(() => resolve(false), 1000));
+  if (!(await Promise.race([counted, waited]))) return null;
+  const intervals = stamps.slice(1).map((stamp, index) => stamp - stamps[index]).sort((a, b) => a - b);
+  const period = intervals[intervals.length >> 1] / 1000;
+  try {
+    const before = performance.now();
+    const reply = await fetch("clock" + tokenQuery);
+    const after = performance.now();
+    const { now } = await reply.json();
+    const vblank = stamps[stamps.length - 1] / 1000 + (now - (before + after) / 2000);
+    if (!(period >= 0.002 && period <= 1) || !Number.isFinite(vblank)) return null;
+    return { period, vblank };
+  } catch (error) {
+    return null;
+  }
 }
 
 // The page's scripts are inserted by index.html and may run before the body is parsed.

@@ -1,13 +1,13 @@
 """A client of transitiond, the transition-animation daemon: blocking (``Client``) and asyncio
 (``AsyncClient``) clients over its Unix socket, typed whole frames (``Frame``, ``Layer``)
 rebuilt from full or delta streams (``StreamDecoder``, ``DeltaApplier``), scene files
-(``Scene``) and a layer's projected quad for 2D renderers (``project``). Standard library
-only."""
+(``Scene``), a layer's projected quad for 2D renderers (``project``) and display pacing
+(``display_timing``, ``presented``, ``pull_frame``, ``clock``). Standard library only."""
 
 from .aio import AsyncClient
 from .backoff import ReconnectBackoff
 from .client import Client
-from .core import CLIENT_NAME, PROTOCOL_VERSION
+from .core import CLIENT_NAME, PROTOCOL_VERSION, display_timing
 from .decoding import StreamDecoder, decode_layer, parse_json_line
 from .delta import DeltaApplier
 from .errors import (
@@ -37,6 +37,6 @@ __all__ = [
     "ConnectionClosed", "DaemonError", "DecodeError", "DeltaApplier", "Frame", "IDENTITY",
     "Layer", "OtherEvent", "PROTOCOL_VERSION", "Projection", "ReconnectBackoff", "Reply",
     "Scene", "SceneError", "StoppingEvent", "StreamDecoder",
-    "TransitiondError", "decode_layer", "default_socket_path", "parse_json_line", "project",
+    "TransitiondError", "decode_layer", "default_socket_path", "display_timing", "parse_json_line", "project",
     "reduced_matrix",
 ]

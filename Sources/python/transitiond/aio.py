@@ -8,9 +8,10 @@ from typing import Any, AsyncIterator, Optional
 
 from .backoff import ReconnectBackoff
 from . import core
-from .core import ClientCore, checked, encode_request, hello_fields
+from .core import (ClientCore, checked, display_timing, encode_request, hello_fields,
+                   pulled_frame)
 from .errors import ConnectFailed, ConnectionClosed, DaemonError, DecodeError
-from .model import Event, Reply
+from .model import Event, Frame, Reply
 from .scene import Scene
 from .socket_path import default_socket_path
 
@@ -196,9 +197,27 @@ class AsyncClient:
     async def subscribe(self, session: str, fps: Optional[float] = None,
                         clock: Optional[str] = None, encoding: Optional[str] = None,
                         timeline: Optional[bool] = None,
-                        geometry: Optional[str] = None) -> dict:
+                        geometry: Optional[str] = None,
+                        display: Optional[dict] = None) -> dict:
         return await self.request("subscribe", session=session, fps=fps, clock=clock,
-                                  encoding=encoding, timeline=timeline, geometry=geometry)
+                                  encoding=encoding, timeline=timeline, geometry=geometry,
+                                  display=display)
+
+    async def display(self, subscription: int, period: float, vblank: float,
+                      lead: Optional[float] = None) -> dict:
+        return await self.request("display", subscription=subscription,
+                                  **display_timing(period, vblank, lead))
+
+    async def presented(self, subscription: int, session: str, seq: int, time: float) -> dict:
+        return await self.request("presented", subscription=subscription, session=session,
+                                  seq=seq, time=time)
+
+    async def pull_frame(self, session: str, at: float, geometry: Optional[str] = None) -> Frame:
+        return pulled_frame(await self.request("frame", session=session, at=at,
+                                               geometry=geometry))
+
+    async def clock(self) -> float:
+        return (await self.request("clock"))["now"]
 
     async def unsubscribe(self, subscription: int) -> dict:
         return await self.request("unsubscribe", subscription=subscription)

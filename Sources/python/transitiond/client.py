@@ -9,9 +9,10 @@ from typing import Any, Iterator, Optional
 
 from .backoff import ReconnectBackoff
 from . import core
-from .core import ClientCore, checked, encode_request, hello_fields
+from .core import (ClientCore, checked, display_timing, encode_request, hello_fields,
+                   pulled_frame)
 from .errors import ConnectFailed, ConnectionClosed, DaemonError, DecodeError
-from .model import Event, Reply
+from .model import Event, Frame, Reply
 from .scene import Scene
 from .socket_path import default_socket_path
 
@@ -222,11 +223,35 @@ class Client:
 
     def subscribe(self, session: str, fps: Optional[float] = None, clock: Optional[str] = None,
                   encoding: Optional[str] = None, timeline: Optional[bool] = None,
-                  geometry: Optional[str] = None) -> dict:
+                  geometry: Optional[str] = None, display: Optional[dict] = None) -> dict:
         """``geometry="quad"``: each layer also carries its projected geometry
-        (``Layer.quad``, ``quad_w``, ``affine``)."""
+        (``Layer.quad``, ``quad_w``, ``affine``). ``display`` (``display_timing``): frames
+        paced by the display's vblanks, ``fps`` ignored."""
         return self.request("subscribe", session=session, fps=fps, clock=clock,
-                            encoding=encoding, timeline=timeline, geometry=geometry)
+                            encoding=encoding, timeline=timeline, geometry=geometry,
+                            display=display)
+
+    def display(self, subscription: int, period: float, vblank: float,
+                lead: Optional[float] = None) -> dict:
+        """Changes a wall subscription's display timing while it runs (a mode switch,
+        variable refresh)."""
+        return self.request("display", subscription=subscription,
+                            **display_timing(period, vblank, lead))
+
+    def presented(self, subscription: int, session: str, seq: int, time: float) -> dict:
+        """Reports that frame ``seq`` of ``session``, sent on display-paced ``subscription``,
+        was presented at ``time`` on the daemon's clock; each frame once."""
+        return self.request("presented", subscription=subscription, session=session, seq=seq,
+                            time=time)
+
+    def pull_frame(self, session: str, at: float, geometry: Optional[str] = None) -> Frame:
+        """The frame of ``session`` at instant ``at`` on the daemon's clock, at once (``seq``
+        0: it belongs to no stream)."""
+        return pulled_frame(self.request("frame", session=session, at=at, geometry=geometry))
+
+    def clock(self) -> float:
+        """The daemon's clock now, in seconds."""
+        return self.request("clock")["now"]
 
     def unsubscribe(self, subscription: int) -> dict:
         return self.request("unsubscribe", subscription=subscription)

@@ -128,3 +128,19 @@ class ClientCore:
             self._awaiting_key.discard(frame.session)
         return frame, None
 
+
+
+def display_timing(period: float, vblank: float, lead: Optional[float] = None) -> dict:
+    """``subscribe``'s ``display`` (docs/protocol.md, "Display pacing"): the refresh
+    ``period`` in seconds, one ``vblank`` instant on the daemon's clock (CLOCK_MONOTONIC:
+    ``time.monotonic()`` on Linux, or mapped with the ``clock`` op) and the ``lead``, seconds
+    before each vblank its frame is sent (None: the daemon's ``pacingLead``)."""
+    timing = {"period": period, "vblank": vblank}
+    if lead is not None:
+        timing["lead"] = lead
+    return timing
+
+
+def pulled_frame(reply: dict) -> Frame:
+    """The typed frame of a ``frame`` op's reply."""
+    return decode_frame(reply["frame"], None)

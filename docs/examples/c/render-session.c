@@ -5,12 +5,17 @@
  * renderer into an offscreen EGL context (no window, no GPU needed: Mesa's llvmpipe) and
  * writes it as OUT_DIR/frame-00000.png, frame-00001.png, ... until the session completes.
  *
- *   render-session [--socket PATH] [--fps N] [--clock virtual|wall] [--scale S]
+ *   render-session [--socket PATH] [--fps N] [--clock virtual|wall|display] [--scale S]
  *                  [--images DIR] [--background RRGGBB] [--no-content] SESSION OUT_DIR
  *
  * The virtual clock (the default) gets every frame of the session's timeline from t = 0, as fast
  * as they are drawn; the stage behind the layers is --background (default 000000, black, as
  * `transitionctl render`'s). OUT_DIR is made when missing.
+ *
+ * --clock display paces the frames by a display of --fps Hz whose vblanks start now
+ * (docs/protocol.md, "Display pacing"): each frame is evaluated for the vblank it is shown at,
+ * and once written it is reported `presented` at the first vblank after it was done, as a
+ * display shows a finished frame, so that the daemon raises the lead when drawing is slow.
  *
  * Build (with `make install-clib install-gles`):
  *   cc -std=c11 render-session.c $(pkg-config --cflags --libs transitiond-gles) -o render-session
@@ -28,7 +33,7 @@
 
 static int usage(const char *problem) {
     fprintf(stderr, "render-session: %s\n", problem);
-    fprintf(stderr, "usage: render-session [--socket PATH] [--fps N] [--clock virtual|wall] [--scale S]\n"
+    fprintf(stderr, "usage: render-session [--socket PATH] [--fps N] [--clock virtual|wall|display] [--scale S]\n"
                     "                      [--images DIR] [--background RRGGBB] [--no-content] SESSION OUT_DIR\n");
     return 64;
 }
@@ -43,7 +48,7 @@ int main(int argc, char **argv) {
     double fps = 30, scale = 1;
     unsigned long background = 0x000000;
     td_clock clock = TD_CLOCK_VIRTUAL;
-    int content = 1;
+    int content = 1, display_paced = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -67,7 +72,8 @@ int main(int argc, char **argv) {
             } else if (strcmp(arg, "--clock") == 0) {
                 if (strcmp(value, "virtual") == 0) clock = TD_CLOCK_VIRTUAL;
                 else if (strcmp(value, "wall") == 0) clock = TD_CLOCK_WALL;
-                else return usage("--clock must be virtual or wall");
+                else if (strcmp(value, "display") == 0) display_paced = 1;
+                else return usage("--clock must be virtual, wall or display");
             } else {
                 return usage("unknown option");
             }
@@ -96,8 +102,12 @@ int main(int argc, char **argv) {
     /* The reply comes first, then the session's begin event, its frames and its complete. */
     uint64_t id = 0;
     td_reply *reply = NULL;
-    if (td_client_subscribe(client, session, fps, clock, TD_ENCODING_DELTA, 0, NULL, NULL, &id) != TD_OK ||
-        td_client_wait_reply(client, id, 5000, &reply) != TD_OK) {
+    /* A display-paced subscription: the daemon's clock is CLOCK_MONOTONIC on this machine. */
+    td_display display = {sizeof display, 1 / fps, td_monotonic_seconds(), NULL};
+    int subscribed = display_paced
+                         ? td_client_subscribe_display(client, session, &display, TD_ENCODING_DELTA, NULL, NULL, &id)
+                         : td_client_subscribe(client, session, fps, clock, TD_ENCODING_DELTA, 0, NULL, NULL, &id);
+    if (subscribed != TD_OK || td_client_wait_reply(client, id, 5000, &reply) != TD_OK) {
         int status = fail("subscribe", td_client_error(client)->message);
         td_reply_destroy(reply);
         td_client_destroy(client);
@@ -110,6 +120,8 @@ int main(int argc, char **argv) {
         td_client_destroy(client);
         return 1;
     }
+    double subscription = -1, start = 0;
+    td_reply_number(reply, "subscription", &subscription);
     td_reply_destroy(reply);
 
     td_gles_offscreen *offscreen = NULL;
@@ -124,6 +136,7 @@ int main(int argc, char **argv) {
             fail("waiting for frames", td_client_error(client)->message);
             break;
         }
+        if (event->type == TD_EVENT_BEGIN) start = event->start;
         if (event->type == TD_EVENT_BEGIN && !offscreen) {
             width = (int)(event->container[0] * scale + 0.5);
             height = (int)(event->container[1] * scale + 0.5);
@@ -150,6 +163,13 @@ int main(int argc, char **argv) {
             snprintf(path, sizeof path, "%s/frame-%05d.png", out, frames);
             if (td_gles_write_png(path, pixels, width, height) != 0) { fail(path, strerror(errno)); break; }
             frames++;
+            if (display_paced && event->frame->progress < 1) {
+                /* Shown at the first vblank after it was done (its own, when it was in time). */
+                double done = td_monotonic_seconds(), shown = start + event->frame->t;
+                while (shown < done) shown += display.period;
+                td_client_presented(client, (int64_t)subscription, event->frame->session, event->frame->seq, shown,
+                                    NULL, NULL, NULL);
+            }
         } else if (event->type == TD_EVENT_COMPLETE) {
             status = event->finished ? 0 : 3;
             break;
