@@ -118,6 +118,40 @@ extension DaemonPluginIsolationTests {
     #expect(try Self.hostPID(client, serving: "libCrossfade.so") == crossfadeHost)
   }
 
+  /// Two libraries that serve one name, each in its own host: the first in search path order
+  /// serves it, the other's is refused with the reason, in the log and in `reload`'s reply.
+  @Test func aNameTwoHostsServeIsServedByTheFirstInSearchPathOrder() throws {
+    let directory = try DaemonHarness.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    chmod(directory, 0o755)
+    let copy = directory + "/libCrossfadeCopy.so"
+    try FileManager.default.copyItem(
+      atPath: DaemonHarness.product("libCrossfade.so"), toPath: copy)
+    chmod(copy, 0o644)
+    // The harness's own plugin path, the build's products, comes before `--plugin-path`.
+    let daemon = try DaemonProcess(arguments: ["--plugin-path", directory])
+    let client = try daemon.client()
+    let built = try #require(realpath(DaemonHarness.product("libCrossfade.so"), nil))
+    defer { free(built) }
+    let listing = try client.rawReply(["op": "animators"])
+    let crossfades = (listing.fields["animators"]?.arrayValue ?? []).filter {
+      $0["name"]?.stringValue == "crossfade"
+    }
+    #expect(
+      crossfades.map { $0["path"]?.stringValue } == [String(cString: built)], "\(listing.line)")
+    let refusal =
+      "animator crossfade of plugin \(copy) is refused: the name is already taken by "
+      + String(cString: built)
+    #expect(DaemonHarness.waitUntil { daemon.log.contains(refusal) }, "\(daemon.log)")
+    let reload = try client.rawReply(["op": "reload"])
+    let codes = reload.fields["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue }
+    #expect(codes?.contains("duplicate_animator") == true, "\(reload.line)")
+    let begin = try client.rawReply([
+      "op": "begin", "context": .object(DaemonScenes.present()), "animator": "crossfade",
+    ])
+    #expect(begin.fields["fallback"]?.boolValue == false, "\(begin.line)")
+  }
+
   // MARK: Helpers
 
   /// The names `animators` lists, in order.
