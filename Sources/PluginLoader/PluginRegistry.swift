@@ -35,15 +35,20 @@ public final class PluginRegistry: Sendable {
     public var trustedUID: UInt32
     /// Directories of data animators (`<name>.json`, docs/animators.md), read in order.
     public var animatorPaths: [String]
+    /// Which of these files a scan opens: all of them in one process, or one plugin host's
+    /// share.
+    public var selection: ScanFiles.Selection
 
     public init(
       searchPath: PluginSearchPath, allowInsecurePlugins: Bool = false,
-      trustedUID: UInt32 = geteuid(), animatorPaths: [String] = []
+      trustedUID: UInt32 = geteuid(), animatorPaths: [String] = [],
+      selection: ScanFiles.Selection = .everything
     ) {
       self.searchPath = searchPath
       self.allowInsecurePlugins = allowInsecurePlugins
       self.trustedUID = trustedUID
       self.animatorPaths = animatorPaths
+      self.selection = selection
     }
   }
 

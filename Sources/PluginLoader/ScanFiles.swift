@@ -23,17 +23,35 @@ public struct ScanFiles: Sendable {
     /// Why a data animator file is listed but not handed over (the ownership rule, or it
     /// could not be opened); nil when it is handed over.
     public var refusal: String?
+    /// The open file's `DEVICE:INODE:SIZE:SECONDS.NANOSECONDS` (``RegisteredAnimator/fileVersion``
+    /// has the form); nil for a file not handed over. A library whose version differs from the
+    /// one its plugin host loaded was rebuilt.
+    public var version: String?
 
     public init(
       kind: RegisteredAnimator.Kind, path: String, name: String = "", descriptor: Int32,
-      refusal: String? = nil
+      refusal: String? = nil, version: String? = nil
     ) {
       self.kind = kind
       self.path = path
       self.name = name
       self.descriptor = descriptor
       self.refusal = refusal
+      self.version = version
     }
+  }
+
+  /// Which of a configuration's files a scan opens: a plugin host loads one library, or the
+  /// data animator files (docs/plugins.md, "Isolation").
+  public enum Selection: Hashable, Sendable {
+    /// The search path's libraries, then the data animator files.
+    case everything
+    /// The search path's libraries only.
+    case libraries
+    /// The one library at this real path.
+    case library(String)
+    /// The data animator files only.
+    case dataAnimators
   }
 
   /// The files in scan order.
@@ -54,25 +72,44 @@ public struct ScanFiles: Sendable {
     for descriptor in descriptors { close(descriptor) }
   }
 
-  /// Finds and opens the files of `configuration`.
+  /// Finds and opens the files of `configuration` that its ``PluginRegistry/Configuration/selection``
+  /// names.
   /// - Parameters:
   ///   - skipping: real paths of libraries not to open at all (quarantined ones).
-  /// - Returns: the files, each open close-on-exec; the caller closes them.
+  /// - Returns: the files, each open close-on-exec; the caller closes them. The search path's
+  ///   own findings (an entry missing, a library refused) come with ``Selection/everything`` and
+  ///   ``Selection/libraries``; a ``Selection/library(_:)`` scan reports only its library's
+  ///   refusal, since the scan that chose the library reported the rest.
   public static func open(_ configuration: PluginRegistry.Configuration, skipping: Set<String>)
     -> ScanFiles
   {
-    let (candidates, searchDiagnostics) = configuration.searchPath.candidates()
-    var scan = ScanFiles(files: [], diagnostics: searchDiagnostics)
+    var scan = ScanFiles(files: [])
+    let candidates: [String]
+    switch configuration.selection {
+    case .everything, .libraries:
+      (candidates, scan.diagnostics) = configuration.searchPath.candidates()
+    case .library(let path):
+      candidates = [path]
+    case .dataAnimators:
+      candidates = []
+    }
     for path in candidates where !skipping.contains(path) {
       switch openJudged(path, flags: 0, configuration) {
       case .opened(let descriptor, let problem):
-        if let problem { scan.diagnostics.append(problem) }
-        scan.files.append(File(kind: .library, path: path, descriptor: descriptor))
+        if let problem, configuration.selection != .library(path) {
+          scan.diagnostics.append(problem)
+        }
+        scan.files.append(
+          File(
+            kind: .library, path: path, descriptor: descriptor,
+            version: FileSystem.version(descriptor: descriptor)?.text))
       case .refused(let diagnostic):
         scan.diagnostics.append(diagnostic)
       }
     }
-    scan.addDataAnimators(configuration)
+    if configuration.selection == .everything || configuration.selection == .dataAnimators {
+      scan.addDataAnimators(configuration)
+    }
     return scan
   }
 

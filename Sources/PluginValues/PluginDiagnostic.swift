@@ -48,7 +48,8 @@ public struct PluginDiagnostic: Equatable, Hashable, Sendable, CustomStringConve
     /// `allowInsecurePlugins` (warning).
     public static let insecurePermissions = Code(rawValue: "insecure_permissions")
     /// A loaded library changed on disk (another inode, size or modification time) since it was
-    /// loaded; the loaded copy stays in use until the process restarts (warning).
+    /// loaded: the daemon's `reload` restarts that library's plugin host to load it (info); a
+    /// registry that loads in its own process keeps the loaded copy in use (warning).
     public static let libraryChanged = Code(rawValue: "library_changed")
     /// A search path entry does not exist (warning).
     public static let missingPath = Code(rawValue: "missing_path")

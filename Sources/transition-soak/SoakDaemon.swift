@@ -54,7 +54,8 @@ final class SoakDaemon {
 
   var pid: Int32 { launcher.pid }
 
-  /// The plugin host: the daemon's child process, if one runs now.
+  /// A plugin host (the daemon has one per library and one for the data animators): its
+  /// first child process, if one runs now.
   var pluginHostPID: Int32? { ProcessProbe.children(of: pid).first }
 
   /// Stops the daemon with SIGTERM and waits for it.

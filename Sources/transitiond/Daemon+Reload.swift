@@ -14,16 +14,17 @@ import UnixDaemon
 
 /// `reload` and SIGHUP: the config read again, applied, the plugins rescanned.
 extension Daemon {
-  /// Watches the data animator directories in force; a change rescans the plugin host.
+  /// Watches the data animator directories in force; a change rescans the data animators'
+  /// plugin host.
   func watchAnimatorDirectories() {
     let watcher =
       animatorWatcher
       ?? AnimatorDirectoryWatcher(loop: loop) { [unowned self] in
         self.logger.debug("a data animator file changed: rescanning")
-        self.supervisor.requestScan()
+        self.plugins.requestScan()
       }
     animatorWatcher = watcher
-    for problem in watcher.watch(supervisor.settings.supervision.registry.animatorPaths) {
+    for problem in watcher.watch(plugins.settings.supervision.registry.animatorPaths) {
       logger.warn("cannot watch the animator directory \(problem)")
     }
   }
@@ -33,11 +34,12 @@ extension Daemon {
   /// The socket path and mode are fixed at start-up (a change is logged and ignored). Routes
   /// are reset to the config's, so run-time `route` changes do not survive a reload; the
   /// admin group is looked up again.
-  /// - Parameter answer: Runs once, on the loop: when the plugin host's rescan is done, with
-  ///   the animators loaded then and what the scan noticed (a rebuilt library among them,
-  ///   also logged); at once with `reload_failed` naming the reason when the config does not
-  ///   load (the old config stays in force); with `reload_failed` when the host goes down
-  ///   during the rescan for a reason no library is blamed for (it restarts and scans again).
+  /// - Parameter answer: Runs once, on the loop: when every plugin host has rescanned (a new
+  ///   library's host started, a removed one's stopped, a rebuilt one's restarted), with the
+  ///   animators loaded then and what the scans noticed; at once with `reload_failed` naming
+  ///   the reason when the config does not load (the old config stays in force); with
+  ///   `reload_failed` when a host goes down during the rescan for a reason no library is
+  ///   blamed for (it restarts and scans again).
   func reload(answer: @escaping (Result<ReloadOutcome, WireError>) -> Void = { _ in }) {
     notify { try $0.notifyReloading() }
     var newConfig: DaemonConfig
@@ -62,9 +64,9 @@ extension Daemon {
     }
     config = newConfig
     core.apply(config: newConfig.server, adminPolicy: adminPolicy)
-    // The host scans and answers later (`onScanned` logs what it noticed, a rebuilt library
-    // included); the reply waits for it.
-    supervisor.rescan(with: settings) { [unowned self] result in
+    // The hosts scan and answer later (`onDiagnostics` logs what they noticed); the reply
+    // waits for every one.
+    plugins.rescan(with: settings) { [unowned self] result in
       self.notify { try $0.notifyReady() }
       switch result {
       case .success(let report):
@@ -81,7 +83,7 @@ extension Daemon {
           .failure(
             WireError(
               .reloadFailed,
-              "the config is in force, but the plugin host failed during the rescan "
+              "the config is in force, but a plugin host failed during the rescan "
                 + "(\(failure.message)); it restarts and scans again")))
       }
     }

@@ -32,7 +32,7 @@ extension Daemon {
     notify { try $0.notifyStopping() }
     listener?.close()
     listener = nil
-    supervisor.stop()
+    plugins.stop()
     core.shutDown(reason: reason)
     if peers.isEmpty {
       loop.stop()

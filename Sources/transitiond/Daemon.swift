@@ -22,10 +22,11 @@ import UnixDaemon
 /// ```
 ///
 /// Start-up: read the config, take the socket's lock (a second instance refuses to start; a
-/// stale socket is replaced), start the plugin host and let it load the plugins (none is a
+/// stale socket is replaced), start the plugin hosts and let them load the plugins (none is a
 /// start-up failure), then listen, watch signals, tell systemd `READY=1`. The daemon never
-/// loads a plugin itself: the plugin host process does (``PluginHostSupervisor``), and the
-/// built-in `default-slide` serves every `begin` a plugin cannot. SIGHUP and the `reload` op
+/// loads a plugin itself: one plugin host process per library, and one for the data
+/// animators, does (``PluginHostPool``), and the built-in `default-slide` serves every
+/// `begin` a plugin cannot. SIGHUP and the `reload` op
 /// re-read the config and rescan the plugins without touching sessions. SIGINT and SIGTERM stop accepting, send `stopping`
 /// to every client, and end the loop when every socket has flushed and closed, or after
 /// ``shutdownFlushSeconds`` (libevent's own loop exit); then the socket and the lock go.
@@ -39,7 +40,7 @@ final class Daemon {
   let socketPath: String
   let loop: EventLoop
   let logger: Logger
-  let supervisor: PluginHostSupervisor
+  let plugins: PluginHostPool
   let animators: HostedAnimatorSource
   let core: ServerCore
   /// Failures before the first scan after which the daemon gives up starting.
@@ -57,6 +58,8 @@ final class Daemon {
   let notifier = SystemdNotifier.fromEnvironment()
   var isServing = false
   var startupFailure: StartupError?
+  /// What the plugin hosts noticed before they were all ready, for the `missing` sentence.
+  var noticedBeforeReady: [PluginDiagnostic] = []
 
   /// Reads the configuration and prepares the loop and the core; nothing is bound yet.
   ///
@@ -84,8 +87,8 @@ final class Daemon {
       config.socket.isEmpty
       ? SocketPath.resolve(environment: ProcessInfo.processInfo.environment, uid: getuid())
       : config.socket
-    supervisor = PluginHostSupervisor(loop: loop, settings: settings, logger: logger)
-    animators = HostedAnimatorSource(supervisor: supervisor)
+    plugins = PluginHostPool(loop: loop, settings: settings, logger: logger)
+    animators = HostedAnimatorSource(pool: plugins)
     core = ServerCore(
       config: config.server, adminPolicy: adminPolicy, animators: animators,
       fallback: BuiltinFallback(), clock: clock, logger: logger, processID: getpid())
@@ -125,31 +128,32 @@ final class Daemon {
     try serve(adopting: nil)
   }
 
-  /// Starts the plugin host and runs the loop; the host's first scan then starts listening
-  /// (on `activated`, the socket systemd passed, or on a socket of its own at
-  /// ``socketPath``), and the loop runs until a stop.
+  /// Starts the plugin hosts and runs the loop; once every host has completed its first scan
+  /// the daemon listens (on `activated`, the socket systemd passed, or on a socket of its own
+  /// at ``socketPath``), and the loop runs until a stop.
   func serve(adopting activated: Int32?) throws(StartupError) {
     logger.info(
       options.configPath.map { "config: \($0)" } ?? "config: none found, built-in defaults")
-    supervisor.onScanned = { [unowned self] report in self.scanned(report, adopting: activated) }
-    supervisor.onFailureBeforeFirstScan = { [unowned self] reason in
-      guard self.supervisor.policy.consecutiveFailures >= Self.startAttempts else { return }
+    plugins.onDiagnostics = { [unowned self] diagnostics in self.noticed(diagnostics) }
+    plugins.onReady = { [unowned self] in self.pluginsReady(adopting: activated) }
+    plugins.onFailureBeforeFirstScan = { [unowned self] reason, failures in
+      guard failures >= Self.startAttempts else { return }
       self.failStartup(
         StartupError(
           exitStatus: StartupError.systemStatus,
-          "the plugin host failed \(Self.startAttempts) times before loading any plugin: "
+          "a plugin host failed \(Self.startAttempts) times before loading any plugin: "
             + reason))
     }
-    supervisor.start()
+    plugins.start()
     watchAnimatorDirectories()
     do {
       try loop.run()
     } catch {
       listener?.close()
-      supervisor.stop()
+      plugins.stop()
       throw StartupError(exitStatus: StartupError.systemStatus, "the event loop failed: \(error)")
     }
-    supervisor.stop()
+    plugins.stop()
     signals?.cancel()
     watchdogTimer?.cancel()
     animatorWatcher?.stop()
@@ -159,10 +163,21 @@ final class Daemon {
     logger.info("stopped")
   }
 
-  /// A scan of the plugin host completed: logs it, and the first one starts serving.
-  func scanned(_ report: ScanReport, adopting activated: Int32?) {
-    logPluginReport(report.diagnostics)
-    noteMissingAnimators(report)
+  /// What a plugin host's scan, or the daemon's own search for libraries, noticed: logged, and
+  /// once the hosts are ready, the `missing` sentence updated.
+  func noticed(_ diagnostics: [PluginDiagnostic]) {
+    logPluginReport(diagnostics)
+    if isServing {
+      noteMissingAnimators(diagnostics)
+    } else {
+      noticedBeforeReady += diagnostics
+    }
+  }
+
+  /// Every plugin host has completed its first scan: the daemon starts serving.
+  func pluginsReady(adopting activated: Int32?) {
+    noteMissingAnimators(noticedBeforeReady)
+    noticedBeforeReady = []
     guard !isServing else { return }
     warnAboutRoutes()
     let listeningPath =
@@ -222,18 +237,18 @@ final class Daemon {
   /// When a scan left nothing loaded, says why in the log and in the `animators` reply
   /// (`missing`); the built-in fallback serves alone. A later scan that loads something
   /// clears it.
-  func noteMissingAnimators(_ report: ScanReport) {
-    guard supervisor.catalog.isEmpty else {
+  func noteMissingAnimators(_ diagnostics: [PluginDiagnostic]) {
+    guard plugins.catalog.isEmpty else {
       animators.missing = nil
       return
     }
-    let searched = supervisor.settings.supervision.registry.searchPath.entries
-    let directories = supervisor.settings.supervision.registry.animatorPaths
+    let searched = plugins.settings.supervision.registry.searchPath.entries
+    let directories = plugins.settings.supervision.registry.animatorPaths
     let plugins = searched.isEmpty ? "nothing" : searched.joined(separator: ", ")
     let data = directories.isEmpty ? "nothing" : directories.joined(separator: ", ")
     var reason =
       "no animators found (searched for plugins: \(plugins); for data animators: \(data))"
-    if let problem = report.diagnostics.first(where: \.isProblem) {
+    if let problem = diagnostics.first(where: \.isProblem) {
       reason += "; first problem: \(problem.message)"
     }
     reason += "; only the built-in \(PluginRegistry.fallbackAnimatorName) serves"
@@ -245,7 +260,7 @@ final class Daemon {
   func failStartup(_ error: StartupError) {
     guard startupFailure == nil, !isServing else { return }
     startupFailure = error
-    supervisor.stop()
+    plugins.stop()
     loop.stop()
   }
 }

@@ -4,53 +4,57 @@ import TransitionJSON
 import TransitionKit
 import TransitionServer
 
-/// The core's ``AnimatorSource`` when plugins run in the plugin host process: the animators
-/// the host last reported (kept while it restarts) and calls answered through the
-/// ``PluginHostSupervisor``. (The core lists and serves its built-in fallback itself when the
-/// host has none of its name.)
+/// The core's ``AnimatorSource`` when plugins run in plugin host processes: the animators the
+/// hosts last reported (each host's kept while it restarts) and calls answered by the host that
+/// serves the animator, through the ``PluginHostPool``. (The core lists and serves its built-in
+/// fallback itself when no host has one of its name.)
 final class HostedAnimatorSource: AnimatorSource {
-  let supervisor: PluginHostSupervisor
+  let pool: PluginHostPool
   /// Why nothing but the built-in fallback serves (the last scan loaded no animator), or nil:
   /// the `animators` reply's `missing`.
   var missing: String?
 
-  init(supervisor: PluginHostSupervisor) {
-    self.supervisor = supervisor
+  init(pool: PluginHostPool) {
+    self.pool = pool
   }
 
-  var animators: [RegisteredAnimator] { supervisor.catalog }
+  var animators: [RegisteredAnimator] { pool.catalog }
 
   func animator(named name: String) -> RegisteredAnimator? {
-    supervisor.animator(named: name)
+    pool.animator(named: name)
   }
 
   func makeTimeline(
     animator name: String, contextJSON: [UInt8],
     completion: @escaping (PluginTimelineResult) -> Void
   ) {
-    supervisor.makeTimeline(animator: name, contextJSON: contextJSON, completion: completion)
+    pool.makeTimeline(animator: name, contextJSON: contextJSON, completion: completion)
   }
 
   func isQuarantined(_ name: String) -> Bool {
-    guard let animator = supervisor.animator(named: name) else { return false }
-    return supervisor.quarantineReason(ofLibrary: animator.libraryPath) != nil
+    guard let animator = pool.animator(named: name), let member = pool.member(serving: name)
+    else { return false }
+    return member.supervisor.quarantineReason(ofLibrary: animator.libraryPath) != nil
   }
 
   var listingMembers: [String: JSONValue] {
-    let quarantined: [JSONValue] = supervisor.policy.quarantined.keys.sorted().map { path in
-      .object([
-        "path": .string(path),
-        "reason": .string(supervisor.policy.quarantined[path] ?? ""),
-      ])
+    let quarantined = pool.quarantined
+    let quarantinedList: [JSONValue] = quarantined.keys.sorted().map { path in
+      .object(["path": .string(path), "reason": .string(quarantined[path] ?? "")])
     }
-    var members: [String: JSONValue] = [
-      "pluginHost": .object([
+    let hosts: [JSONValue] = pool.members.map { member in
+      let supervisor = member.supervisor
+      return .object([
+        "kind": .string(member.library == nil ? "data" : "library"),
+        "path": member.library.map(JSONValue.string) ?? .null,
         "state": .string(supervisor.phase.rawValue),
         "pid": supervisor.hostPID.map { .number(Double($0)) } ?? .null,
         "starts": .number(Double(supervisor.starts)),
         "user": supervisor.settings.user.map { .string($0.name) } ?? .null,
-      ]),
-      "quarantined": .array(quarantined),
+      ])
+    }
+    var members: [String: JSONValue] = [
+      "pluginHosts": .array(hosts), "quarantined": .array(quarantinedList),
     ]
     if let missing { members["missing"] = .string(missing) }
     return members

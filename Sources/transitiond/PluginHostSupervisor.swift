@@ -8,9 +8,9 @@ import PluginValues
 import TransitionKit
 import TransitionServer
 
-/// The shell around ``HostSupervisor``, the plugin host's supervisor (docs/plugins.md,
-/// "Isolation"): the process, its descriptors, the libevent watchers and the one deadline
-/// timer. Every decision is the state machine's; this carries out its effects in order.
+/// The shell around ``HostSupervisor``, one plugin host's supervisor (docs/plugins.md,
+/// "Isolation"; ``PluginHostPool`` keeps one per library): the process, its descriptors, the
+/// libevent watchers and the one deadline timer. Every decision is the state machine's; this carries out its effects in order.
 ///
 /// Nothing here blocks: the socket is non-blocking and watched by libevent, the state
 /// machine's next deadline is one timer, and the host's exit is seen through its pidfd.
@@ -39,6 +39,8 @@ final class PluginHostSupervisor {
 
   let loop: EventLoop
   let logger: Logger
+  /// What the host serves, for the log: a library's real path, or `data animators`.
+  let label: String
   private(set) var settings: PluginHostSettings
   /// Where the host's bytes are read into, made once (a read comes with every answer).
   private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -59,9 +61,14 @@ final class PluginHostSupervisor {
   private var pending: [HostSupervisor.Effect] = []
   private var isPerforming = false
 
-  init(loop: EventLoop, settings: PluginHostSettings, logger: Logger) {
+  /// - Parameters:
+  ///   - settings: the host's settings; `settings.supervision.registry.selection` is its share
+  ///     of the files.
+  ///   - label: what the host serves, for the log.
+  init(loop: EventLoop, settings: PluginHostSettings, label: String, logger: Logger) {
     self.loop = loop
     self.settings = settings
+    self.label = label
     self.logger = logger
     machine = HostSupervisor(
       settings: settings.supervision,
@@ -81,6 +88,9 @@ final class PluginHostSupervisor {
   var hasScanned: Bool { machine.hasScanned }
   /// The pid of the running host, if any.
   var hostPID: Int32? { machine.hostPID }
+  /// Whether no host of this supervisor runs or waits to be reaped: a stopped supervisor may
+  /// then go.
+  var isIdle: Bool { host == nil && dying.isEmpty }
 
   /// The catalogued animator called `name`.
   func animator(named name: String) -> RegisteredAnimator? { machine.animator(named: name) }
@@ -237,7 +247,7 @@ final class PluginHostSupervisor {
     host.exitWatcher?.watchReadable(true)
     self.host = host
     logger.info(
-      "plugin host started (pid \(process.pid)"
+      "plugin host started for \(label) (pid \(process.pid)"
         + (settings.user.map { ", as \($0.name) uid \($0.uid)" } ?? "") + ")")
     handle(.hostStarted(pid: process.pid))
   }

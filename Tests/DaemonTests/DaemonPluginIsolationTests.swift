@@ -9,8 +9,9 @@ import TransitionJSON
 
 /// Plugins that crash, hang, flood or tamper with their process, each against the real daemon
 /// while another client streams at 60 fps: the daemon stays up, the stream keeps its cadence,
-/// the bad `begin` is answered by the built-in `default-slide` by its deadline, and the plugin
-/// host is back for the next `begin`.
+/// the bad `begin` is answered by the built-in `default-slide` by its deadline, and the
+/// plugin's host is back for the next `begin`. Each library has a host of its own: one that
+/// spins or crashes leaves the other libraries' calls, sessions and animators alone.
 @Suite(.serialized) struct DaemonPluginIsolationTests {
   /// The call deadline of these tests: longer than the default 250 ms so that a stall of the
   /// daemon's loop on the host (the design failure) stands well clear of the scheduling
@@ -195,7 +196,7 @@ import TransitionJSON
       "animator": .string(FaultyPlugin.animatorName),
     ])
     #expect(reply.fields["fallbackReason"]?.stringValue == "declined")
-    let host = try #require(try Self.hostPID(client))
+    let host = try #require(try Self.hostPID(client, serving: "libFaulty.so"))
     daemon.send(SIGHUP)
     #expect(DaemonHarness.waitUntil { daemon.log.contains("SIGHUP: reloading") })
     daemon.send(SIGTERM)
@@ -217,7 +218,7 @@ import TransitionJSON
           $0["name"]?.stringValue == "crossfade"
         } == true
       })
-    let host = try #require(try Self.hostPID(client))
+    let host = try #require(try Self.hostPID(client, serving: "libCrossfade.so"))
     let status = try Self.procFile("/proc/\(host)/status")
     let limits = try Self.procFile("/proc/\(host)/limits")
     func field(_ name: String) -> [String] {
@@ -244,13 +245,20 @@ import TransitionJSON
 
   @Test func theDaemonNeverLoadsAPluginAndExportsNoEntrySymbol() throws {
     let daemon = try DaemonProcess()
-    let host = try #require(try Self.hostPID(try daemon.client()))
+    let client = try daemon.client()
     let plugins = ["libCrossfade.so", "libCubeTurn.so"]
     let daemonMaps = try Self.procFile("/proc/\(daemon.pid)/maps")
-    let hostMaps = try Self.procFile("/proc/\(host)/maps")
-    for plugin in plugins {
+    // Each library is mapped in its own host, and in no other process of the daemon's.
+    let hosts = try plugins.map { try #require(try Self.hostPID(client, serving: $0)) }
+    #expect(Set(hosts).count == plugins.count, "\(hosts)")
+    for (plugin, host) in zip(plugins, hosts) {
       #expect(!daemonMaps.contains(plugin), "the daemon mapped \(plugin)")
-      #expect(hostMaps.contains(plugin), "the plugin host did not load \(plugin)")
+      let hostMaps = try Self.procFile("/proc/\(host)/maps")
+      for other in plugins {
+        #expect(
+          hostMaps.contains(other) == (other == plugin),
+          "the plugin host of \(plugin) mapped \(other): \(hostMaps.contains(other))")
+      }
     }
     let symbols = try DaemonHarness.runProgram(
       "/usr/bin/env", ["nm", "-D", "--defined-only", DaemonHarness.product("transitiond")])
@@ -277,15 +285,26 @@ import TransitionJSON
     return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
   }
 
-  static func hostPID(_ client: DaemonClient) throws -> pid_t? {
+  /// The `pluginHosts` entry of the host of the library whose file is named `library`.
+  static func host(_ client: DaemonClient, serving library: String) throws -> JSONValue? {
     let listing = try client.rawReply(["op": "animators"])
-    return listing.fields["pluginHost"]?["pid"]?.numberValue.map { pid_t($0) }
+    return listing.fields["pluginHosts"]?.arrayValue?.first {
+      $0["path"]?.stringValue?.hasSuffix("/" + library) == true
+    }
   }
 
-  /// Waits until a hosted animator answers a `begin` itself: the host was restarted.
+  /// The pid of the host of the library whose file is named `library`, if it runs.
+  static func hostPID(_ client: DaemonClient, serving library: String) throws -> pid_t? {
+    try host(client, serving: library)?["pid"]?.numberValue.map { pid_t($0) }
+  }
+
+  /// Waits until the faulty plugin's host is back (ready, or stopped when its library is
+  /// quarantined and it serves nothing) and a hosted animator answers a `begin` itself.
   static func expectHostBack(_ daemon: DaemonProcess) throws {
     let client = try daemon.client()
     let back = try DaemonHarness.waitUntil(seconds: 20) {
+      let state = try host(client, serving: "libFaulty.so")?["state"]?.stringValue
+      guard state == "ready" || state == "stopped" else { return false }
       let reply = try client.rawReply([
         "op": "begin", "context": .object(DaemonScenes.present()), "animator": "crossfade",
       ])

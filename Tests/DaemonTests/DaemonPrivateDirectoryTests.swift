@@ -75,9 +75,10 @@ import TransitionJSON
     let client = try daemon.client()
     defer { client.close() }
     let listing = try client.rawReply(["op": "animators"])
-    let host = listing.fields["pluginHost"]
+    let hosts = listing.fields["pluginHosts"]?.arrayValue ?? []
+    #expect(hosts.count == 3, "\(listing.line)")
     if getuid() == 0 {
-      #expect(host?["user"]?.stringValue == "nobody", "\(listing.line)")
+      #expect(hosts.allSatisfy { $0["user"]?.stringValue == "nobody" }, "\(listing.line)")
       // nobody cannot reach a file under the prefix.
       #expect(
         !DaemonHarness.reachable(prefix + "/bin/transitiond", asUID: 65534),

@@ -84,4 +84,32 @@ import Testing
     defer { skipped.closeDescriptors() }
     #expect(skipped.files.allSatisfy { $0.kind == .data })
   }
+
+  /// A plugin host's share: one library, or the data animator files; the search for
+  /// libraries alone reports each library's file version.
+  @Test func aSelectionOpensOnlyItsShare() throws {
+    var repository = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { repository.deleteLastPathComponent() }
+    let crossfade = TestDirectory.productsDirectory + "/libCrossfade.so"
+    var configuration = PluginRegistry.Configuration(
+      searchPath: PluginSearchPath(
+        configured: [crossfade, TestDirectory.productsDirectory + "/libCubeTurn.so"],
+        executableDirectory: nil),
+      animatorPaths: [repository.appendingPathComponent("config/animators").path])
+    configuration.selection = .libraries
+    let libraries = ScanFiles.open(configuration, skipping: [])
+    defer { libraries.closeDescriptors() }
+    #expect(libraries.files.count == 2)
+    #expect(libraries.files.allSatisfy { $0.kind == .library && $0.version?.isEmpty == false })
+    let real = try #require(libraries.files.first?.path)
+    configuration.selection = .library(real)
+    let one = ScanFiles.open(configuration, skipping: [])
+    defer { one.closeDescriptors() }
+    #expect(one.files.map(\.path) == [real])
+    #expect(one.files.first?.version == libraries.files.first?.version)
+    configuration.selection = .dataAnimators
+    let data = ScanFiles.open(configuration, skipping: [])
+    defer { data.closeDescriptors() }
+    #expect(!data.files.isEmpty && data.files.allSatisfy { $0.kind == .data })
+  }
 }
