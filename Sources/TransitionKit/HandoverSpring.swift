@@ -25,26 +25,17 @@ struct HandoverSpring: Equatable, Sendable {
 
   /// The spring that drives `track` from the start of a timeline played over `duration`
   /// seconds whose curve is `curve`: the track's first key starts at 0 in linear mode and is
-  /// eased by a spring while the timeline's curve is linear, or the timeline's curve is a
-  /// spring and the key, linear, spans the whole timeline. Nil for any other track, whose
-  /// handover is the Hermite blend.
+  /// eased by a spring, while the timeline's curve is linear. Nil for any other track, whose
+  /// handover is the Hermite blend; a timeline whose own curve is a spring among them, since
+  /// its keys' time stops at their end where the spring overshoots, so that its tracks do not
+  /// move as a spring does.
   init?(driving track: PropertyTrack, curve: TimingCurve, duration: Double) {
-    guard track.mode == .linear, duration > 0, duration.isFinite,
+    guard track.mode == .linear, curve == .linear, duration > 0, duration.isFinite,
       let first = track.keyframes.min(by: { $0.relativeStart < $1.relativeStart }),
-      first.relativeStart == 0, first.relativeDuration > 0
+      first.relativeStart == 0, first.relativeDuration > 0,
+      case .spring(let spring) = first.curve
     else { return nil }
-    let spring: Spring
-    let span: Double
-    switch (curve, first.curve) {
-    case (.linear, .spring(let keySpring)):
-      spring = keySpring
-      span = min(first.relativeDuration, 1) * duration
-    case (.spring(let timelineSpring), .linear) where first.relativeDuration >= 1:
-      spring = timelineSpring
-      span = duration
-    default:
-      return nil
-    }
+    let span = min(first.relativeDuration, 1) * duration
     let settling = spring.settlingDuration
     guard settling > 0, settling.isFinite, var atRest = try? spring.validated() else {
       return nil

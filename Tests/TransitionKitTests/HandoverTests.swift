@@ -67,10 +67,11 @@ import Testing
     #expect(late == new(Handover.defaultDuration))
   }
 
-  /// A card that moves right from x = 0 to x = 200 over `key`'s curve, in a timeline of 1 s.
-  static func slide(_ curve: TimingCurve) throws -> Timeline {
+  /// A card that moves right from x = 0 to x = 200 over `curve`, in a timeline of 1 s whose
+  /// own curve is `timelineCurve`.
+  static func slide(_ curve: TimingCurve, timelineCurve: TimingCurve = .linear) throws -> Timeline {
     try Timeline(
-      duration: 1,
+      duration: 1, curve: timelineCurve,
       layers: [
         TimelineLayer(
           id: "card", initial: LayerAttributes(frame: Rect(x: 0, y: 0, width: 100, height: 100)),
@@ -140,9 +141,13 @@ import Testing
     #expect(abs(blended(0.15).layers[0].frame.x - x(0.15)) > 5)
   }
 
-  /// A keyframed (curve) track keeps the Hermite blend, timeline or not.
-  @Test func aKeyframedTrackKeepsTheBlend() throws {
-    let timeline = try Self.slide(.easeInEaseOut)
+  /// A keyframed (curve) track keeps the Hermite blend, timeline or not; so does a track of a
+  /// timeline whose own curve is a spring (its key's time stops at the end as it overshoots).
+  @Test(arguments: [false, true]) func aKeyframedTrackKeepsTheBlend(timelineSpring: Bool) throws {
+    let timeline =
+      timelineSpring
+      ? try Self.slide(.linear, timelineCurve: .spring(Spring(duration: 0.5, bounce: 0.3)))
+      : try Self.slide(.easeInEaseOut)
     let withTimeline = Self.interrupt(timeline, springs: true)
     let without = Self.interrupt(timeline, springs: false)
     for step in 0...40 {
