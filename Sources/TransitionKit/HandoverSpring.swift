@@ -22,6 +22,8 @@ struct HandoverSpring: Equatable, Sendable {
   let rate: Double
   /// Session seconds at which the key ends, and the offset is zero for good.
   let end: Double
+  /// The free motion's weights at ``end``: what the smoothstep takes away.
+  private var left: (value: Double, velocity: Double) = (0, 0)
 
   /// The spring that drives `track` from the start of a timeline played over `duration`
   /// seconds whose curve is `curve`: the track's first key starts at 0 in linear mode and is
@@ -47,6 +49,11 @@ struct HandoverSpring: Equatable, Sendable {
     self.pushed = pushed
     rate = settling / span
     end = span
+    left = freeMotion(at: span)
+  }
+
+  static func == (a: HandoverSpring, b: HandoverSpring) -> Bool {
+    a.atRest == b.atRest && a.rate == b.rate && a.end == b.end
   }
 
   /// The weights at session time `t` of the value difference and of the velocity difference
@@ -56,7 +63,6 @@ struct HandoverSpring: Equatable, Sendable {
     guard t < end else { return (0, 0) }
     let time = max(t, 0)
     let free = freeMotion(at: time)
-    let left = freeMotion(at: end)
     let u = time / end
     let smoothstep = u * u * (3 - 2 * u)
     return (free.value - left.value * smoothstep, free.velocity - left.velocity * smoothstep)
