@@ -209,12 +209,22 @@ struct ViewerInterruptionTests {
       }
     }
     if ProcessInfo.processInfo.environment["TRANSITIOND_RECORD_GOLDEN"] == "1" {
+      // A layer a line.
       let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+      encoder.outputFormatting = [.sortedKeys]
+      var text = "{\n"
+      for (position, index) in Self.goldenFrames.enumerated() {
+        let layers = try (drawn["\(index)"] ?? []).map {
+          "    " + String(decoding: try encoder.encode($0), as: UTF8.self)
+        }
+        text += "  \"\(index)\": [\n" + layers.joined(separator: ",\n") + "\n  ]"
+        text += position == Self.goldenFrames.count - 1 ? "\n" : ",\n"
+      }
+      text += "}\n"
       try FileManager.default.createDirectory(
         atPath: (Self.goldenPath as NSString).deletingLastPathComponent,
         withIntermediateDirectories: true)
-      try encoder.encode(drawn).write(to: URL(fileURLWithPath: Self.goldenPath))
+      try text.write(toFile: Self.goldenPath, atomically: true, encoding: .utf8)
       return
     }
     let golden = try JSONDecoder().decode(
