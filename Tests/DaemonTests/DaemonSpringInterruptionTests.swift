@@ -16,6 +16,9 @@ import TransitionKit
   static let presentSpring = (duration: 0.5, bounce: 0.2)
   static let dismissSpring = (duration: 0.45, bounce: 0.3)
   static let duration = 0.6
+  /// The dismiss plays over this many seconds (its `begin`'s `duration`): long enough that it
+  /// is still running when its virtual reading subscribes, however loaded the machine.
+  static let dismissDuration = 3.0
   static let height = 844.0
 
   static let file = """
@@ -106,6 +109,7 @@ import TransitionKit
     let reply = try control.rawReply([
       "op": "begin", "context": .object(DaemonInterruptionTests.reverse(context)),
       "animator": "springy", "session": .string(new), "interrupts": .string(old),
+      "duration": .number(dismissDuration),
     ])
     if reply.errorCode == "unknown_session" { return false }
     #expect(reply.errorCode == nil, "\(reply.fields)")
@@ -168,7 +172,7 @@ import TransitionKit
         "\(velocity) pt/s handed, \(motion.velocities[0].y) pt/s shown")
       // The dismiss's spring retargeted: from there to the bottom edge, started at that
       // velocity in its own travel per second.
-      let rate = dismiss.settlingDuration / Self.duration
+      let rate = dismiss.settlingDuration / Self.dismissDuration
       var retargeted = dismiss
       retargeted.initialVelocity = velocity / ((Self.height - presented) * rate)
       // What the dismiss's own spring jumps by where its curve ends on the target (its
@@ -190,6 +194,7 @@ import TransitionKit
       #expect(overshoot > 1, "the dismiss's spring overshoots its target")
       #expect(try Self.top(try #require(shown.last)) == Self.height)
       print("springy at \(last.progress): \(worst) pt off the retargeted spring")
+      _ = try control.rawReply(["op": "end", "session": .string(new)])
       try watcher.read { watcher.completes[new] != nil }
       watcher.frames = [:]
       watcher.completes = [:]
