@@ -4,8 +4,10 @@
 /// the new timeline's at the handover instant, in value and in velocity. The offset is shaped
 /// by a cubic Hermite curve that goes from that difference to zero, with zero slope, over
 /// ``duration`` seconds, so position and velocity stay continuous across the handover and the
-/// new timeline's own motion is reached smoothly. Springs and keyframes alike take over this
-/// way; animators and plugins need no change.
+/// new timeline's own motion is reached smoothly. Where the new timeline drives a property with
+/// a spring, that property's offset moves as the spring's own free motion instead
+/// (``HandoverSpring``): the spring starts from the presented value with the presented
+/// velocity, as its own initial velocity. Animators and plugins need no change.
 ///
 /// A layer is blended in its ``HandoverCoordinates``: its box, anchor, opacity and colour, and
 /// its transform decomposed (translation, scale, skew, perspective, rotation) rather than
@@ -31,10 +33,16 @@ public struct Handover: Sendable, Equatable {
     var value: [Double]
     /// Old velocity minus new velocity, per second.
     var velocity: [Double]
+    /// Per slot of `reference`, the spring whose free motion the slot's offset follows; nil
+    /// for the Hermite blend. Empty when every slot is blended.
+    var springs: [HandoverSpring?]
   }
 
-  /// Seconds from the new session's start until the offset is zero.
+  /// Seconds the Hermite blend takes to bring an offset to zero.
   public let duration: Double
+  /// Seconds from the new session's start until every offset is zero: ``duration``, or the
+  /// end of the longest spring key that carries an offset.
+  public let length: Double
   /// The fields a frame of the new session may change on top of its timeline's own.
   public let fields: LayerFields
   let offsets: [LayerOffset]
@@ -46,11 +54,21 @@ public struct Handover: Sendable, Equatable {
   ///     before it.
   ///   - new: The new timeline's frames at its start (``startProgress``) and one and two
   ///     steps after it.
-  ///   - duration: Seconds until the offset is zero.
+  ///   - duration: Seconds until the Hermite blend's offset is zero.
+  ///   - timeline: The new timeline, whose layers are `new`'s in order, to find the
+  ///     properties it drives with a spring from its start (``HandoverSpring``); nil to blend
+  ///     every property.
+  ///   - sessionDuration: Seconds the new session plays `timeline` over; its own duration
+  ///     when nil.
   ///
   /// Layers are matched by id; a layer the old session hid is not matched. Velocities are
   /// one-sided differences of the second order, exact for motion of constant acceleration.
-  public init(old: [Frame], new: [Frame], duration: Double = Handover.defaultDuration) {
+  /// A slot that several properties move (`position` and `size` both move the box) follows
+  /// a spring only when every animated property that moves it has the same one.
+  public init(
+    old: [Frame], new: [Frame], duration: Double = Handover.defaultDuration,
+    timeline: Timeline? = nil, playedOver sessionDuration: Double? = nil
+  ) {
     precondition(duration > 0, "a handover takes a positive time")
     precondition(old.count == 3 && new.count == 3, "three frames on each side")
     precondition(
@@ -81,12 +99,44 @@ public struct Handover: Sendable, Equatable {
       guard value.contains(where: { $0 != 0 }) || velocity.contains(where: { $0 != 0 }) else {
         continue
       }
+      var springs: [HandoverSpring?] = []
+      if let timeline, index < timeline.layers.count {
+        assert(timeline.layers[index].id == layer.id, "a timeline's layers are its frames'")
+        springs = Self.springs(
+          of: timeline.layers[index], in: reference, slotCount: value.count,
+          curve: timeline.curve, duration: sessionDuration ?? timeline.duration)
+      }
       offsets.append(
-        LayerOffset(index: index, reference: reference, value: value, velocity: velocity))
+        LayerOffset(
+          index: index, reference: reference, value: value, velocity: velocity,
+          springs: springs))
       fields.formUnion(reference.fields)
     }
     self.offsets = offsets
     self.fields = fields
+    length = offsets.lazy.flatMap(\.springs).compactMap { $0?.end }.reduce(duration, max)
+  }
+
+  /// Per slot of `reference`, the spring that drives it in `layer` (see ``LayerOffset``);
+  /// empty when none does.
+  private static func springs(
+    of layer: TimelineLayer, in reference: HandoverCoordinates, slotCount: Int,
+    curve: TimingCurve, duration: Double
+  ) -> [HandoverSpring?] {
+    var springs = [HandoverSpring?](repeating: nil, count: slotCount)
+    var blended = [Bool](repeating: false, count: slotCount)
+    for track in layer.tracks {
+      let spring = HandoverSpring(driving: track, curve: curve, duration: duration)
+      for slot in reference.slots(of: track.property) where !blended[slot] {
+        if let spring, springs[slot] == nil || springs[slot] == spring {
+          springs[slot] = spring
+        } else {
+          blended[slot] = true
+          springs[slot] = nil
+        }
+      }
+    }
+    return springs.contains { $0 != nil } ? springs : []
   }
 
   /// Whether no layer carries an offset.
@@ -113,11 +163,13 @@ public struct Handover: Sendable, Equatable {
 
   /// Adds the offset at session time `t` to `frame`, a frame of the new timeline.
   public func apply(to frame: inout Frame, at t: Double) {
-    let (valueWeight, velocityWeight) = weights(at: t)
-    guard valueWeight != 0 || velocityWeight != 0 else { return }
+    guard t < length else { return }
+    let blend = weights(at: t)
     for offset in offsets where offset.index < frame.layers.count {
       guard var values = offset.reference.values(of: frame.layers[offset.index]) else { continue }
       for slot in values.indices {
+        let (valueWeight, velocityWeight) =
+          offset.springs.isEmpty ? blend : offset.springs[slot]?.weights(at: t) ?? blend
         values[slot] += offset.value[slot] * valueWeight + offset.velocity[slot] * velocityWeight
       }
       offset.reference.write(values, into: &frame.layers[offset.index])

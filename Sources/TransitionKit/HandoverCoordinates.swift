@@ -31,6 +31,23 @@ struct HandoverCoordinates: Equatable, Sendable {
     return fields
   }
 
+  /// The slots of this layout that `property` moves; empty for `hidden` and `z`, which are
+  /// not blended.
+  func slots(of property: LayerProperty) -> Range<Int> {
+    let transformStart = blendsBackground ? 11 : 7
+    let count = transformStart + (decomposes ? 17 : 16)
+    switch property {
+    case .frame, .position, .size: return 0..<4
+    case .anchor: return 4..<6
+    case .alpha: return 6..<7
+    case .background: return blendsBackground ? 7..<11 : 0..<0
+    case .hidden, .z: return 0..<0
+    case .transform, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY, .translationX,
+      .translationY, .translationZ, .perspective:
+      return transformStart..<count
+    }
+  }
+
   /// The coordinates of `layer` in this layout; nil when its transform does not decompose
   /// where the layout needs it, or its colour is missing.
   func values(of layer: LayerState) -> [Double]? {

@@ -127,6 +127,7 @@ extension ServerCore {
           "animator \(made.animator) returned an unusable timeline: \(error.message)")
       }
       session.reducedMotion = reducedMotion
+      session.interrupted = interrupted?.id
       var members: [String: JSONValue] = [
         "session": .string(session.id), "animator": .string(made.animator),
         "motion": .string(session.motionName),
@@ -183,7 +184,8 @@ extension ServerCore {
     }
     let handover = Handover(
       old: interrupted.presentedFrames(at: now), new: new,
-      duration: timeline.handover ?? Handover.defaultDuration)
+      duration: timeline.handover ?? Handover.defaultDuration, timeline: timeline,
+      playedOver: duration)
     return FrameRenderer(session: id, timeline: timeline, handover: handover)
   }
 
@@ -233,6 +235,10 @@ extension ServerCore {
       "interactive": .bool(session.interactive), "start": .number(session.startTime),
       "motion": .string(session.motionName),
     ]
+    if let interrupted = session.interrupted, let length = session.handoverLength {
+      fields["interrupts"] = .string(interrupted)
+      fields["handover"] = .number(length)
+    }
     if subscription.includesTimeline { fields["timeline"] = session.timeline.json }
     if let display = subscription.display { fields["display"] = display.json }
     return WireMessage.event("begin", fields)

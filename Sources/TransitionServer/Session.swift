@@ -63,6 +63,11 @@ final class Session: StreamedSession {
   let interactive: Bool
   /// Whether the reduced form played (the reply's and the `begin` event's `motion`).
   var reducedMotion = false
+  /// The session this one interrupted (the `begin` event's `interrupts`); nil otherwise.
+  var interrupted: String?
+  /// Seconds from the start until the handover's offset is zero (the `begin` event's
+  /// `handover`), for a session that interrupted another; nil otherwise.
+  var handoverLength: Double? { renderer.handover?.length }
   /// The peer that began the session.
   let ownerPeerID: UInt64
   private let clockSource: ServerClock

@@ -114,4 +114,55 @@ struct ViewerInspectorTests {
     #expect(abs(try #require(plotted.first?[1])) < 1e-6)
     #expect(abs(try #require(plotted.last?[1]) - 1) < 1e-6)
   }
+
+  @Test(
+    "morph push: a lane for both layers of each shared pair, whose alpha curve runs through every frame",
+    .enabled(if: HeadlessChromium.missingReason == nil, "\(HeadlessChromium.missingReason ?? "")"))
+  func morphPush() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("morph.ndjson")
+    let scene = TransitionctlProducts.scenes.appendingPathComponent("morph-push.json").path
+    let played = try TransitionctlRun.run(
+      ["play", scene, "--virtual", "--fps", "30", "--out", path], socket: daemon.socketPath)
+    #expect(played.status == 0, "\(played.stderr)")
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    let recording = try TransitionctlRecording(lines)
+    let timeline = try #require(recording.begin["timeline"] as? [String: Any], "no timeline")
+    let layers = try #require(timeline["layers"] as? [[String: Any]])
+    let animated = layers.filter { !(($0["tracks"] as? [Any]) ?? []).isEmpty }
+      .compactMap { $0["id"] as? String }
+    // The three pairs (avatar, title, picture): both layers of each morph and get a lane.
+    let pairs = [
+      "row-2-avatar", "detail-avatar", "row-2-title", "detail-title", "row-2-picture",
+      "detail-picture",
+    ]
+    #expect(Set(pairs).isSubset(of: animated), "\(animated)")
+    for layer in ["row-2-avatar", "detail-picture"] {
+      let url = try ViewerHarness.url([
+        ("recording", path), ("measure", "inspector"), ("select", layer), ("property", "alpha"),
+      ])
+      let dom = try HeadlessChromium.dumpDOM(url)
+      guard let start = dom.range(of: "<pre id=\"measurements\">"),
+        let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+      else { throw DaemonHarnessError("no inspector report: \(dom.suffix(400))") }
+      let text = dom[start.upperBound..<end.lowerBound].replacingOccurrences(of: "&amp;", with: "&")
+      let report = try #require(
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+      #expect(report["lanes"] as? [String] == animated)
+      #expect(report["selected"] as? String == layer)
+      #expect(report["property"] as? String == "alpha")
+      let plotted = try #require(report["atFrames"] as? [[Double]])
+      #expect(plotted.count == recording.frames.count)
+      for (point, frame) in zip(plotted, recording.frames) {
+        let shown = (frame["layers"] as? [[String: Any]])?.first { $0["id"] as? String == layer }
+        guard let alpha = shown.map({ $0["alpha"] as? Double ?? 1 }) else { continue }
+        #expect(abs(point[1] - alpha) < 1e-3, "\(layer) at \(point[0]): \(point[1]) vs \(alpha)")
+      }
+    }
+  }
 }

@@ -66,4 +66,93 @@ import Testing
     handover.apply(to: &late, at: Handover.defaultDuration)
     #expect(late == new(Handover.defaultDuration))
   }
+
+  /// A card that moves right from x = 0 to x = 200 over `curve`, in a timeline of 1 s whose
+  /// own curve is `timelineCurve`.
+  static func slide(_ curve: TimingCurve, timelineCurve: TimingCurve = .linear) throws -> Timeline {
+    try Timeline(
+      duration: 1, curve: timelineCurve,
+      layers: [
+        TimelineLayer(
+          id: "card", initial: LayerAttributes(frame: Rect(x: 0, y: 0, width: 100, height: 100)),
+          tracks: [
+            PropertyTrack(
+              .position,
+              keyframes: [
+                Keyframe(start: 0, duration: 1, value: .point(Point(x: 250, y: 50)), curve: curve)
+              ])
+          ])
+      ])
+  }
+
+  /// The card at x = 100 moving left at 800 pt/s hands over to `timeline`; the frames shown.
+  static func interrupt(_ timeline: Timeline, springs: Bool) -> (Double) -> Frame {
+    let old = { (t: Double) in
+      Frame(
+        t: t,
+        layers: [
+          LayerState(id: "card", frame: Rect(x: 100 - 800 * t, y: 0, width: 100, height: 100))
+        ])
+    }
+    let evaluator = TimelineEvaluator(timeline)
+    let new = { (t: Double) in
+      evaluator.frame(progress: max(t, Handover.startProgress), time: t)
+    }
+    let step = Handover.velocityStep
+    let start = Handover.startProgress
+    let handover = Handover(
+      old: [old(0), old(-step), old(-2 * step)],
+      new: [new(start), new(start + step), new(start + 2 * step)],
+      timeline: springs ? timeline : nil)
+    return { t in
+      var frame = new(t)
+      handover.apply(to: &frame, at: t)
+      return frame
+    }
+  }
+
+  /// A spring track takes the handed velocity as its own initial velocity: what is shown is
+  /// the spring from the presented x (100) and velocity (−800 pt/s) to the target (200), with
+  /// its overshoot, and it lands exactly on the target.
+  @Test func aSpringStartsFromThePresentedValueAndVelocity() throws {
+    let spring = try Spring(duration: 0.5, bounce: 0.3)
+    let shown = Self.interrupt(try Self.slide(.spring(spring)), springs: true)
+    func x(_ t: Double) -> Double { shown(t).layers[0].frame.x }
+    #expect(abs(x(0) - 100) < 1e-6)
+    let h = 1e-5
+    let velocity = (x(h) - x(0)) / h
+    #expect(abs(velocity + 800) < 8, "\(velocity) pt/s")
+    // The spring retargeted: from 100 towards 200, its initial velocity −800 pt/s in its
+    // own travel per second (the curve plays the spring's settling time over the 1 s key).
+    let rate = spring.settlingDuration
+    var retargeted = spring
+    retargeted.initialVelocity = -800 / (100 * rate)
+    var overshoot = 0.0
+    for step in 1...99 {
+      let t = Double(step) / 100
+      let expected = 100 + 100 * retargeted.value(at: t * rate)
+      #expect(abs(x(t) - expected) < 0.5, "at \(t) s: \(x(t)), the spring \(expected)")
+      overshoot = max(overshoot, x(t) - 200)
+    }
+    #expect(overshoot > 5, "a spring of bounce 0.3 overshoots its target")
+    #expect(x(1) == 200)
+    // The Hermite blend would have drawn another motion.
+    let blended = Self.interrupt(try Self.slide(.spring(spring)), springs: false)
+    #expect(abs(blended(0.15).layers[0].frame.x - x(0.15)) > 5)
+  }
+
+  /// A keyframed (curve) track keeps the Hermite blend, timeline or not; so does a track of a
+  /// timeline whose own curve is a spring (its key's time stops at the end as it overshoots).
+  @Test(arguments: [false, true]) func aKeyframedTrackKeepsTheBlend(timelineSpring: Bool) throws {
+    let timeline =
+      timelineSpring
+      ? try Self.slide(.linear, timelineCurve: .spring(Spring(duration: 0.5, bounce: 0.3)))
+      : try Self.slide(.easeInEaseOut)
+    let withTimeline = Self.interrupt(timeline, springs: true)
+    let without = Self.interrupt(timeline, springs: false)
+    for step in 0...40 {
+      let t = Double(step) / 100
+      #expect(withTimeline(t) == without(t), "at \(t) s")
+    }
+  }
 }

@@ -8,6 +8,13 @@
 // the keyframes' time; at any time the keyframe that started last is in charge, starting from
 // the value the property had at its start. Springs and non-number values are drawn as bars
 // only.
+//
+// Interruption (docs/protocol.md, "Interruption"): a session that took over another (its
+// `begin` event's `interrupts` and `handover`) shows the handover on every lane, a band from
+// its start over the seconds the offset takes, named after the session it came from; a session
+// that another interrupted (its `complete` event's `interruptedBy`) has its lanes end at the
+// handover, the progress of its last frame, marked by a cut naming the session that took over.
+
 "use strict";
 
 /// The control points of the named curves (CAMediaTimingFunction's).
@@ -133,12 +140,36 @@ class TimelineInspector {
     const timeline = record && record.begin && record.begin.timeline;
     this.model = timeline ? new TimelineModel(timeline) : null;
     this.frames = record ? record.frames : [];
+    this.handover = TimelineInspector.handoverOf(record);
+    this.interruption = TimelineInspector.interruptionOf(record);
     this.root.hidden = !this.model;
     if (this.model && !this.model.layer(this.selected)) {
       this.selected = this.model.layers.length ? this.model.layers[0].id : null;
       this.property = null;
     }
     this.draw();
+  }
+
+  /// The handover a session that took over another begins with: `{ from, seconds, until }`,
+  /// `until` the progress at which the offset is zero (on the session's linear clock); null
+  /// for a session that interrupted none.
+  static handoverOf(record) {
+    const begin = record && record.begin;
+    if (!begin || typeof begin.interrupts !== "string" || typeof begin.handover !== "number") {
+      return null;
+    }
+    const duration = Number(begin.duration) || 0;
+    const until = duration > 0 ? Math.min(1, begin.handover / duration) : 1;
+    return { from: begin.interrupts, seconds: begin.handover, until };
+  }
+
+  /// Where another session interrupted this one: `{ by, at }`, `at` the progress of its last
+  /// frame (the handover instant); null for a session that was not interrupted.
+  static interruptionOf(record) {
+    const complete = record && record.complete;
+    if (!complete || typeof complete.interruptedBy !== "string") return null;
+    const last = record.frames[record.frames.length - 1];
+    return { by: complete.interruptedBy, at: last ? Number(last.progress) || 0 : 0 };
   }
 
   select(id) {
@@ -175,10 +206,31 @@ class TimelineInspector {
     if (!this.model) return;
     const lanes = document.createElement("div");
     lanes.className = "lanes";
+    const note = this.handoverNote();
+    if (note) lanes.appendChild(note);
     for (const layer of this.model.layers) lanes.appendChild(this.lane(layer));
     this.root.appendChild(this.plot());
     this.root.appendChild(lanes);
     this.setProgress(this.progress);
+  }
+
+  /// The line above the lanes that names the session handed over from, or to; null for a
+  /// session that neither interrupted nor was interrupted.
+  handoverNote() {
+    const parts = [];
+    if (this.handover) {
+      parts.push("takes over from " + this.handover.from + " · handover " +
+        this.handover.seconds.toFixed(2) + " s");
+    }
+    if (this.interruption) {
+      parts.push("interrupted by " + this.interruption.by + " at " +
+        (this.interruption.at * 100).toFixed(0) + " %");
+    }
+    if (!parts.length) return null;
+    const note = document.createElement("div");
+    note.className = "handover-note";
+    note.textContent = parts.join(" · ");
+    return note;
   }
 
   lane(layer) {
@@ -190,14 +242,28 @@ class TimelineInspector {
     name.className = "lane-name";
     name.textContent = layer.id;
     row.appendChild(name);
-    const svg = svgElement("svg", { width: LANE_WIDTH, height: layer.tracks.length * TRACK_HEIGHT });
+    const height = layer.tracks.length * TRACK_HEIGHT;
+    const svg = svgElement("svg", { width: LANE_WIDTH, height });
+    if (this.handover) {
+      const band = svgElement("rect", { x: 0, y: 0, width: Math.max(1, this.handover.until * LANE_WIDTH),
+        height, class: "handover" });
+      const title = svgElement("title", {});
+      title.textContent = "handover from " + this.handover.from + ", " +
+        this.handover.seconds.toFixed(2) + " s";
+      band.appendChild(title);
+      svg.appendChild(band);
+    }
+    // An interrupted session's lanes end at the handover.
+    const end = this.interruption ? this.interruption.at * LANE_WIDTH : LANE_WIDTH;
     layer.tracks.forEach((track, row_) => {
       const top = row_ * TRACK_HEIGHT;
       for (const keyframe of track.keyframes) {
         const duration = keyframe.duration === undefined ? 1 : keyframe.duration;
         const x0 = this.model.progressOf(keyframe.start) * LANE_WIDTH;
-        const x1 = this.model.progressOf(Math.min(1, keyframe.start + duration)) * LANE_WIDTH;
+        if (x0 >= end) continue;
+        const x1 = Math.min(end, this.model.progressOf(Math.min(1, keyframe.start + duration)) * LANE_WIDTH);
         const width = Math.max(1, x1 - x0);
+        const full = Math.max(1, this.model.progressOf(Math.min(1, keyframe.start + duration)) * LANE_WIDTH - x0);
         const bar = svgElement("rect", { x: x0, y: top + 1, width, height: TRACK_HEIGHT - 2,
           rx: 2, class: "bar" });
         const title = svgElement("title", {});
@@ -208,8 +274,8 @@ class TimelineInspector {
         if (curve) {
           const points = [];
           for (let i = 0; i <= 16; i += 1) {
-            const x = i / 16;
-            points.push((x0 + x * width).toFixed(1) + "," + (top + TRACK_HEIGHT - 2 - curve(x) * (TRACK_HEIGHT - 4)).toFixed(1));
+            const x = (i / 16) * (width / full);
+            points.push((x0 + x * full).toFixed(1) + "," + (top + TRACK_HEIGHT - 2 - curve(x) * (TRACK_HEIGHT - 4)).toFixed(1));
           }
           svg.appendChild(svgElement("polyline", { points: points.join(" "), class: "curve" }));
         }
@@ -218,7 +284,14 @@ class TimelineInspector {
       label.textContent = track.property;
       svg.appendChild(label);
     });
-    svg.appendChild(svgElement("line", { x1: 0, x2: 0, y1: 0, y2: layer.tracks.length * TRACK_HEIGHT, class: "playhead" }));
+    if (this.interruption) {
+      const cut = svgElement("line", { x1: end, x2: end, y1: 0, y2: height, class: "handover-cut" });
+      const title = svgElement("title", {});
+      title.textContent = "interrupted by " + this.interruption.by;
+      cut.appendChild(title);
+      svg.appendChild(cut);
+    }
+    svg.appendChild(svgElement("line", { x1: 0, x2: 0, y1: 0, y2: height, class: "playhead" }));
     row.appendChild(svg);
     return row;
   }
@@ -286,6 +359,12 @@ class TimelineInspector {
     const track = this.plottedTrack();
     return {
       lanes: this.model ? this.model.layers.map((entry) => entry.id) : [],
+      handover: this.handover,
+      interruption: this.interruption,
+      handoverBands: this.root.querySelectorAll(".lane rect.handover").length,
+      handoverCuts: this.root.querySelectorAll(".lane line.handover-cut").length,
+      barEnds: Math.max(0, ...Array.from(this.root.querySelectorAll(".lane rect.bar"),
+        (bar) => Number(bar.getAttribute("x")) + Number(bar.getAttribute("width")))) / LANE_WIDTH,
       selected: this.selected,
       property: track ? track.property : null,
       atFrames: layer && track
