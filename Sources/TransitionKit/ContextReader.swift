@@ -125,6 +125,7 @@ enum ContextReader {
     var content: JSONValue?
     var role: String?
     var shared: String?
+    var cornerRadius = 0.0
     try reader.beginObject()
     while let key = try reader.nextMember() {
       switch key {
@@ -150,13 +151,20 @@ enum ContextReader {
       case "shared":
         try seen.insert(5)
         shared = try optionalString(&reader)
+      case "cornerRadius":
+        try seen.insert(6)
+        // A negative or non-finite radius is read again by `TransitionContext(json:)`.
+        cornerRadius = try reader.number()
+        guard cornerRadius >= 0, cornerRadius.isFinite else { throw Unreadable() }
       default:
         throw Unreadable()
       }
     }
     guard let id, !id.isEmpty, let frame, role?.isEmpty != true else { throw Unreadable() }
-    return ContextLayer(
+    var layer = ContextLayer(
       id: id, frame: frame, background: background, content: content, role: role, shared: shared)
+    layer.cornerRadius = cornerRadius
+    return layer
   }
 
   /// A string, or nil for `null` (an optional member).

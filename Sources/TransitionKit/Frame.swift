@@ -15,12 +15,14 @@ public struct LayerState: Equatable, Sendable {
   /// Paint order: higher is on top.
   public var z: Double
   public var background: Color?
+  /// The radius of the rounded corners of the box, in points.
+  public var cornerRadius: Double
   public var content: JSONValue?
 
   public init(
     id: String, frame: Rect, anchor: Point = .center, transform: Transform3D = .identity,
     alpha: Double = 1, hidden: Bool = false, z: Double = 0, background: Color? = nil,
-    content: JSONValue? = nil
+    cornerRadius: Double = 0, content: JSONValue? = nil
   ) {
     self.id = id
     self.frame = frame
@@ -30,6 +32,7 @@ public struct LayerState: Equatable, Sendable {
     self.hidden = hidden
     self.z = z
     self.background = background
+    self.cornerRadius = cornerRadius
     self.content = content
   }
 }

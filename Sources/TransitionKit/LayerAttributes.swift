@@ -25,6 +25,7 @@ public struct LayerAttributes: Equatable, Sendable {
   public var translationY: Double = 0
   public var translationZ: Double = 0
   public var perspective: Double = 0
+  public var cornerRadius: Double = 0
 
   public init(frame: Rect) {
     self.frame = frame
@@ -34,10 +35,10 @@ public struct LayerAttributes: Equatable, Sendable {
   /// colour's, every scalar) is finite with a magnitude of at most `bound`: what a timeline's
   /// validation checks property by property, in one pass over the fields.
   func numbersAreWithin(_ bound: Double) -> Bool {
-    let scalars: InlineArray<17, Double> = [
+    let scalars: InlineArray<18, Double> = [
       frame.x, frame.y, frame.width, frame.height, anchor.x, anchor.y, alpha, z, rotationX,
       rotationY, rotationZ, scaleX, scaleY, translationX, translationY, translationZ,
-      perspective,
+      perspective, cornerRadius,
     ]
     for index in scalars.indices where !(scalars[index].magnitude <= bound) { return false }
     let background = PropertyValue.color(background)
@@ -66,6 +67,7 @@ public struct LayerAttributes: Equatable, Sendable {
     case .translationY: translationY == 0
     case .translationZ: translationZ == 0
     case .perspective: perspective == 0
+    case .cornerRadius: cornerRadius == 0
     }
   }
 
@@ -90,6 +92,7 @@ public struct LayerAttributes: Equatable, Sendable {
     case .translationY: .number(translationY)
     case .translationZ: .number(translationZ)
     case .perspective: .number(perspective)
+    case .cornerRadius: .number(cornerRadius)
     }
   }
 
@@ -117,6 +120,7 @@ public struct LayerAttributes: Equatable, Sendable {
     case (.translationY, .number(let number)): translationY = number
     case (.translationZ, .number(let number)): translationZ = number
     case (.perspective, .number(let number)): perspective = number
+    case (.cornerRadius, .number(let number)): cornerRadius = number
     default: break
     }
   }
@@ -140,6 +144,7 @@ public struct LayerAttributes: Equatable, Sendable {
     case .translationY: translationY = value
     case .translationZ: translationZ = value
     case .perspective: perspective = value
+    case .cornerRadius: cornerRadius = value
     case .frame, .position, .size, .anchor, .hidden, .background, .transform: break
     }
   }

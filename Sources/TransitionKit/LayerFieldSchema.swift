@@ -11,6 +11,7 @@ public enum LayerFieldSchema {
   /// Every field, in the order a frame writes them.
   public static let all: [any LayerField.Type] = [
     Box.self, Anchor.self, Transform.self, Alpha.self, Hidden.self, Z.self, Background.self,
+    CornerRadius.self,
   ]
 
   /// The declaration of `field` (one bit of ``LayerFields``).
@@ -275,6 +276,36 @@ public enum LayerFieldSchema {
       output.appendColor(background)
     }
   }
+
+  /// `cornerRadius`: the radius of the box's rounded corners in points, at least 0; default 0.
+  public enum CornerRadius: LayerField {
+    @inlinable public static var bit: LayerFields { .cornerRadius }
+    @inlinable public static var key: StaticString { ",\"cornerRadius\":" }
+    @inlinable public static var defaultText: StaticString? { "0" }
+    public static var valueBound: Int { FixedPrecisionNumber.maximumLength }
+    @inlinable public static var isPlainDoubles: Bool { true }
+    public static var storage: WritableKeyPath<LayerState, Double> { \.cornerRadius }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Double {
+      layer.pointee.cornerRadius
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: Double, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.cornerRadius = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: Double) -> Bool { value == 0 }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Double {
+      max(attributes.pointee.cornerRadius, 0)
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(
+      _ radius: Double, into output: inout Output
+    ) {
+      output.appendFixed(radius, prefix: 0)
+    }
+  }
 }
 
 // The dispatch from a field's bit to its declaration: a switch, so that the frame path calls
@@ -293,6 +324,7 @@ extension LayerFields {
     case .hidden: LayerFieldSchema.Hidden.writeFull(of: layer, into: &output)
     case .z: LayerFieldSchema.Z.writeFull(of: layer, into: &output)
     case .background: LayerFieldSchema.Background.writeFull(of: layer, into: &output)
+    case .cornerRadius: LayerFieldSchema.CornerRadius.writeFull(of: layer, into: &output)
     default: break
     }
   }
@@ -310,6 +342,7 @@ extension LayerFields {
     case .hidden: LayerFieldSchema.Hidden.writeChanged(of: layer, into: &output)
     case .z: LayerFieldSchema.Z.writeChanged(of: layer, into: &output)
     case .background: LayerFieldSchema.Background.writeChanged(of: layer, into: &output)
+    case .cornerRadius: LayerFieldSchema.CornerRadius.writeChanged(of: layer, into: &output)
     default: break
     }
   }
@@ -331,6 +364,7 @@ extension LayerFields {
     check(LayerFieldSchema.Hidden.self)
     check(LayerFieldSchema.Z.self)
     check(LayerFieldSchema.Background.self)
+    check(LayerFieldSchema.CornerRadius.self)
     return changed
   }
 
@@ -350,6 +384,7 @@ extension LayerFields {
     copy(LayerFieldSchema.Hidden.self)
     copy(LayerFieldSchema.Z.self)
     copy(LayerFieldSchema.Background.self)
+    copy(LayerFieldSchema.CornerRadius.self)
   }
 
   /// Writes the fields of `fields` evaluated from `attributes` into the layer at `state`
@@ -369,6 +404,7 @@ extension LayerFields {
     write(LayerFieldSchema.Hidden.self)
     write(LayerFieldSchema.Z.self)
     write(LayerFieldSchema.Background.self)
+    write(LayerFieldSchema.CornerRadius.self)
   }
 
   /// The most bytes a full frame writes for this field (one bit).

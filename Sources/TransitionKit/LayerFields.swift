@@ -1,12 +1,12 @@
 /// A set of the evaluated fields of a layer (``LayerState``'s `frame`, `anchor`, `transform`,
-/// `alpha`, `hidden`, `z`, `background`, each declared in ``LayerFieldSchema``): for example the fields a timeline animates on one
+/// `alpha`, `hidden`, `z`, `background`, `cornerRadius`, each declared in ``LayerFieldSchema``): for example the fields a timeline animates on one
 /// layer (``TimelineEvaluator/animatedFields``), every other field keeping its initial value in
 /// every frame.
 public struct LayerFields: OptionSet, Hashable, Sendable {
-  public let rawValue: UInt8
+  public let rawValue: UInt16
 
   @inlinable
-  public init(rawValue: UInt8) {
+  public init(rawValue: UInt16) {
     self.rawValue = rawValue
   }
 
@@ -17,6 +17,7 @@ public struct LayerFields: OptionSet, Hashable, Sendable {
   @inlinable public static var hidden: LayerFields { LayerFields(rawValue: 1 << 4) }
   @inlinable public static var z: LayerFields { LayerFields(rawValue: 1 << 5) }
   @inlinable public static var background: LayerFields { LayerFields(rawValue: 1 << 6) }
+  @inlinable public static var cornerRadius: LayerFields { LayerFields(rawValue: 1 << 7) }
 
   /// Each field alone, in the order a frame writes them (docs/protocol.md, `frame`): the
   /// bits of ``LayerFieldSchema/all``.
@@ -35,6 +36,7 @@ public struct LayerFields: OptionSet, Hashable, Sendable {
     case .hidden: self = .hidden
     case .z: self = .z
     case .background: self = .background
+    case .cornerRadius: self = .cornerRadius
     case .transform, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY,
       .translationX, .translationY, .translationZ, .perspective:
       self = .transform

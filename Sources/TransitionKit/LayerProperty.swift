@@ -31,6 +31,19 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
   case translationZ = "translation.z"
   /// The m34 entry of a perspective matrix applied last, e.g. −1/500.
   case perspective
+  /// The radius of the box's rounded corners, in points (at least 0).
+  case cornerRadius
+
+  /// The properties that are lengths, which may not be negative: a radius, a width, a blur.
+  public static let lengths: [LayerProperty] = allCases.filter(\.isLength)
+
+  /// Whether the property is a length in points, which may not be negative.
+  public var isLength: Bool {
+    switch self {
+    case .cornerRadius: true
+    default: false
+    }
+  }
 
   /// The kind of value the property holds.
   public var kind: PropertyValue.Kind {
@@ -42,7 +55,7 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
     case .background: .color
     case .transform: .transform
     case .alpha, .z, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY,
-      .translationX, .translationY, .translationZ, .perspective:
+      .translationX, .translationY, .translationZ, .perspective, .cornerRadius:
       .number
     }
   }

@@ -36,6 +36,7 @@ struct LayerPropertySet {
     case .translationY: 1 << 16
     case .translationZ: 1 << 17
     case .perspective: 1 << 18
+    case .cornerRadius: 1 << 19
     }
   }
 }

@@ -154,6 +154,13 @@ public struct Timeline: Equatable, Sendable {
     guard layer.pointee.initial.frame.width >= 0, layer.pointee.initial.frame.height >= 0 else {
       throw EngineError(.outOfRange, "\(path).frame must not have a negative size")
     }
+    for property in LayerProperty.lengths {
+      guard case .number(let length) = layer.pointee.initial.value(of: property), length < 0
+      else { continue }
+      throw EngineError(
+        .outOfRange,
+        "\(path).\(property.rawValue) must not be negative, got \(JSONValue.format(length))")
+    }
     var animated = LayerPropertySet()
     // Tracks and keyframes are read through pointers too: a keyframe is as large as a
     // transform and a spring together.
@@ -219,6 +226,12 @@ public struct Timeline: Equatable, Sendable {
       throw EngineError(
         .outOfRange,
         "\(keyPath()).value must be within ±\(maximumValueMagnitude), got \(keyframe.pointee.value.json.serialized)"
+      )
+    }
+    if property.isLength, case .number(let length) = keyframe.pointee.value, length < 0 {
+      throw EngineError(
+        .outOfRange,
+        "\(keyPath()).value must not be negative for \(property.rawValue), got \(JSONValue.format(length))"
       )
     }
     // A linear curve has nothing to check.

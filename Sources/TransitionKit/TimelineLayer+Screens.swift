@@ -8,6 +8,7 @@ extension TimelineLayer {
     var initial = LayerAttributes(frame: layer.frame)
     initial.z = z
     initial.background = layer.background
+    initial.cornerRadius = layer.cornerRadius
     self.init(id: layer.id, initial: initial, content: layer.content)
   }
 

@@ -11,6 +11,8 @@ public struct ContextLayer: Equatable, Sendable {
   /// `[x, y, w, h]` in container coordinates.
   public var frame: Rect
   public var background: Color?
+  /// The radius of the layer's rounded corners, in points.
+  public var cornerRadius: Double = 0
   /// Opaque JSON passed through to renderers (an image name, a text…).
   public var content: JSONValue?
   /// What the layer is to the app, when the context says: `"cell"` marks a collection cell
@@ -225,7 +227,7 @@ extension TransitionContext {
   /// every `begin`).
   private static let screenMembers: Set<String> = ["background", "layers"]
   private static let layerMembers: Set<String> = [
-    "id", "frame", "background", "content", "role", "shared",
+    "id", "frame", "background", "content", "role", "shared", "cornerRadius",
   ]
 
   private static func screen(_ field: JSONField) throws(EngineError) -> Screen {
@@ -243,11 +245,12 @@ extension TransitionContext {
         throw EngineError(.empty, "\(element.path).role must not be empty")
       }
       let shared = try element.optional("shared")?.string()
-      layers.append(
-        ContextLayer(
-          id: id, frame: frame,
-          background: try element.optional("background")?.color(),
-          content: try element.optional("content")?.value, role: role, shared: shared))
+      var layer = ContextLayer(
+        id: id, frame: frame,
+        background: try element.optional("background")?.color(),
+        content: try element.optional("content")?.value, role: role, shared: shared)
+      layer.cornerRadius = try element.optional("cornerRadius")?.length() ?? 0
+      layers.append(layer)
     }
     let screen = Screen(background: try field.optional("background")?.color(), layers: layers)
     if let problem = screen.sharedNameProblem {
@@ -267,6 +270,7 @@ extension TransitionContext {
               "id": .string(layer.id), "frame": .rect(layer.frame),
             ]
             if let background = layer.background { members["background"] = .string(background.hex) }
+            if layer.cornerRadius != 0 { members["cornerRadius"] = .number(layer.cornerRadius) }
             if let content = layer.content { members["content"] = content }
             if let role = layer.role { members["role"] = .string(role) }
             if let shared = layer.shared { members["shared"] = .string(shared) }

@@ -92,6 +92,7 @@ import TransitionKit
     moved.hidden = true
     moved.z = 3
     moved.background = Color(red: 1, green: 0, blue: 0)
+    moved.cornerRadius = 12.5
     for field in LayerFields.each {
       let declaration = try #require(LayerFieldSchema.declaration(of: field))
       var full = ByteSink(capacity: 64)

@@ -12,6 +12,7 @@ export const LAYER_DEFAULTS = Object.freeze({
   alpha: 1,
   hidden: false,
   background: null,
+  cornerRadius: 0,
   content: null,
 });
 
@@ -152,7 +153,7 @@ function numbers(value, count, name, where) {
 }
 
 /// A layer of a whole frame with every member present: `anchor`, `transform`, `alpha`,
-/// `hidden`, `background` and `content` take their defaults when absent; a geometry stream's
+/// `hidden`, `background`, `cornerRadius` and `content` take their defaults when absent; a geometry stream's
 /// layer also has `quad`, `quadW` and `affine`. Throws DecodeError for a member of the wrong
 /// type.
 export function layerWithDefaults(layer, where = "layer") {
@@ -171,9 +172,13 @@ export function layerWithDefaults(layer, where = "layer") {
   if (background !== null && typeof background !== "string") {
     throw new DecodeError(where + ": background must be a string");
   }
+  const cornerRadius = layer.cornerRadius === undefined ? 0 : layer.cornerRadius;
+  if (!isNumber(cornerRadius) || cornerRadius < 0) {
+    throw new DecodeError(where + ": cornerRadius must be a number, not negative");
+  }
   const typed = {
     id: layer.id, frame: layer.frame, z: layer.z, anchor, transform, alpha, hidden, background,
-    content: layer.content === undefined ? null : layer.content,
+    cornerRadius, content: layer.content === undefined ? null : layer.content,
   };
   if (layer.quadW === undefined) return typed;
   // A geometry stream's layer (docs/protocol.md, "Projected geometry"): `quad` and `affine`

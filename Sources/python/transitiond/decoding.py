@@ -97,16 +97,19 @@ def decode_layer(members: dict, where: str = "layer") -> Layer:
     background = get("background")
     if background is not None and type(background) is not str:
         raise DecodeError(f"{where}: background must be a string")
+    corner_radius = get("cornerRadius", 0.0)
+    if not _finite(corner_radius) or corner_radius < 0:
+        raise DecodeError(f"{where}: cornerRadius must be a number, not negative")
     if "quadW" not in members:
         return Layer(layer_id, frame, z, anchor, transform, alpha, hidden, background,
-                     get("content"))
+                     get("content"), corner_radius=corner_radius)
     quad = get("quad")
     quad = None if quad is None else _numbers(quad, 8, "quad", where)
     quad_w = _numbers(get("quadW"), 4, "quadW", where)
     affine = get("affine")
     affine = None if affine is None else _numbers(affine, 6, "affine", where)
     return Layer(layer_id, frame, z, anchor, transform, alpha, hidden, background,
-                 get("content"), quad, quad_w, affine)
+                 get("content"), quad, quad_w, affine, corner_radius=corner_radius)
 
 
 def decode_frame(full: dict, key, applier: DeltaApplier | None = None) -> Frame:

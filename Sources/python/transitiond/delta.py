@@ -27,6 +27,8 @@ def is_default(name: str, value) -> bool:
         return _is_number(value) and value == 1
     if name == "hidden":
         return value is False
+    if name == "cornerRadius":
+        return _is_number(value) and value == 0
     if name == "anchor":
         return _numbers_equal(value, [0.5, 0.5])
     if name == "transform":

@@ -22,7 +22,8 @@ class Layer:
     daemon's projected geometry (docs/protocol.md, "Projected geometry"): ``quad``, the
     corners top-left, top-right, bottom-right, bottom-left as eight numbers (None when a
     corner is behind the eye), ``quad_w``, each corner's w, and ``affine``, the 2D affine map
-    (a, b, c, d, tx, ty) when there is one; all three are None on other streams."""
+    (a, b, c, d, tx, ty) when there is one; all three are None on other streams.
+    Appearance (docs/renderers.md, "What a layer says"): ``corner_radius`` 0 (points)."""
 
     id: str
     frame: Tuple[float, float, float, float]
@@ -36,6 +37,7 @@ class Layer:
     quad: Optional[Tuple[float, ...]] = None
     quad_w: Optional[Tuple[float, ...]] = None
     affine: Optional[Tuple[float, ...]] = None
+    corner_radius: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
