@@ -113,7 +113,7 @@ enum ContextReader {
       }
     }
     // A bad `shared` name is read again by `TransitionContext(json:)`, which names it.
-    if screen.sharedNameProblem != nil { throw Unreadable() }
+    if screen.sharedNameProblem != nil || screen.clipProblem != nil { throw Unreadable() }
     return screen
   }
 
@@ -125,7 +125,7 @@ enum ContextReader {
     var content: JSONValue?
     var role: String?
     var shared: String?
-    var cornerRadius = 0.0
+    var appearance: [(key: String, value: JSONValue)] = []
     try reader.beginObject()
     while let key = try reader.nextMember() {
       switch key {
@@ -151,11 +151,11 @@ enum ContextReader {
       case "shared":
         try seen.insert(5)
         shared = try optionalString(&reader)
-      case "cornerRadius":
-        try seen.insert(6)
-        // A negative or non-finite radius is read again by `TransitionContext(json:)`.
-        cornerRadius = try reader.number()
-        guard cornerRadius >= 0, cornerRadius.isFinite else { throw Unreadable() }
+      case "cornerRadius", "clips", "border", "shadow", "clipTo":
+        // Rare: read as values, checked below (a repeated member is read again by the
+        // reference decoder, which names it).
+        guard !appearance.contains(where: { $0.key == key }) else { throw Unreadable() }
+        appearance.append((key, try reader.value()))
       default:
         throw Unreadable()
       }
@@ -163,7 +163,12 @@ enum ContextReader {
     guard let id, !id.isEmpty, let frame, role?.isEmpty != true else { throw Unreadable() }
     var layer = ContextLayer(
       id: id, frame: frame, background: background, content: content, role: role, shared: shared)
-    layer.cornerRadius = cornerRadius
+    for (key, value) in appearance {
+      // A bad member is read again by `TransitionContext(json:)`, which names it.
+      do { try layer.setAppearance(key, from: JSONField(value, path: key)) } catch {
+        throw Unreadable()
+      }
+    }
     return layer
   }
 

@@ -18,11 +18,13 @@ import TransitionJSON
 ///            (u8 0 none, or 1 and 4 × u8 RGBA), 5 transform (16 × f64, `elements` order),
 ///            6 rotationX, 7 rotationY, 8 rotationZ, 9 scaleX, 10 scaleY, 11 translationX,
 ///            12 translationY, 13 translationZ, 14 perspective (one f64 each)
-/// appearance bit 0 cornerRadius (f64)
+/// appearance bit 0 cornerRadius (f64), 1 clips (u8), 2 border.width (f64), 3 border.color
+///            (as a field's background), 4 shadow.color (likewise), 5 shadow.blur (f64),
+///            6 shadow.offset (2 × f64), 7 clipTo (u8 0 none, or 1 and a string)
 /// track      u8 property (`LayerProperty.allCases` index) · u8 mode (`CalculationMode`
 ///            index) · u32 n · n × (f64 start · f64 duration · value · curve)
 /// value      of the property's kind: number f64, point and size 2 × f64, rect 4 × f64,
-///            colour as a field's background, bool u8, transform 16 × f64
+///            colour as a field's background, bool u8, transform 16 × f64, layer as clipTo
 /// curve      u8 0 linear · 1 cubic Bézier 4 × f64 (x1 y1 x2 y2) · 2 steps u32 count and u8
 ///            position (0 start, 1 end) · 3 spring 4 × f64 (mass stiffness damping velocity)
 /// string     u32 byte count · UTF-8

@@ -121,6 +121,7 @@ struct BinaryTimelineReader {
     case .color: return .color(try color())
     case .bool: return .bool(try flag())
     case .transform: return .transform(try transform())
+    case .layer: return .layer(try flag() ? try string() : nil)
     }
   }
 

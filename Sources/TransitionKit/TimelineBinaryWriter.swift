@@ -85,6 +85,10 @@ struct BinaryTimelineWriter {
     case .color(let color): self.color(color)
     case .bool(let flag): bytes.append(flag ? 1 : 0)
     case .transform(let matrix): transform(matrix)
+    case .layer(let id):
+      guard let id else { return bytes.append(0) }
+      bytes.append(1)
+      string(id)
     }
   }
 
