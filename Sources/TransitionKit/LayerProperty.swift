@@ -45,6 +45,13 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
   /// The id of the layer whose rounded box clips this one, or none.
   case clipTo
 
+  /// The properties of a layer's look beyond its box, background and paint order: its
+  /// corners, clip, border and shadow.
+  public static let appearance: [LayerProperty] = [
+    .cornerRadius, .clips, .borderWidth, .borderColor, .shadowColor, .shadowBlur, .shadowOffset,
+    .clipTo,
+  ]
+
   /// The properties that are lengths, which may not be negative: a radius, a width, a blur.
   public static let lengths: [LayerProperty] = allCases.filter(\.isLength)
 
