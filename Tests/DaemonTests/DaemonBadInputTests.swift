@@ -86,7 +86,9 @@ import TransitionJSON
     ]
     for (member, value, expected) in cases {
       var context = DaemonScenes.plainPush()
-      context["from"] = ["layers": [["id": "list", "frame": [0, 0, 390, 844], .init(member): value]]]
+      context["from"] = [
+        "layers": [["id": "list", "frame": [0, 0, 390, 844], .init(member): value]]
+      ]
       let reply = try client.rawReply(["op": "begin", "context": .object(context)])
       #expect(reply.errorCode == "invalid_context", "\(member)")
       #expect(reply.errorMessage?.contains(expected) == true, "\(reply.errorMessage ?? "")")
