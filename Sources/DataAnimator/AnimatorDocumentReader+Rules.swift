@@ -163,7 +163,7 @@ extension AnimatorDocumentReader {
         for key in members.keys.sorted(by: { offset(setPointer, $0) < offset(setPointer, $1) }) {
           guard let property = LayerProperty(rawValue: key) else { continue }
           if let value = self.value(
-            members[key]!, Self.child(setPointer, key), kind: property.kind, scope: scope)
+            members[key]!, Self.child(setPointer, key), of: property, scope: scope)
           {
             initial.append((property, value))
           }
