@@ -19,11 +19,11 @@ public struct LayerShadow: Equatable, Sendable {
   public static let none = LayerShadow(color: .clear, blur: 0, offset: Point(x: 0, y: 0))
 
   /// The shadow a layer casts with these parts (a nil colour: none): ``none`` when the colour
-  /// is missing or has alpha 0 or less, so that every shadow that draws nothing is the same
-  /// value; a negative blur counts as 0.
+  /// is missing or its alpha is 0 as a frame writes it (8 bits), so that every shadow that
+  /// draws nothing is the same value, left out of frames; a negative blur counts as 0.
   @inlinable
   public init(evaluatedColor color: Color?, blur: Double, offset: Point) {
-    guard let color, color.alpha > 0 else {
+    guard let color, color.bytes.alpha > 0 else {
       self = .none
       return
     }

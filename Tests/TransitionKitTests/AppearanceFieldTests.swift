@@ -80,6 +80,14 @@ import TransitionKit
     #expect(middle[1].clipTo == nil)
   }
 
+  @Test func aBorderOrShadowThatDrawsNothingIsNone() {
+    let faint = Color(red: 0, green: 0, blue: 0, alpha: 0.001)
+    #expect(LayerShadow(evaluatedColor: faint, blur: 3, offset: Point(x: 0, y: 1)) == .none)
+    #expect(LayerShadow(evaluatedColor: nil, blur: 3, offset: Point(x: 0, y: 1)) == .none)
+    #expect(LayerBorder(evaluatedWidth: 0, color: .black) == .none)
+    #expect(LayerBorder(evaluatedWidth: 1, color: nil) == LayerBorder(width: 1, color: .clear))
+  }
+
   @Test func aFrameWritesEachFieldInItsWireForm() throws {
     var layer = try layers(at: 0)[0]
     var text = ByteSink(capacity: 512)
