@@ -50,6 +50,10 @@ import TransitionKit
         {"add": "card", "copy": "selected", "set": {"clipTo": "selected"}}]}}}
       """
     #expect(issues(text).isEmpty)
+    let unknown = issues(
+      text.replacingOccurrences(of: #""clipTo": "window""#, with: #""clipTo": "nowhere""#))
+    #expect(unknown.map(\.pointer) == ["/operations/present/rules/1/set/clipTo"])
+    #expect(unknown.first?.message.contains("\"nowhere\"") == true)
     #expect(
       !issues(text.replacingOccurrences(of: #""clipTo": "window""#, with: #""clipTo": 3"#)).isEmpty)
   }
