@@ -166,6 +166,17 @@ enum ValueExpression: Sendable {
   case numbers([Expression], kind: PropertyValue.Kind)
   case bool(Bool)
   case color([ColorChoice])
+  /// A layer (`clipTo`): ``ClipChoice``.
+  case layer(ClipChoice)
+}
+
+/// The layer a `clipTo` names in an animator file: `"selected"` or `"match"` (the context's
+/// layer, none when the context has none), a layer the file adds by its `add` name, or none
+/// (`null`).
+enum ClipChoice: Equatable, Sendable {
+  case none
+  case reference(LayerReference)
+  case added(String)
 }
 
 /// One track of a rule: a property's keyframes for each layer (that passes `only`).

@@ -95,7 +95,36 @@ extension AnimatorDocumentReader {
     for (index, element) in elements.enumerated() {
       if let rule = rule(element, Self.child(pointer, index)) { rules.append(rule) }
     }
+    checkClips(rules)
     return rules
+  }
+
+  /// Reports each `clipTo` of `rules` that names a layer none of them adds.
+  mutating func checkClips(_ rules: [Rule]) {
+    var added: Set<String> = []
+    for rule in rules {
+      if case .add(let name, _, _, _) = rule.source { added.insert(name) }
+    }
+    func unknown(_ value: ValueExpression?) -> String? {
+      guard case .layer(.added(let name)) = value, !added.contains(name) else { return nil }
+      return name
+    }
+    for rule in rules {
+      for (property, value) in rule.initial {
+        guard let name = unknown(value) else { continue }
+        report(
+          Self.child(Self.child(rule.pointer, "set"), property.rawValue),
+          "clipTo names \"\(name)\", which is not selected, match, null or a layer these rules add")
+      }
+      for track in rule.tracks
+      where unknown(track.initial) != nil
+        || track.keyframes.contains(where: { unknown($0.value) != nil })
+      {
+        report(
+          track.pointer,
+          "clipTo names a layer that is not selected, match, null or a layer these rules add")
+      }
+    }
   }
 
   mutating func rule(_ value: JSONValue, _ pointer: String) -> Rule? {
@@ -163,7 +192,7 @@ extension AnimatorDocumentReader {
         for key in members.keys.sorted(by: { offset(setPointer, $0) < offset(setPointer, $1) }) {
           guard let property = LayerProperty(rawValue: key) else { continue }
           if let value = self.value(
-            members[key]!, Self.child(setPointer, key), kind: property.kind, scope: scope)
+            members[key]!, Self.child(setPointer, key), of: property, scope: scope)
           {
             initial.append((property, value))
           }

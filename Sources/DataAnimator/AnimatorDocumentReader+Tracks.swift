@@ -55,7 +55,7 @@ extension AnimatorDocumentReader {
       return nil
     }
     var initial = fields["from"].flatMap {
-      self.value($0, Self.child(pointer, "from"), kind: property.kind, scope: scope)
+      self.value($0, Self.child(pointer, "from"), of: property, scope: scope)
     }
     if fields["from"] != nil, initial == nil { return nil }
     var keyframes: [KeyframeRule] = []
@@ -66,7 +66,7 @@ extension AnimatorDocumentReader {
         ?? (.number(0), .number(1))
       guard let window,
         let end = self.value(
-          fields["to"]!, Self.child(pointer, "to"), kind: property.kind, scope: scope)
+          fields["to"]!, Self.child(pointer, "to"), of: property, scope: scope)
       else { return nil }
       keyframes = [
         KeyframeRule(start: window.0, end: window.1, duration: nil, value: end, curve: curve)
@@ -93,7 +93,7 @@ extension AnimatorDocumentReader {
           let duration = expression(
             keyFields["duration"] ?? .number(0), Self.child(keyPointer, "duration"), scope: scope),
           let keyValue = self.value(
-            valueField, Self.child(keyPointer, "value"), kind: property.kind, scope: scope),
+            valueField, Self.child(keyPointer, "value"), of: property, scope: scope),
           let keyCurve
         else { continue }
         keyframes.append(

@@ -40,8 +40,25 @@ extension AnimatorDocumentReader {
     return choices
   }
 
+  /// A value of `property`, as ``value(_:_:kind:scope:)`` reads its kind; a length (a radius,
+  /// a width, a blur) written as a negative number is reported.
+  mutating func value(
+    _ value: JSONValue, _ pointer: String, of property: LayerProperty, scope: Set<String>
+  ) -> ValueExpression? {
+    let read = self.value(value, pointer, kind: property.kind, scope: scope)
+    if property.isLength, case .numbers(let expressions, _) = read,
+      let constant = expressions.first?.constantValue, constant < 0
+    {
+      report(
+        pointer, "\(property.rawValue) must not be negative, got \(JSONValue.format(constant))")
+      return nil
+    }
+    return read
+  }
+
   /// A value of `kind`: an expression for a number, a list of expressions for a point, size,
-  /// rect or transform, `true`/`false` for a bool, a colour list for a colour.
+  /// rect or transform, `true`/`false` for a bool, a colour list for a colour, `"selected"`,
+  /// `"match"`, an added layer's name or null for a layer (``ClipChoice``).
   mutating func value(
     _ value: JSONValue, _ pointer: String, kind: PropertyValue.Kind, scope: Set<String>
   ) -> ValueExpression? {
@@ -54,6 +71,14 @@ extension AnimatorDocumentReader {
     case .point, .size: count = 2
     case .rect: count = 4
     case .transform: count = 16
+    case .layer:
+      if value == .null { return .layer(.none) }
+      guard let name = string(value, pointer), !name.isEmpty else { return nil }
+      switch name {
+      case "selected": return .layer(.reference(.selected))
+      case "match": return .layer(.reference(.match))
+      default: return .layer(.added(name))
+      }
     }
     guard case .array(let elements) = value, elements.count == count else {
       report(pointer, "must be an array of \(count) numbers or expressions")

@@ -25,6 +25,16 @@ indirect enum Expression: Equatable, Sendable {
   /// The deepest nesting of operators, parentheses and calls accepted.
   static let maximumDepth = 32
 
+  /// The expression's value when it is a number written out (`4`, `-2`, `"-2"`), which reading
+  /// can check; nil for anything that needs names or calls.
+  var constantValue: Double? {
+    switch self {
+    case .number(let value): value
+    case .negate(let operand): operand.constantValue.map { -$0 }
+    default: nil
+    }
+  }
+
   /// Every name the expression reads, in the order they first appear.
   var names: [String] {
     var found: [String] = []

@@ -65,6 +65,9 @@ extension TimelineBuilder {
     switch value {
     case .bool(let flag): return .bool(flag)
     case .color(let choices): return .color(resolve(choices, layer: item.contextLayer))
+    case .layer(.none): return .layer(nil)
+    case .layer(.reference(let reference)): return .layer(self.reference(of: reference)?.id)
+    case .layer(.added(let name)): return .layer("\(document.name).\(name)")
     case .numbers(let expressions, let kind):
       /// The value of the expression at `index`, evaluated in the order the kind reads them.
       func number(_ index: Int) throws(EngineError) -> Double {

@@ -282,6 +282,18 @@ struct TimelineBuilder {
       var initial = LayerAttributes(frame: try rect(of: frame, rule))
       initial.background = resolve(color, layer: nil)
       initial.z = nextZ()
+      // A layer's box is its shape: a frame taken from a context layer brings its corners,
+      // and a copy brings its whole look (but not its clip, which names the context's layer).
+      if case .layer(let boxReference) = frame, let box = reference(of: boxReference) {
+        initial.cornerRadius = box.cornerRadius
+      }
+      if let copied = content.flatMap({ reference(of: $0) }) {
+        var look = TimelineLayer(copied, z: 0).initial
+        look.clipTo = nil
+        for property in LayerProperty.appearance {
+          initial.set(property, to: look.value(of: property))
+        }
+      }
       let contentValue = content.flatMap { reference(of: $0)?.content }
       items.append(
         Item(

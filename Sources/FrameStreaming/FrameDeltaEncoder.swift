@@ -8,7 +8,8 @@ import TransitionKit
 /// A delta frame is `{"event":"frame","session","seq","t","progress","layers",["removed",]
 /// "key":false}`: `layers` lists only the layers that changed since the previous frame, each
 /// with its `id` and only the fields that changed, a field that returned to its default
-/// written out with that default (`"alpha":1`, `"hidden":false`, `"background":null`); a
+/// written out with that default (`"alpha":1`, `"hidden":false`, `"background":null`,
+/// `"clipTo":null`…, each field's ``TransitionKit/LayerField/defaultText``); a
 /// layer the previous frame lacked comes whole, as in a full frame; `removed` names the
 /// layers gone. Applied in order (``FrameDeltaApplier``), the frames rebuild the full frames
 /// exactly. A key frame is a full frame with `"key":true` (``KeyFrameWriter``).

@@ -6,7 +6,8 @@ import TransitionKit
 ///
 /// The layer fields follow docs/architecture.md's frame contract and docs/protocol.md: `anchor` is left
 /// out when it is [0.5, 0.5], `transform` when it is the identity, `alpha` when it is 1,
-/// `hidden` when false; `background` and `content` appear only when the layer has them.
+/// `hidden` when false, each appearance field at its default (``TransitionKit/LayerFieldSchema``);
+/// `background` and `content` appear only when the layer has them.
 /// Numbers are written by the fixed-precision frame number writer
 /// (``TransitionJSON/FixedPrecisionNumber``, docs/protocol.md "Numbers in frames"): never
 /// `null`, NaN, an infinity, `-0` or an exponent.

@@ -20,6 +20,8 @@ public struct PluginCheckReport: Equatable, Sendable {
     /// Nothing jumps in the millisecond after the first frame or before the last: at most
     /// `PluginChecker.jumpAllowance` of the screen changes there (`CoarseRaster.changedShare`).
     case noJump = "no jump"
+    /// Every layer a `clipTo` clips can be seen at some sampled instant (a warning).
+    case clip
     /// Each animator was checked on at least one scene.
     case coverage
   }
@@ -27,6 +29,8 @@ public struct PluginCheckReport: Equatable, Sendable {
   public enum Status: String, Sendable {
     case passed = "ok"
     case skipped = "skipped"
+    /// Worth a look, not a failure.
+    case warning = "warning"
     case failed = "FAILED"
   }
 
@@ -64,7 +68,7 @@ public struct PluginCheckReport: Equatable, Sendable {
       if !result.detail.isEmpty { line += ": \(result.detail)" }
       lines.append(line)
     }
-    let checked = results.filter { $0.status != .skipped }.count
+    let checked = results.filter { $0.status != .skipped && $0.status != .warning }.count
     lines.append(
       passed
         ? "passed: \(checked) checks"

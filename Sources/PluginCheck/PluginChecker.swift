@@ -129,6 +129,9 @@ public enum PluginChecker {
       }
     }
     report.add(.noJump, subject, jumps.isEmpty ? .passed : .failed, jumps.joined(separator: "; "))
+    for problem in ClipVisibility.neverSeen(timeline) {
+      report.add(.clip, subject, .warning, problem)
+    }
     do {
       let (finished, frame) = try cancelledFrame(timeline, after: 0.5)
       guard finished == false else {

@@ -88,10 +88,10 @@ final class CompiledTrack: Sendable {
       }
     }
     self.keys = keys
-    // Paced and cubic blend vectors; booleans and matrices have none, so they fall back to linear.
+    // Paced and cubic blend vectors; booleans, matrices and layers have none, so they fall back to linear.
     let vectorMode =
       (track.mode == .paced || track.mode == .cubic) && initial.kind != .bool
-      && initial.kind != .transform
+      && initial.kind != .transform && initial.kind != .layer
     mode = vectorMode ? track.mode : (track.mode == .discrete ? .discrete : .linear)
     var times: [Double] = []
     var values: [SIMD4<Double>] = []

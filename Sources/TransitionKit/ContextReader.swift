@@ -113,7 +113,7 @@ enum ContextReader {
       }
     }
     // A bad `shared` name is read again by `TransitionContext(json:)`, which names it.
-    if screen.sharedNameProblem != nil { throw Unreadable() }
+    if screen.sharedNameProblem != nil || screen.clipProblem != nil { throw Unreadable() }
     return screen
   }
 
@@ -125,6 +125,7 @@ enum ContextReader {
     var content: JSONValue?
     var role: String?
     var shared: String?
+    var appearance: [(key: String, value: JSONValue)] = []
     try reader.beginObject()
     while let key = try reader.nextMember() {
       switch key {
@@ -150,13 +151,25 @@ enum ContextReader {
       case "shared":
         try seen.insert(5)
         shared = try optionalString(&reader)
+      case "cornerRadius", "clips", "border", "shadow", "clipTo":
+        // Rare: read as values, checked below (a repeated member is read again by the
+        // reference decoder, which names it).
+        guard !appearance.contains(where: { $0.key == key }) else { throw Unreadable() }
+        appearance.append((key, try reader.value()))
       default:
         throw Unreadable()
       }
     }
     guard let id, !id.isEmpty, let frame, role?.isEmpty != true else { throw Unreadable() }
-    return ContextLayer(
+    var layer = ContextLayer(
       id: id, frame: frame, background: background, content: content, role: role, shared: shared)
+    for (key, value) in appearance {
+      // A bad member is read again by `TransitionContext(json:)`, which names it.
+      do { try layer.setAppearance(key, from: JSONField(value, path: key)) } catch {
+        throw Unreadable()
+      }
+    }
+    return layer
   }
 
   /// A string, or nil for `null` (an optional member).

@@ -15,12 +15,21 @@ public struct LayerState: Equatable, Sendable {
   /// Paint order: higher is on top.
   public var z: Double
   public var background: Color?
+  /// The radius of the rounded corners of the box, in points.
+  public var cornerRadius: Double
+  /// Whether the content is clipped to the rounded box.
+  public var clips: Bool
+  public var border: LayerBorder
+  public var shadow: LayerShadow
+  /// The id of the layer of the same frame whose rounded box, as it is drawn, clips this one.
+  public var clipTo: String?
   public var content: JSONValue?
 
   public init(
     id: String, frame: Rect, anchor: Point = .center, transform: Transform3D = .identity,
     alpha: Double = 1, hidden: Bool = false, z: Double = 0, background: Color? = nil,
-    content: JSONValue? = nil
+    cornerRadius: Double = 0, clips: Bool = false, border: LayerBorder = .none,
+    shadow: LayerShadow = .none, clipTo: String? = nil, content: JSONValue? = nil
   ) {
     self.id = id
     self.frame = frame
@@ -30,6 +39,11 @@ public struct LayerState: Equatable, Sendable {
     self.hidden = hidden
     self.z = z
     self.background = background
+    self.cornerRadius = cornerRadius
+    self.clips = clips
+    self.border = border
+    self.shadow = shadow
+    self.clipTo = clipTo
     self.content = content
   }
 }

@@ -1,5 +1,5 @@
 /// The numbers a ``Handover`` blends for one layer: its box (x, y, width, height), anchor,
-/// opacity, colour when both sides have one, and transform, decomposed when both sides'
+/// opacity, corner radius, colour when both sides have one, and transform, decomposed when both sides'
 /// transforms decompose (translation, scale, skew, perspective, rotation quaternion), else its
 /// sixteen entries. Made once from the new layer at the handover; every later state is read
 /// and written in the same layout, its rotation quaternion taken on the reference's side.
@@ -26,7 +26,7 @@ struct HandoverCoordinates: Equatable, Sendable {
 
   /// The fields a blend writes.
   var fields: LayerFields {
-    var fields: LayerFields = [.frame, .anchor, .alpha, .transform]
+    var fields: LayerFields = [.frame, .anchor, .alpha, .cornerRadius, .transform]
     if blendsBackground { fields.insert(.background) }
     return fields
   }
@@ -53,7 +53,7 @@ struct HandoverCoordinates: Equatable, Sendable {
   func values(of layer: LayerState) -> [Double]? {
     var values: [Double] = [
       layer.frame.x, layer.frame.y, layer.frame.width, layer.frame.height,
-      layer.anchor.x, layer.anchor.y, layer.alpha,
+      layer.anchor.x, layer.anchor.y, layer.alpha, layer.cornerRadius,
     ]
     if blendsBackground {
       guard let color = layer.background else { return nil }
@@ -81,17 +81,18 @@ struct HandoverCoordinates: Equatable, Sendable {
   }
 
   /// Writes `values` (in this layout) into `layer`: opacity and colour clamped to [0, 1], the
-  /// rotation normalised.
+  /// radius to at least 0, the rotation normalised.
   func write(_ values: [Double], into layer: inout LayerState) {
     layer.frame = Rect(x: values[0], y: values[1], width: values[2], height: values[3])
     layer.anchor = Point(x: values[4], y: values[5])
     layer.alpha = clampUnit(values[6])
-    var next = 7
+    layer.cornerRadius = max(values[7], 0)
+    var next = 8
     if blendsBackground {
       layer.background = Color(
-        red: clampUnit(values[7]), green: clampUnit(values[8]), blue: clampUnit(values[9]),
-        alpha: clampUnit(values[10]))
-      next = 11
+        red: clampUnit(values[8]), green: clampUnit(values[9]), blue: clampUnit(values[10]),
+        alpha: clampUnit(values[11]))
+      next = 12
     }
     let t = Array(values[next...])
     if decomposes {

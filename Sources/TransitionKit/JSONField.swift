@@ -31,6 +31,16 @@ extension JSONPathField where Failure == EngineError {
     return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
   }
 
+  /// A finite number that is not negative: a radius, a width, a blur, in points.
+  public func length() throws(EngineError) -> Double {
+    let value = try number()
+    guard value >= 0 else {
+      throw EngineError(
+        .outOfRange, "\(subject) must not be negative, got \(JSONValue.format(value))")
+    }
+    return value
+  }
+
   /// `[x, y]`.
   public func point() throws(EngineError) -> Point {
     let n = try numbers(count: 2)

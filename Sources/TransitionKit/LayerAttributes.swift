@@ -25,6 +25,17 @@ public struct LayerAttributes: Equatable, Sendable {
   public var translationY: Double = 0
   public var translationZ: Double = 0
   public var perspective: Double = 0
+  public var cornerRadius: Double = 0
+  public var clips: Bool = false
+  public var borderWidth: Double = 0
+  /// nil: clear; it blends with a colour as `background` does.
+  public var borderColor: Color? = nil
+  /// nil: no shadow; it blends with a colour as `background` does.
+  public var shadowColor: Color? = nil
+  public var shadowBlur: Double = 0
+  public var shadowOffset: Point = Point(x: 0, y: 0)
+  /// The id of the layer whose rounded box clips this one.
+  public var clipTo: String? = nil
 
   public init(frame: Rect) {
     self.frame = frame
@@ -34,15 +45,17 @@ public struct LayerAttributes: Equatable, Sendable {
   /// colour's, every scalar) is finite with a magnitude of at most `bound`: what a timeline's
   /// validation checks property by property, in one pass over the fields.
   func numbersAreWithin(_ bound: Double) -> Bool {
-    let scalars: InlineArray<17, Double> = [
+    let scalars: InlineArray<22, Double> = [
       frame.x, frame.y, frame.width, frame.height, anchor.x, anchor.y, alpha, z, rotationX,
       rotationY, rotationZ, scaleX, scaleY, translationX, translationY, translationZ,
-      perspective,
+      perspective, cornerRadius, borderWidth, shadowBlur, shadowOffset.x, shadowOffset.y,
     ]
     for index in scalars.indices where !(scalars[index].magnitude <= bound) { return false }
-    let background = PropertyValue.color(background)
-    return transform.isWithin(bound) && background.isFinite
-      && background.isWithin(bound)
+    for color in [background, borderColor, shadowColor] {
+      let value = PropertyValue.color(color)
+      guard value.isFinite, value.isWithin(bound) else { return false }
+    }
+    return transform.isWithin(bound)
   }
 
   /// Whether `property` has the value it has in `LayerAttributes(frame:)` of the same frame
@@ -66,6 +79,14 @@ public struct LayerAttributes: Equatable, Sendable {
     case .translationY: translationY == 0
     case .translationZ: translationZ == 0
     case .perspective: perspective == 0
+    case .cornerRadius: cornerRadius == 0
+    case .clips: !clips
+    case .borderWidth: borderWidth == 0
+    case .borderColor: borderColor == nil
+    case .shadowColor: shadowColor == nil
+    case .shadowBlur: shadowBlur == 0
+    case .shadowOffset: shadowOffset == Point(x: 0, y: 0)
+    case .clipTo: clipTo == nil
     }
   }
 
@@ -90,6 +111,14 @@ public struct LayerAttributes: Equatable, Sendable {
     case .translationY: .number(translationY)
     case .translationZ: .number(translationZ)
     case .perspective: .number(perspective)
+    case .cornerRadius: .number(cornerRadius)
+    case .clips: .bool(clips)
+    case .borderWidth: .number(borderWidth)
+    case .borderColor: .color(borderColor)
+    case .shadowColor: .color(shadowColor)
+    case .shadowBlur: .number(shadowBlur)
+    case .shadowOffset: .point(shadowOffset)
+    case .clipTo: .layer(clipTo)
     }
   }
 
@@ -117,6 +146,14 @@ public struct LayerAttributes: Equatable, Sendable {
     case (.translationY, .number(let number)): translationY = number
     case (.translationZ, .number(let number)): translationZ = number
     case (.perspective, .number(let number)): perspective = number
+    case (.cornerRadius, .number(let number)): cornerRadius = number
+    case (.clips, .bool(let flag)): clips = flag
+    case (.borderWidth, .number(let number)): borderWidth = number
+    case (.borderColor, .color(let color)): borderColor = color
+    case (.shadowColor, .color(let color)): shadowColor = color
+    case (.shadowBlur, .number(let number)): shadowBlur = number
+    case (.shadowOffset, .point(let point)): shadowOffset = point
+    case (.clipTo, .layer(let id)): clipTo = id
     default: break
     }
   }
@@ -140,7 +177,12 @@ public struct LayerAttributes: Equatable, Sendable {
     case .translationY: translationY = value
     case .translationZ: translationZ = value
     case .perspective: perspective = value
-    case .frame, .position, .size, .anchor, .hidden, .background, .transform: break
+    case .cornerRadius: cornerRadius = value
+    case .borderWidth: borderWidth = value
+    case .shadowBlur: shadowBlur = value
+    case .frame, .position, .size, .anchor, .hidden, .background, .transform, .clips,
+      .borderColor, .shadowColor, .shadowOffset, .clipTo:
+      break
     }
   }
 

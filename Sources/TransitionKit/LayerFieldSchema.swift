@@ -11,6 +11,7 @@ public enum LayerFieldSchema {
   /// Every field, in the order a frame writes them.
   public static let all: [any LayerField.Type] = [
     Box.self, Anchor.self, Transform.self, Alpha.self, Hidden.self, Z.self, Background.self,
+    CornerRadius.self, Clips.self, Border.self, Shadow.self, ClipTo.self,
   ]
 
   /// The declaration of `field` (one bit of ``LayerFields``).
@@ -275,6 +276,180 @@ public enum LayerFieldSchema {
       output.appendColor(background)
     }
   }
+
+  /// `cornerRadius`: the radius of the box's rounded corners in points, at least 0; default 0.
+  public enum CornerRadius: LayerField {
+    @inlinable public static var bit: LayerFields { .cornerRadius }
+    @inlinable public static var key: StaticString { ",\"cornerRadius\":" }
+    @inlinable public static var defaultText: StaticString? { "0" }
+    public static var valueBound: Int { FixedPrecisionNumber.maximumLength }
+    @inlinable public static var isPlainDoubles: Bool { true }
+    public static var storage: WritableKeyPath<LayerState, Double> { \.cornerRadius }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Double {
+      layer.pointee.cornerRadius
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: Double, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.cornerRadius = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: Double) -> Bool { value == 0 }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Double {
+      max(attributes.pointee.cornerRadius, 0)
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(
+      _ radius: Double, into output: inout Output
+    ) {
+      output.appendFixed(radius, prefix: 0)
+    }
+  }
+
+  /// `clips`: the layer's content is clipped to its rounded box; default false.
+  public enum Clips: LayerField {
+    @inlinable public static var bit: LayerFields { .clips }
+    @inlinable public static var key: StaticString { ",\"clips\":" }
+    @inlinable public static var defaultText: StaticString? { "false" }
+    public static var valueBound: Int { 5 }
+    public static var storage: WritableKeyPath<LayerState, Bool> { \.clips }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> Bool { layer.pointee.clips }
+    @inlinable @inline(__always)
+    public static func set(_ value: Bool, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.clips = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: Bool) -> Bool { !value }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> Bool {
+      attributes.pointee.clips
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(_ clips: Bool, into output: inout Output)
+    {
+      output.append(clips ? "true" : "false")
+    }
+  }
+
+  /// `border`: `{"width":W,"color":"#rrggbbaa"}` (``LayerBorder``); default none (width 0).
+  public enum Border: LayerField {
+    @inlinable public static var bit: LayerFields { .border }
+    @inlinable public static var key: StaticString { ",\"border\":" }
+    @inlinable public static var defaultText: StaticString? {
+      "{\"width\":0,\"color\":\"#00000000\"}"
+    }
+    public static var valueBound: Int {
+      "{\"width\":,\"color\":}".utf8.count + FixedPrecisionNumber.maximumLength + Color.jsonLength
+    }
+    @inlinable public static var isPlainDoubles: Bool { true }
+    public static var storage: WritableKeyPath<LayerState, LayerBorder> { \.border }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> LayerBorder {
+      layer.pointee.border
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: LayerBorder, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.border = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: LayerBorder) -> Bool { value.width == 0 }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> LayerBorder {
+      LayerBorder(
+        evaluatedWidth: attributes.pointee.borderWidth, color: attributes.pointee.borderColor)
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(
+      _ border: LayerBorder, into output: inout Output
+    ) {
+      output.append("{\"width\":")
+      output.appendFixed(border.width, prefix: 0)
+      output.append(",\"color\":")
+      output.appendColor(border.color)
+      output.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// `shadow`: `{"color":"#rrggbbaa","blur":B,"offset":[dx,dy]}` (``LayerShadow``); default
+  /// none (colour alpha 0).
+  public enum Shadow: LayerField {
+    @inlinable public static var bit: LayerFields { .shadow }
+    @inlinable public static var key: StaticString { ",\"shadow\":" }
+    @inlinable public static var defaultText: StaticString? {
+      "{\"color\":\"#00000000\",\"blur\":0,\"offset\":[0,0]}"
+    }
+    public static var valueBound: Int {
+      "{\"color\":,\"blur\":,\"offset\":[,]}".utf8.count + 3 * FixedPrecisionNumber.maximumLength
+        + Color.jsonLength
+    }
+    @inlinable public static var isPlainDoubles: Bool { true }
+    public static var storage: WritableKeyPath<LayerState, LayerShadow> { \.shadow }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> LayerShadow {
+      layer.pointee.shadow
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: LayerShadow, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.shadow = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: LayerShadow) -> Bool { value.color.alpha == 0 }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> LayerShadow {
+      LayerShadow(
+        evaluatedColor: attributes.pointee.shadowColor, blur: attributes.pointee.shadowBlur,
+        offset: attributes.pointee.shadowOffset)
+    }
+    @inlinable @inline(__always)
+    public static func writeValue<Output: FrameTextOutput>(
+      _ shadow: LayerShadow, into output: inout Output
+    ) {
+      output.append("{\"color\":")
+      output.appendColor(shadow.color)
+      output.append(",\"blur\":")
+      output.appendFixed(shadow.blur, prefix: 0)
+      output.append(",\"offset\":")
+      output.appendFixed(shadow.offset.x, prefix: UInt8(ascii: "["))
+      output.appendFixed(shadow.offset.y, prefix: UInt8(ascii: ","))
+      output.append("]}")
+    }
+  }
+
+  /// `clipTo`: the id of the layer of the same frame whose rounded box, as it is drawn, clips
+  /// this layer; default none (`null`). Its id is at most ``Timeline/maximumClipIDLength``
+  /// bytes (a timeline refuses a longer one), which bounds its text.
+  public enum ClipTo: LayerField {
+    @inlinable public static var bit: LayerFields { .clipTo }
+    @inlinable public static var key: StaticString { ",\"clipTo\":" }
+    @inlinable public static var defaultText: StaticString? { "null" }
+    /// A JSON string escapes a byte in at most 6.
+    public static var valueBound: Int { 2 + 6 * Timeline.maximumClipIDLength }
+    public static var storage: WritableKeyPath<LayerState, String?> { \.clipTo }
+    @inlinable @inline(__always)
+    public static func value(of layer: UnsafePointer<LayerState>) -> String? {
+      layer.pointee.clipTo
+    }
+    @inlinable @inline(__always)
+    public static func set(_ value: String?, of layer: UnsafeMutablePointer<LayerState>) {
+      layer.pointee.clipTo = value
+    }
+    @inlinable @inline(__always)
+    public static func isDefault(_ value: String?) -> Bool { value == nil }
+    @inlinable @inline(__always)
+    public static func evaluated(_ attributes: UnsafePointer<LayerAttributes>) -> String? {
+      attributes.pointee.clipTo
+    }
+    public static func writeValue<Output: FrameTextOutput>(
+      _ clipTo: String?, into output: inout Output
+    ) {
+      guard let clipTo else { return output.append("null") }
+      var text = ByteSink(capacity: valueBound)
+      text.appendString(clipTo)
+      text.bytes.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+    }
+  }
 }
 
 // The dispatch from a field's bit to its declaration: a switch, so that the frame path calls
@@ -293,6 +468,11 @@ extension LayerFields {
     case .hidden: LayerFieldSchema.Hidden.writeFull(of: layer, into: &output)
     case .z: LayerFieldSchema.Z.writeFull(of: layer, into: &output)
     case .background: LayerFieldSchema.Background.writeFull(of: layer, into: &output)
+    case .cornerRadius: LayerFieldSchema.CornerRadius.writeFull(of: layer, into: &output)
+    case .clips: LayerFieldSchema.Clips.writeFull(of: layer, into: &output)
+    case .border: LayerFieldSchema.Border.writeFull(of: layer, into: &output)
+    case .shadow: LayerFieldSchema.Shadow.writeFull(of: layer, into: &output)
+    case .clipTo: LayerFieldSchema.ClipTo.writeFull(of: layer, into: &output)
     default: break
     }
   }
@@ -310,6 +490,11 @@ extension LayerFields {
     case .hidden: LayerFieldSchema.Hidden.writeChanged(of: layer, into: &output)
     case .z: LayerFieldSchema.Z.writeChanged(of: layer, into: &output)
     case .background: LayerFieldSchema.Background.writeChanged(of: layer, into: &output)
+    case .cornerRadius: LayerFieldSchema.CornerRadius.writeChanged(of: layer, into: &output)
+    case .clips: LayerFieldSchema.Clips.writeChanged(of: layer, into: &output)
+    case .border: LayerFieldSchema.Border.writeChanged(of: layer, into: &output)
+    case .shadow: LayerFieldSchema.Shadow.writeChanged(of: layer, into: &output)
+    case .clipTo: LayerFieldSchema.ClipTo.writeChanged(of: layer, into: &output)
     default: break
     }
   }
@@ -331,6 +516,11 @@ extension LayerFields {
     check(LayerFieldSchema.Hidden.self)
     check(LayerFieldSchema.Z.self)
     check(LayerFieldSchema.Background.self)
+    check(LayerFieldSchema.CornerRadius.self)
+    check(LayerFieldSchema.Clips.self)
+    check(LayerFieldSchema.Border.self)
+    check(LayerFieldSchema.Shadow.self)
+    check(LayerFieldSchema.ClipTo.self)
     return changed
   }
 
@@ -350,6 +540,11 @@ extension LayerFields {
     copy(LayerFieldSchema.Hidden.self)
     copy(LayerFieldSchema.Z.self)
     copy(LayerFieldSchema.Background.self)
+    copy(LayerFieldSchema.CornerRadius.self)
+    copy(LayerFieldSchema.Clips.self)
+    copy(LayerFieldSchema.Border.self)
+    copy(LayerFieldSchema.Shadow.self)
+    copy(LayerFieldSchema.ClipTo.self)
   }
 
   /// Writes the fields of `fields` evaluated from `attributes` into the layer at `state`
@@ -369,6 +564,11 @@ extension LayerFields {
     write(LayerFieldSchema.Hidden.self)
     write(LayerFieldSchema.Z.self)
     write(LayerFieldSchema.Background.self)
+    write(LayerFieldSchema.CornerRadius.self)
+    write(LayerFieldSchema.Clips.self)
+    write(LayerFieldSchema.Border.self)
+    write(LayerFieldSchema.Shadow.self)
+    write(LayerFieldSchema.ClipTo.self)
   }
 
   /// The most bytes a full frame writes for this field (one bit).

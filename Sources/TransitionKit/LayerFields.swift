@@ -1,12 +1,12 @@
 /// A set of the evaluated fields of a layer (``LayerState``'s `frame`, `anchor`, `transform`,
-/// `alpha`, `hidden`, `z`, `background`, each declared in ``LayerFieldSchema``): for example the fields a timeline animates on one
+/// `alpha`, `hidden`, `z`, `background`, `cornerRadius`, `clips`, `border`, `shadow`, `clipTo`, each declared in ``LayerFieldSchema``): for example the fields a timeline animates on one
 /// layer (``TimelineEvaluator/animatedFields``), every other field keeping its initial value in
 /// every frame.
 public struct LayerFields: OptionSet, Hashable, Sendable {
-  public let rawValue: UInt8
+  public let rawValue: UInt16
 
   @inlinable
-  public init(rawValue: UInt8) {
+  public init(rawValue: UInt16) {
     self.rawValue = rawValue
   }
 
@@ -17,6 +17,11 @@ public struct LayerFields: OptionSet, Hashable, Sendable {
   @inlinable public static var hidden: LayerFields { LayerFields(rawValue: 1 << 4) }
   @inlinable public static var z: LayerFields { LayerFields(rawValue: 1 << 5) }
   @inlinable public static var background: LayerFields { LayerFields(rawValue: 1 << 6) }
+  @inlinable public static var cornerRadius: LayerFields { LayerFields(rawValue: 1 << 7) }
+  @inlinable public static var clips: LayerFields { LayerFields(rawValue: 1 << 8) }
+  @inlinable public static var border: LayerFields { LayerFields(rawValue: 1 << 9) }
+  @inlinable public static var shadow: LayerFields { LayerFields(rawValue: 1 << 10) }
+  @inlinable public static var clipTo: LayerFields { LayerFields(rawValue: 1 << 11) }
 
   /// Each field alone, in the order a frame writes them (docs/protocol.md, `frame`): the
   /// bits of ``LayerFieldSchema/all``.
@@ -35,6 +40,11 @@ public struct LayerFields: OptionSet, Hashable, Sendable {
     case .hidden: self = .hidden
     case .z: self = .z
     case .background: self = .background
+    case .cornerRadius: self = .cornerRadius
+    case .clips: self = .clips
+    case .borderWidth, .borderColor: self = .border
+    case .shadowColor, .shadowBlur, .shadowOffset: self = .shadow
+    case .clipTo: self = .clipTo
     case .transform, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY,
       .translationX, .translationY, .translationZ, .perspective:
       self = .transform

@@ -31,18 +31,51 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
   case translationZ = "translation.z"
   /// The m34 entry of a perspective matrix applied last, e.g. −1/500.
   case perspective
+  /// The radius of the box's rounded corners, in points (at least 0).
+  case cornerRadius
+  /// Whether the layer's content is clipped to its rounded box.
+  case clips
+  /// The border's width in points (at least 0) and its colour.
+  case borderWidth = "border.width"
+  case borderColor = "border.color"
+  /// The shadow's colour (none: no shadow), blur radius in points (at least 0) and offset.
+  case shadowColor = "shadow.color"
+  case shadowBlur = "shadow.blur"
+  case shadowOffset = "shadow.offset"
+  /// The id of the layer whose rounded box clips this one, or none.
+  case clipTo
+
+  /// The properties of a layer's look beyond its box, background and paint order: its
+  /// corners, clip, border and shadow.
+  public static let appearance: [LayerProperty] = [
+    .cornerRadius, .clips, .borderWidth, .borderColor, .shadowColor, .shadowBlur, .shadowOffset,
+    .clipTo,
+  ]
+
+  /// The properties that are lengths, which may not be negative: a radius, a width, a blur.
+  public static let lengths: [LayerProperty] = allCases.filter(\.isLength)
+
+  /// Whether the property is a length in points, which may not be negative.
+  public var isLength: Bool {
+    switch self {
+    case .cornerRadius, .borderWidth, .shadowBlur: true
+    default: false
+    }
+  }
 
   /// The kind of value the property holds.
   public var kind: PropertyValue.Kind {
     switch self {
     case .frame: .rect
-    case .position, .anchor: .point
+    case .position, .anchor, .shadowOffset: .point
     case .size: .size
-    case .hidden: .bool
-    case .background: .color
+    case .hidden, .clips: .bool
+    case .background, .borderColor, .shadowColor: .color
+    case .clipTo: .layer
     case .transform: .transform
     case .alpha, .z, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY,
-      .translationX, .translationY, .translationZ, .perspective:
+      .translationX, .translationY, .translationZ, .perspective, .cornerRadius, .borderWidth,
+      .shadowBlur:
       .number
     }
   }

@@ -36,6 +36,14 @@ struct LayerPropertySet {
     case .translationY: 1 << 16
     case .translationZ: 1 << 17
     case .perspective: 1 << 18
+    case .cornerRadius: 1 << 19
+    case .clips: 1 << 20
+    case .borderWidth: 1 << 21
+    case .borderColor: 1 << 22
+    case .shadowColor: 1 << 23
+    case .shadowBlur: 1 << 24
+    case .shadowOffset: 1 << 25
+    case .clipTo: 1 << 26
     }
   }
 }

@@ -8,10 +8,12 @@ public enum PropertyValue: Equatable, Sendable {
   case color(Color?)
   case bool(Bool)
   case transform(Transform3D)
+  /// A layer of the same timeline, by its id; nil means none (`clipTo`).
+  case layer(String?)
 
   /// The shape of a value, used to check a keyframe against its property.
   public enum Kind: String, Sendable {
-    case number, point, size, rect, color, bool, transform
+    case number, point, size, rect, color, bool, transform, layer
   }
 
   public var kind: Kind {
@@ -23,6 +25,7 @@ public enum PropertyValue: Equatable, Sendable {
     case .color: .color
     case .bool: .bool
     case .transform: .transform
+    case .layer: .layer
     }
   }
 
@@ -30,7 +33,7 @@ public enum PropertyValue: Equatable, Sendable {
   public var isFinite: Bool {
     switch self {
     case .number(let value): value.isFinite
-    case .bool: true
+    case .bool, .layer: true
     case .transform(let matrix): matrix.largestMagnitude.isFinite
     case .color(nil): true
     default: vector.x.isFinite && vector.y.isFinite && vector.z.isFinite && vector.w.isFinite
@@ -41,7 +44,7 @@ public enum PropertyValue: Equatable, Sendable {
   public func isWithin(_ bound: Double) -> Bool {
     switch self {
     case .number(let value): abs(value) <= bound
-    case .bool, .color(nil): true
+    case .bool, .color(nil), .layer: true
     case .transform(let matrix): matrix.isWithin(bound)
     default:
       abs(vector.x) <= bound && abs(vector.y) <= bound && abs(vector.z) <= bound
@@ -60,7 +63,7 @@ public enum PropertyValue: Equatable, Sendable {
     case .color(let color):
       SIMD4(color?.red ?? 0, color?.green ?? 0, color?.blue ?? 0, color?.alpha ?? 0)
     case .bool(let value): SIMD4(value ? 1 : 0, 0, 0, 0)
-    case .transform: SIMD4(0, 0, 0, 0)
+    case .transform, .layer: SIMD4(0, 0, 0, 0)
     }
   }
 
@@ -73,13 +76,13 @@ public enum PropertyValue: Equatable, Sendable {
     case .rect: .rect(Rect(x: v.x, y: v.y, width: v.z, height: v.w))
     case .color: .color(Color(red: v.x, green: v.y, blue: v.z, alpha: v.w))
     case .bool: .bool(v.x >= 0.5)
-    case .transform: self
+    case .transform, .layer: self
     }
   }
 
   /// Blends two values of the same kind: numbers, points, sizes, rects and colours component-wise;
-  /// transforms by decomposition (`Transform3D.interpolate`); booleans switch at the end
-  /// (`t >= 1`). A missing colour blends as the other colour with alpha 0. Exact at `t == 0`
+  /// transforms by decomposition (`Transform3D.interpolate`); booleans and layers switch at
+  /// the end (`t >= 1`). A missing colour blends as the other colour with alpha 0. Exact at `t == 0`
   /// and `t == 1`. Values of different kinds (which validation rules out) give `to`.
   public static func interpolate(from: PropertyValue, to: PropertyValue, by t: Double)
     -> PropertyValue
@@ -98,6 +101,7 @@ public enum PropertyValue: Equatable, Sendable {
       else { return .color(nil) }
       return .color(.interpolate(from: start, to: end, by: t))
     case (.bool(let a), .bool(let b)): return .bool(t >= 1 ? b : a)
+    case (.layer(let a), .layer(let b)): return .layer(t >= 1 ? b : a)
     case (.transform(let a), .transform(let b)): return .transform(.interpolate(a, b, t))
     default: return to
     }

@@ -64,6 +64,8 @@ public struct Timeline: Equatable, Sendable {
   public static let maximumDuration = 1e9
   /// The longest handover a timeline may ask for, in seconds.
   public static let maximumHandover = 10.0
+  /// The longest id, in UTF-8 bytes, that a `clipTo` may name (which bounds a frame's text).
+  public static let maximumClipIDLength = 64
 
   /// A validated timeline.
   /// - Throws: `EngineError` naming the first problem: a duration that is not positive and
@@ -106,11 +108,66 @@ public struct Timeline: Equatable, Sendable {
         }
         try Self.validate(layer, index: index)
       }
+      try Self.validateClips(layers, ids: seen)
     }
     try gesture?.validate(layerIDs: seen, path: "gesture")
     self.gesture = gesture
     if let handover { try Self.requireValidHandover(handover, "handover") }
     self.handover = handover
+  }
+
+  /// Checks every `clipTo` a layer may take (its initial value and its track's keyframes):
+  /// each names a layer of the timeline in at most ``maximumClipIDLength`` bytes, and no chain
+  /// of them, taken over every value each layer may have, comes back to where it started.
+  /// - Throws: `EngineError` (`invalid_value`) naming the value's path and, for a loop, the
+  ///   chain.
+  private static func validateClips(
+    _ layers: UnsafeBufferPointer<TimelineLayer>, ids: Set<String>
+  ) throws(EngineError) {
+    var targets: [Int: [Int]] = [:]
+    for index in layers.indices {
+      let layer = layers.baseAddress.unsafelyUnwrapped + index
+      var named: [(path: String, id: String)] = []
+      if let id = layer.pointee.initial.clipTo { named.append(("layers[\(index)].clipTo", id)) }
+      for (trackIndex, track) in layer.pointee.tracks.enumerated() where track.property == .clipTo {
+        for (keyIndex, keyframe) in track.keyframes.enumerated() {
+          guard case .layer(let id?) = keyframe.value else { continue }
+          named.append(("layers[\(index)].tracks[\(trackIndex)].keyframes[\(keyIndex)].value", id))
+        }
+      }
+      for (path, id) in named {
+        guard id.utf8.count <= maximumClipIDLength else {
+          throw EngineError(
+            .outOfRange,
+            "\(path) names an id of more than \(maximumClipIDLength) bytes, which no clip may name")
+        }
+        guard ids.contains(id), let target = layers.firstIndex(where: { $0.id == id }) else {
+          throw EngineError(.invalidValue, "\(path) \"\(id)\" is no layer of the timeline")
+        }
+        targets[index, default: []].append(target)
+      }
+    }
+    guard !targets.isEmpty else { return }
+    // Depth first: a layer met again while its own chain is open closes a loop.
+    var state = [UInt8](repeating: 0, count: layers.count)  // 0 new, 1 open, 2 done
+    var chain: [Int] = []
+    func visit(_ index: Int) throws(EngineError) {
+      state[index] = 1
+      chain.append(index)
+      for target in targets[index] ?? [] {
+        if state[target] == 1 {
+          let loop = chain[chain.lastIndex(of: target)!...] + [target]
+          throw EngineError(
+            .invalidValue,
+            "layers[\(index)].clipTo forms a loop: "
+              + loop.map { "\"\(layers[$0].id)\"" }.joined(separator: " → "))
+        }
+        if state[target] == 0 { try visit(target) }
+      }
+      chain.removeLast()
+      state[index] = 2
+    }
+    for index in targets.keys.sorted() where state[index] == 0 { try visit(index) }
   }
 
   /// Whether `seconds` is a handover a timeline may ask for: in (0, `maximumHandover`].
@@ -153,6 +210,13 @@ public struct Timeline: Equatable, Sendable {
     }
     guard layer.pointee.initial.frame.width >= 0, layer.pointee.initial.frame.height >= 0 else {
       throw EngineError(.outOfRange, "\(path).frame must not have a negative size")
+    }
+    for property in LayerProperty.lengths {
+      guard case .number(let length) = layer.pointee.initial.value(of: property), length < 0
+      else { continue }
+      throw EngineError(
+        .outOfRange,
+        "\(path).\(property.rawValue) must not be negative, got \(JSONValue.format(length))")
     }
     var animated = LayerPropertySet()
     // Tracks and keyframes are read through pointers too: a keyframe is as large as a
@@ -219,6 +283,12 @@ public struct Timeline: Equatable, Sendable {
       throw EngineError(
         .outOfRange,
         "\(keyPath()).value must be within ±\(maximumValueMagnitude), got \(keyframe.pointee.value.json.serialized)"
+      )
+    }
+    if property.isLength, case .number(let length) = keyframe.pointee.value, length < 0 {
+      throw EngineError(
+        .outOfRange,
+        "\(keyPath()).value must not be negative for \(property.rawValue), got \(JSONValue.format(length))"
       )
     }
     // A linear curve has nothing to check.

@@ -8,17 +8,23 @@ import TransitionJSON
 /// timeline   "TLB" 1 · f64 duration · curve · u8 has-gesture [string: the gesture's JSON]
 ///            · u32 n · n × string (warnings) · u32 n · n × layer · extras
 /// extras     each a u8 tag and its value, in tag order, each only when the timeline sets it
-///            (a timeline without one ends with its layers): 1 handover (f64 seconds)
+///            (a timeline without one ends with its layers): 1 handover (f64 seconds),
+///            2 appearance (u32 n · n × (u32 layer index, rising · u16 appearance fields set
+///            · each field set, in bit order)), for the layers whose appearance is not at
+///            its default
 /// layer      string id · u8 has-content [string: the content's JSON] · 4 × f64 frame
 ///            · u16 fields set · each field set, in bit order · u32 n · n × track
 /// fields     bit 0 anchor (2 × f64), 1 alpha, 2 hidden (u8 0 or 1), 3 z, 4 background
 ///            (u8 0 none, or 1 and 4 × u8 RGBA), 5 transform (16 × f64, `elements` order),
 ///            6 rotationX, 7 rotationY, 8 rotationZ, 9 scaleX, 10 scaleY, 11 translationX,
 ///            12 translationY, 13 translationZ, 14 perspective (one f64 each)
+/// appearance bit 0 cornerRadius (f64), 1 clips (u8), 2 border.width (f64), 3 border.color
+///            (as a field's background), 4 shadow.color (likewise), 5 shadow.blur (f64),
+///            6 shadow.offset (2 × f64), 7 clipTo (u8 0 none, or 1 and a string)
 /// track      u8 property (`LayerProperty.allCases` index) · u8 mode (`CalculationMode`
 ///            index) · u32 n · n × (f64 start · f64 duration · value · curve)
 /// value      of the property's kind: number f64, point and size 2 × f64, rect 4 × f64,
-///            colour as a field's background, bool u8, transform 16 × f64
+///            colour as a field's background, bool u8, transform 16 × f64, layer as clipTo
 /// curve      u8 0 linear · 1 cubic Bézier 4 × f64 (x1 y1 x2 y2) · 2 steps u32 count and u8
 ///            position (0 start, 1 end) · 3 spring 4 × f64 (mass stiffness damping velocity)
 /// string     u32 byte count · UTF-8
@@ -48,6 +54,7 @@ extension Timeline {
       writer.integer(BinaryExtra.handover.rawValue)
       writer.number(handover)
     }
+    writer.appearance(of: layers)
     return writer.bytes
   }
 
@@ -73,6 +80,7 @@ extension Timeline {
 /// The tags of the extras that may follow a timeline's layers.
 enum BinaryExtra: UInt8 {
   case handover = 1
+  case appearance = 2
 }
 
 /// The properties and modes in the order of their index in the binary form, and the fields of
@@ -80,8 +88,14 @@ enum BinaryExtra: UInt8 {
 enum BinaryIndex {
   static let properties = LayerProperty.allCases
   /// The properties a layer stores besides its frame (the others are read from the frame or,
-  /// for `scale`, from `scale.x` and `scale.y`), each by its bit in a layer's fields.
-  static let fields = properties.filter { ![.frame, .position, .size, .scale].contains($0) }
+  /// for `scale`, from `scale.x` and `scale.y`), each by its bit in a layer's fields, up to
+  /// the first of its appearance.
+  static let fields = properties[..<firstAppearance].filter {
+    ![.frame, .position, .size, .scale].contains($0)
+  }
+  /// The properties of a layer's appearance, each by its bit in the `appearance` extra.
+  static let appearanceFields = Array(properties[firstAppearance...])
+  private static var firstAppearance: Int { properties.firstIndex(of: .cornerRadius)! }
   static let modes = CalculationMode.allCases
   static let property: [LayerProperty: UInt8] = Dictionary(
     uniqueKeysWithValues: properties.enumerated().map { ($1, UInt8($0)) })

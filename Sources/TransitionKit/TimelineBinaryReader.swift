@@ -121,6 +121,7 @@ struct BinaryTimelineReader {
     case .color: return .color(try color())
     case .bool: return .bool(try flag())
     case .transform: return .transform(try transform())
+    case .layer: return .layer(try flag() ? try string() : nil)
     }
   }
 
@@ -174,6 +175,29 @@ struct BinaryTimelineReader {
     return TimelineLayer(id: id, initial: initial, content: content, tracks: tracks)
   }
 
+  /// The `appearance` extra: the appearance of the layers it lists, in rising order.
+  mutating func appearance(of layers: inout [TimelineLayer]) throws(EngineError) {
+    let fields = BinaryIndex.appearanceFields
+    var next = 0
+    for _ in 0..<(try count(itemBytes: 6)) {
+      let index = try uint32()
+      guard index >= next, index < layers.count else {
+        throw broken("layer \(index) is not a layer after the one before it")
+      }
+      next = index + 1
+      let mask = try integer(UInt16.self)
+      guard mask != 0, mask >> UInt16(fields.count) == 0 else {
+        throw broken("appearance fields \(mask)")
+      }
+      var bits = mask
+      while bits != 0 {
+        let property = fields[bits.trailingZeroBitCount]
+        layers[index].initial.set(property, to: try value(property.kind))
+        bits &= bits - 1
+      }
+    }
+  }
+
   mutating func timeline() throws(EngineError) -> Timeline {
     let magic = Timeline.binaryMagic
     guard raw.count >= 4, raw[0] == magic[0], raw[1] == magic[1], raw[2] == magic[2],
@@ -200,6 +224,10 @@ struct BinaryTimelineReader {
     if offset < raw.count, raw[offset] == BinaryExtra.handover.rawValue {
       offset += 1
       handover = try number()
+    }
+    if offset < raw.count, raw[offset] == BinaryExtra.appearance.rawValue {
+      offset += 1
+      try appearance(of: &layers)
     }
     var timeline = try Timeline(
       duration: duration, curve: curve, layers: layers, gesture: gesture, handover: handover)

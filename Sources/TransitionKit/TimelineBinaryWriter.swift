@@ -85,11 +85,41 @@ struct BinaryTimelineWriter {
     case .color(let color): self.color(color)
     case .bool(let flag): bytes.append(flag ? 1 : 0)
     case .transform(let matrix): transform(matrix)
+    case .layer(let id):
+      guard let id else { return bytes.append(0) }
+      bytes.append(1)
+      string(id)
     }
   }
 
   mutating func rect(_ rect: Rect) {
     numbers(rect.x, rect.y, rect.width, rect.height)
+  }
+
+  /// The `appearance` extra, when a layer's appearance is not at its default.
+  mutating func appearance(of layers: [TimelineLayer]) {
+    func mask(_ initial: LayerAttributes) -> UInt16 {
+      var mask: UInt16 = 0
+      for (bit, property) in BinaryIndex.appearanceFields.enumerated()
+      where !initial.hasDefaultValue(of: property) {
+        mask |= 1 << UInt16(bit)
+      }
+      return mask
+    }
+    let styled = layers.indices.filter { mask(layers[$0].initial) != 0 }
+    guard !styled.isEmpty else { return }
+    integer(BinaryExtra.appearance.rawValue)
+    count(styled.count)
+    for index in styled {
+      let initial = layers[index].initial
+      let fields = mask(initial)
+      count(index)
+      integer(fields)
+      for (bit, property) in BinaryIndex.appearanceFields.enumerated()
+      where fields & 1 << UInt16(bit) != 0 {
+        value(initial.value(of: property))
+      }
+    }
   }
 
   mutating func layer(_ layer: TimelineLayer) {

@@ -159,7 +159,7 @@ extension Timeline {
 
 extension PropertyValue {
   /// Decodes a value of `kind`: a number, `[x, y]`, `[w, h]`, `[x, y, w, h]`, `"#rrggbbaa"` (or
-  /// null for no colour), a boolean, or 16 numbers.
+  /// null for no colour), a boolean, 16 numbers, or a layer's id (or null for none).
   public init(json field: JSONField, kind: Kind) throws(EngineError) {
     switch kind {
     case .number: self = .number(try field.number())
@@ -169,6 +169,7 @@ extension PropertyValue {
     case .color: self = .color(field.value == .null ? nil : try field.color())
     case .bool: self = .bool(try field.bool())
     case .transform: self = .transform(try field.transform())
+    case .layer: self = .layer(field.value == .null ? nil : try field.string())
     }
   }
 
@@ -182,6 +183,7 @@ extension PropertyValue {
     case .color(let color): color.map { .string($0.hex) } ?? .null
     case .bool(let flag): .bool(flag)
     case .transform(let matrix): .array(matrix.elements.map(JSONValue.number))
+    case .layer(let id): id.map(JSONValue.string) ?? .null
     }
   }
 }

@@ -8,6 +8,18 @@ extension TimelineLayer {
     var initial = LayerAttributes(frame: layer.frame)
     initial.z = z
     initial.background = layer.background
+    initial.cornerRadius = layer.cornerRadius
+    initial.clips = layer.clips
+    if layer.border != .none {
+      initial.borderWidth = layer.border.width
+      initial.borderColor = layer.border.color
+    }
+    if layer.shadow != .none {
+      initial.shadowColor = layer.shadow.color
+      initial.shadowBlur = layer.shadow.blur
+      initial.shadowOffset = layer.shadow.offset
+    }
+    initial.clipTo = layer.clipTo
     self.init(id: layer.id, initial: initial, content: layer.content)
   }
 

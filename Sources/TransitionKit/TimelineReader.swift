@@ -202,9 +202,12 @@ enum TimelineReader {
         if try !reader.null() { duration = try reader.number() }
       case "value":
         try seen.insert(2)
-        // `requiredOrNull`: a null is a value, which only a colour takes (no colour).
+        // `requiredOrNull`: a null is a value, which only a colour (no colour) and a layer
+        // (none) take.
         if kind == .color, try reader.null() {
           value = .color(nil)
+        } else if kind == .layer, try reader.null() {
+          value = .layer(nil)
         } else {
           value = try propertyValue(&reader, kind: kind)
         }
@@ -244,6 +247,7 @@ enum TimelineReader {
       return .rect(rect)
     case .color: return .color(try Color(hex: try reader.string()))
     case .bool: return .bool(try reader.bool())
+    case .layer: return .layer(try reader.string())
     case .transform:
       var elements: [Double] = []
       elements.reserveCapacity(16)

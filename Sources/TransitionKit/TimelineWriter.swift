@@ -150,6 +150,8 @@ extension Timeline {
     case .color(let color):
       if let color { sink.appendString(color.hex) } else { sink.append("null") }
     case .bool(let flag): sink.append(flag ? "true" : "false")
+    case .layer(let id):
+      if let id { sink.appendString(id) } else { sink.append("null") }
     case .transform(let transform):
       sink.append(UInt8(ascii: "["))
       for (index, number) in transform.elements.enumerated() {

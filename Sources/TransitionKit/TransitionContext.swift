@@ -11,6 +11,14 @@ public struct ContextLayer: Equatable, Sendable {
   /// `[x, y, w, h]` in container coordinates.
   public var frame: Rect
   public var background: Color?
+  /// The radius of the layer's rounded corners, in points.
+  public var cornerRadius: Double = 0
+  /// Whether the layer's content is clipped to its rounded box.
+  public var clips = false
+  public var border = LayerBorder.none
+  public var shadow = LayerShadow.none
+  /// The id of the layer of the same screen whose rounded box clips this one.
+  public var clipTo: String?
   /// Opaque JSON passed through to renderers (an image name, a text…).
   public var content: JSONValue?
   /// What the layer is to the app, when the context says: `"cell"` marks a collection cell
@@ -224,9 +232,9 @@ extension TransitionContext {
   /// The members a screen and a layer of a context may have (made once: a context is read on
   /// every `begin`).
   private static let screenMembers: Set<String> = ["background", "layers"]
-  private static let layerMembers: Set<String> = [
+  private static let layerMembers = Set([
     "id", "frame", "background", "content", "role", "shared",
-  ]
+  ]).union(ContextLayer.appearanceMembers)
 
   private static func screen(_ field: JSONField) throws(EngineError) -> Screen {
     try field.allowOnly(screenMembers)
@@ -243,16 +251,23 @@ extension TransitionContext {
         throw EngineError(.empty, "\(element.path).role must not be empty")
       }
       let shared = try element.optional("shared")?.string()
-      layers.append(
-        ContextLayer(
-          id: id, frame: frame,
-          background: try element.optional("background")?.color(),
-          content: try element.optional("content")?.value, role: role, shared: shared))
+      var layer = ContextLayer(
+        id: id, frame: frame,
+        background: try element.optional("background")?.color(),
+        content: try element.optional("content")?.value, role: role, shared: shared)
+      for key in ContextLayer.appearanceMembers {
+        if let member = try element.optional(key) { try layer.setAppearance(key, from: member) }
+      }
+      layers.append(layer)
     }
     let screen = Screen(background: try field.optional("background")?.color(), layers: layers)
     if let problem = screen.sharedNameProblem {
       throw EngineError(
         .invalidValue, "\(field.path).layers[\(problem.index)].shared \(problem.message)")
+    }
+    if let problem = screen.clipProblem {
+      throw EngineError(
+        .invalidValue, "\(field.path).layers[\(problem.index)].clipTo \(problem.message)")
     }
     return screen
   }
@@ -267,6 +282,7 @@ extension TransitionContext {
               "id": .string(layer.id), "frame": .rect(layer.frame),
             ]
             if let background = layer.background { members["background"] = .string(background.hex) }
+            members.merge(layer.appearanceJSON) { _, appearance in appearance }
             if let content = layer.content { members["content"] = content }
             if let role = layer.role { members["role"] = .string(role) }
             if let shared = layer.shared { members["shared"] = .string(shared) }

@@ -76,7 +76,8 @@ import TransitionKit
   }
 
   /// What a timeline draws at the samples and at the end of a cancel halfway: per frame, each
-  /// layer in paint order as [id, opacity, x1, y1, … x4, y4] (hidden layers draw nothing).
+  /// layer in paint order as [id, opacity, x1, y1, … x4, y4] (hidden layers draw nothing, nor
+  /// does a window others are clipped to that has nothing to paint itself).
   static func drawing(_ timeline: Timeline) throws -> JSONValue {
     let evaluator = TimelineEvaluator(timeline)
     var frames: [Frame] = samples.map { evaluator.frame(progress: $0) }
@@ -84,7 +85,10 @@ import TransitionKit
     return .array(
       frames.map { frame in
         .array(
-          frame.layers.filter { !$0.hidden && $0.alpha > 0 }.sorted { $0.z < $1.z }.map { layer in
+          frame.layers.filter { layer in
+            !layer.hidden && layer.alpha > 0
+              && (Self.paints(layer) || !frame.layers.contains { $0.clipTo == layer.id })
+          }.sorted { $0.z < $1.z }.map { layer in
             var row: [JSONValue] = [.string(layer.id), .number(rounded(layer.alpha, 10_000))]
             let f = layer.frame
             for corner in [
@@ -98,6 +102,12 @@ import TransitionKit
             return .array(row)
           })
       })
+  }
+
+  /// Whether the layer has anything to paint: a background, content, a border or a shadow.
+  static func paints(_ layer: LayerState) -> Bool {
+    layer.background != nil || layer.content != nil || layer.border != .none
+      || layer.shadow != .none
   }
 
   static func rounded(_ value: Double, _ scale: Double) -> Double {

@@ -8,7 +8,7 @@ config/scenes, its virtual-clock stream at FPS frames a second, full and delta, 
 subscriber reads it (the events; the `start` of `begin`, a moment on the daemon's clock, is
 written as 0 so that the files are the same on every run), and the projected-geometry
 streams (subscribe's geometry "quad") of the album flip and of a cover whose corners pass
-behind the eye. With --wall it also records the
+behind the eye, and a stream whose layers carry every appearance member. With --wall it also records the
 wall-clock vectors (a wall stream, a resync, a touch-driven session, a cancel, a restart of
 the daemon under a `*` subscription), which differ from run to run and are recorded once and
 kept. The expected frames (*.expected.ndjson) are written by the Swift client
@@ -191,6 +191,29 @@ def record_geometry(daemon: Daemon, out: str) -> None:
     for name, fields in begins.items():
         record_virtual_pair(daemon, out, name, fields, geometry="quad")
 
+def appearance_fields(session: str) -> dict:
+    """The default slide's push with the app's own look on its layers: on each screen the first
+    layer rounded, clipping, bordered and shadowed, and the second clipped to it, so that a
+    stream carries every appearance member (the material container transform's vectors carry
+    them changing)."""
+    fields = scene("default-slide-push").begin_fields(session=session)
+    for side, radius in (("from", 14), ("to", 0.5)):
+        layers = fields["context"][side]["layers"]
+        first = layers[0]
+        first.update({
+            "cornerRadius": radius, "clips": True,
+            "border": {"width": 1.5, "color": "#3c3c4399"},
+            "shadow": {"color": "#00000033", "blur": 8, "offset": [0, 2.5]},
+        })
+        layers[1]["clipTo"] = first["id"]
+    return fields
+
+
+def record_appearance(daemon: Daemon, out: str) -> None:
+    """Every appearance member of a layer, virtual clock, full and delta."""
+    record_virtual_pair(daemon, out, "appearance", appearance_fields("appearance"))
+
+
 def record_wall(daemon: Daemon, out: str) -> None:
     """The wall-clock vectors: each is a real run, kept once recorded."""
     control = Client(daemon.socket)
@@ -289,6 +312,7 @@ def main() -> int:
         try:
             record_virtual(daemon, arguments.out)
             record_geometry(daemon, arguments.out)
+            record_appearance(daemon, arguments.out)
             if arguments.wall:
                 record_wall(daemon, arguments.out)
         finally:

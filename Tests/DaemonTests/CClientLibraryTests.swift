@@ -133,7 +133,10 @@ struct CClientLibraryTests {
 
   @Test(
     "the C library's whole frames equal TransitionClient's for the same recordings",
-    arguments: ["album-flip-push", "zoom-present-matched-present", "default-slide-push"])
+    arguments: [
+      "album-flip-push", "zoom-present-matched-present", "default-slide-push",
+      "material-container-transform-present",
+    ])
   func framesAgreeWithTransitionClient(scene: String) throws {
     let directory = try TransitionctlTemporaryDirectory()
     defer { directory.remove() }

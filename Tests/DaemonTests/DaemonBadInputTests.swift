@@ -70,6 +70,44 @@ import TransitionJSON
     #expect(reply.errorMessage?.contains("context.to.layers[0].id") == true)
   }
 
+  /// A layer's appearance out of range, a bad colour, a clip naming no layer or closing a
+  /// loop: each refused naming the layer's member, and the daemon then begins the same
+  /// context with a good appearance.
+  @Test func badAppearanceIsNamedAndLosesNothing() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    let cases: [(String, JSONValue, String)] = [
+      ("cornerRadius", -4, "context.from.layers[0].cornerRadius must not be negative"),
+      ("border", ["width": -1, "color": "#000000ff"], "context.from.layers[0].border.width"),
+      ("shadow", ["color": "#00000033", "blur": -2], "context.from.layers[0].shadow.blur"),
+      ("shadow", ["color": "grey"], "context.from.layers[0].shadow.color"),
+      ("clipTo", "nobody", "context.from.layers[0].clipTo \"nobody\" is no layer"),
+      ("clipTo", "list", "context.from.layers[0].clipTo forms a loop"),
+    ]
+    for (member, value, expected) in cases {
+      var context = DaemonScenes.plainPush()
+      context["from"] = [
+        "layers": [["id": "list", "frame": [0, 0, 390, 844], .init(member): value]]
+      ]
+      let reply = try client.rawReply(["op": "begin", "context": .object(context)])
+      #expect(reply.errorCode == "invalid_context", "\(member)")
+      #expect(reply.errorMessage?.contains(expected) == true, "\(reply.errorMessage ?? "")")
+    }
+    var context = DaemonScenes.plainPush()
+    context["from"] = [
+      "layers": [
+        [
+          "id": "list", "frame": [0, 0, 390, 844], "cornerRadius": 12, "clips": true,
+          "shadow": ["color": "#00000033", "blur": 8, "offset": [0, 2]],
+        ],
+        ["id": "row", "frame": [0, 0, 390, 44], "clipTo": "list"],
+      ]
+    ]
+    let good = try client.rawReply(["op": "begin", "context": .object(context)])
+    #expect(good.errorCode == nil, "\(good.errorMessage ?? "")")
+    #expect(try client.hello().server == "transitiond")
+  }
+
   @Test func negativeLayerSizeIsNamed() throws {
     let daemon = try DaemonProcess()
     let client = try daemon.client()

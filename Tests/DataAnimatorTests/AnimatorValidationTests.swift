@@ -25,6 +25,39 @@ import TransitionKit
     #expect(issues(Self.minimal).isEmpty)
   }
 
+  @Test func aNegativeLengthIsReportedWithItsLineColumnAndPointer() throws {
+    let text = """
+      {"operations": {"push": {"duration": 1, "rules": [
+        {"select": {}, "set": {"shadow.blur": 4},
+         "tracks": [{"property": "cornerRadius", "to": -6}, {"property": "border.width", "from": "-1", "to": 2}]}]}}}
+      """
+    let found = issues(text)
+    #expect(
+      found.map(\.pointer) == [
+        "/operations/push/rules/0/tracks/0/to", "/operations/push/rules/0/tracks/1/from",
+      ])
+    let issue = try #require(found.first)
+    #expect(issue.line == 3)
+    #expect(issue.column == 50)
+    #expect(issue.message.contains("cornerRadius must not be negative, got -6"))
+  }
+
+  @Test func aClipNamesTheContextsLayerOrAnAddedOne() throws {
+    let text = """
+      {"operations": {"present": {"duration": 1, "rules": [
+        {"add": "window", "frame": "selected", "tracks": [{"property": "cornerRadius", "to": 0}]},
+        {"select": {"screen": "to"}, "set": {"clipTo": "window", "clips": true}},
+        {"add": "card", "copy": "selected", "set": {"clipTo": "selected"}}]}}}
+      """
+    #expect(issues(text).isEmpty)
+    let unknown = issues(
+      text.replacingOccurrences(of: #""clipTo": "window""#, with: #""clipTo": "nowhere""#))
+    #expect(unknown.map(\.pointer) == ["/operations/present/rules/1/set/clipTo"])
+    #expect(unknown.first?.message.contains("\"nowhere\"") == true)
+    #expect(
+      !issues(text.replacingOccurrences(of: #""clipTo": "window""#, with: #""clipTo": 3"#)).isEmpty)
+  }
+
   @Test func anUnknownNameIsReportedWithItsLineColumnAndPointer() throws {
     let text = """
       {"params": {"spread": {"default": 0.2, "min": 0, "max": 1}},

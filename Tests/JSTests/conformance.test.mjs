@@ -45,6 +45,12 @@ for (const stream of vectorStreams()) {
           assert.equal(layer.alpha, members.alpha ?? 1);
           assert.deepStrictEqual(layer.transform, members.transform ?? [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
           checkGeometry(layer, members, stream + ":" + (index + 1));
+          const where = stream + ":" + (index + 1);
+          assert.equal(layer.cornerRadius, members.cornerRadius ?? 0, where);
+          assert.equal(layer.clips, members.clips ?? false, where);
+          assert.equal(layer.clipTo, members.clipTo ?? null, where);
+          assert.deepStrictEqual(layer.border, members.border ?? { width: 0, color: "#00000000" }, where);
+          assert.deepStrictEqual(layer.shadow, members.shadow ?? { color: "#00000000", blur: 0, offset: [0, 0] }, where);
         });
       } else {
         assert.deepStrictEqual(JSON.parse(line), expected[index]);

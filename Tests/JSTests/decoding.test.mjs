@@ -20,6 +20,25 @@ test("a delta drops members back at their default and removed layers", () => {
   assert.equal(first.fields.layers[0].alpha, 0.5, "the earlier frame is unchanged");
 });
 
+test("the appearance members decode with their defaults and drop back to them", () => {
+  const decoder = new StreamDecoder();
+  const first = decoder.decode(KEY).message;
+  assert.deepStrictEqual(
+    [first.layers[1].cornerRadius, first.layers[1].clips, first.layers[1].clipTo], [0, false, null]);
+  const line = (seq, a) => JSON.stringify({ event: "frame", session: "s", seq, t: seq / 10, progress: seq / 10,
+    key: false, layers: [{ id: "a", ...a }] });
+  const styled = decoder.decode(line(1, { cornerRadius: 6, clips: true, clipTo: "b",
+    border: { width: 2, color: "#ffffffff" }, shadow: { color: "#00000080", blur: 8, offset: [0, 3] } })).message;
+  const a = styled.layers[0];
+  assert.deepStrictEqual([a.cornerRadius, a.clips, a.clipTo], [6, true, "b"]);
+  assert.deepStrictEqual(a.border, { width: 2, color: "#ffffffff" });
+  assert.deepStrictEqual(a.shadow, { color: "#00000080", blur: 8, offset: [0, 3] });
+  const plain = decoder.decode(line(2, { cornerRadius: 0, clips: false, clipTo: null,
+    border: { width: 0, color: "#00000000" }, shadow: { color: "#00000000", blur: 0, offset: [0, 0] } })).message;
+  assert.deepStrictEqual(plain.fields.layers[0], { id: "a", frame: [0, 0, 10, 10], z: 0, alpha: 0.5 });
+  assert.throws(() => decoder.decode(line(3, { cornerRadius: -1 })), DecodeError);
+});
+
 test("bad lines throw DecodeError and nothing else", () => {
   for (const line of ["", "{", "[1]", '{"event":1}', '{"event":"frame"}',
     '{"event":"frame","session":"s","seq":0,"t":0,"progress":0,"layers":[],"key":false}',

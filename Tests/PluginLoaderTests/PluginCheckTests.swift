@@ -164,6 +164,33 @@ import TransitionKit
     #expect(failures(report).first?.1.contains("does not look like the to screen") == true)
   }
 
+  /// A timeline whose `b` is clipped to a window at `window` (a frame's JSON text).
+  static func clipped(to window: String) -> String {
+    timeline([
+      layer("a", alpha: 1, to: 0, z: 0),
+      layer("b", alpha: 0, to: 1, z: 1, #","clipTo":"fixture-fade.window""#),
+      #"{"id":"fixture-fade.window","frame":\#(window),"z":2}"#,
+    ])
+  }
+
+  @Test func aClipThatNeverLetsALayerBeSeenIsAWarning() throws {
+    let report = try check(.timeline(Self.clipped(to: "[200,200,10,10]")))
+    #expect(report.passed, "\(report.text)")
+    let warnings = report.results.filter { $0.status == .warning }
+    #expect(warnings.map(\.rule) == [.clip], "\(report.text)")
+    #expect(
+      warnings.first?.detail
+        == "b is clipped to fixture-fade.window, which never lets it be seen at a sampled instant")
+    #expect(report.text.contains("  warning: clip: fixture-fade on red-to-blue (present): b is"))
+    let hidden = try check(
+      .timeline(
+        Self.clipped(to: "[0,0,50,50]").replacingOccurrences(
+          of: #""z":2}"#, with: #""z":2,"hidden":true}"#)))
+    #expect(hidden.results.filter { $0.status == .warning }.map(\.rule) == [.clip])
+    let seen = try check(.timeline(Self.clipped(to: "[0,0,50,50]")))
+    #expect(seen.results.allSatisfy { $0.status != .warning }, "\(seen.text)")
+  }
+
   @Test func anAnimatorNoSceneExercisesFailsCoverage() throws {
     let report = try check(.timeline(Self.good), operations: "TRANSITIOND_OPERATION_PUSH")
     #expect(failures(report).map(\.0) == [.coverage], "\(report.text)")

@@ -28,6 +28,19 @@ def check_geometry(layer, members: dict, where: str) -> None:
         assert list(layer.quad) == pytest.approx(corners, abs=0.01), where
 
 
+def check_appearance(layer, members, where):
+    """The typed appearance is the members', defaults filled in."""
+    assert layer.corner_radius == members.get("cornerRadius", 0), where
+    assert layer.clips == members.get("clips", False), where
+    assert layer.clip_to == members.get("clipTo"), where
+    border = members.get("border")
+    assert (layer.border and (layer.border.width, layer.border.color)) == (
+        border and (border["width"], border["color"])), where
+    shadow = members.get("shadow")
+    assert (layer.shadow and (layer.shadow.color, layer.shadow.blur, list(layer.shadow.offset))) \
+        == (shadow and (shadow["color"], shadow["blur"], shadow["offset"])), where
+
+
 @pytest.mark.parametrize("stream", vector_streams())
 def test_every_frame_is_the_expected_whole_frame(stream):
     decoder = StreamDecoder()
@@ -49,6 +62,7 @@ def test_every_frame_is_the_expected_whole_frame(stream):
                 assert list(layer.anchor) == members.get("anchor", [0.5, 0.5])
                 assert layer.hidden == members.get("hidden", False)
                 check_geometry(layer, members, f"{stream}:{number}")
+                check_appearance(layer, members, f"{stream}:{number}")
         else:
             same_json(json.loads(line), want, f"{stream}:{number}")
             if isinstance(message, StoppingEvent):
@@ -61,5 +75,6 @@ def test_the_suite_has_a_vector_of_each_kind():
     for name in ("resync.delta", "touch.delta", "cancel.delta", "restart.delta",
                  "wall-clock.full", "wall-clock.delta", "album-flip-push.delta",
                  "quad-album-flip-push.full", "quad-album-flip-push.delta",
-                 "quad-behind-eye.full", "quad-behind-eye.delta"):
+                 "quad-behind-eye.full", "quad-behind-eye.delta", "appearance.full",
+                 "appearance.delta"):
         assert f"{name}.ndjson" in streams

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from transitiond import (IDENTITY, BeginEvent, CompleteEvent, DecodeError, DeltaApplier, Frame,
-                         Reply, StreamDecoder)
+from transitiond import (IDENTITY, BeginEvent, Border, CompleteEvent, DecodeError, DeltaApplier,
+                         Frame, Reply, Shadow, StreamDecoder)
 from transitiond.core import ClientCore
 
 KEY = ('{"event":"frame","session":"s","seq":0,"t":0,"progress":0,"key":true,"layers":['
@@ -29,6 +29,29 @@ def test_a_layer_gets_every_default():
     assert (b.anchor, b.transform, b.alpha, b.hidden, b.background, b.content) == (
         (0.5, 0.5), IDENTITY, 1.0, False, None, None)
     assert "key" not in frame.fields
+
+
+def test_the_appearance_members_decode_typed_and_drop_at_their_default():
+    decoder = StreamDecoder()
+    decoder.decode(KEY)
+    frame = decoder.decode(delta(1, [{
+        "id": "a", "cornerRadius": 6, "clips": True, "clipTo": "b",
+        "border": {"width": 2, "color": "#ffffffff"},
+        "shadow": {"color": "#00000080", "blur": 8, "offset": [0, 3]}}]))
+    a = frame.layers[0]
+    assert (a.corner_radius, a.clips, a.clip_to) == (6, True, "b")
+    assert a.border == Border(2, "#ffffffff")
+    assert a.shadow == Shadow("#00000080", 8, (0, 3))
+    b = frame.layers[1]
+    assert (b.corner_radius, b.clips, b.border, b.shadow, b.clip_to) == (0, False, None, None, None)
+    frame = decoder.decode(delta(2, [{
+        "id": "a", "cornerRadius": 0, "clips": False, "clipTo": None,
+        "border": {"width": 0, "color": "#00000000"},
+        "shadow": {"color": "#00000000", "blur": 0, "offset": [0, 0]}}]))
+    assert frame.fields["layers"][0] == {"id": "a", "frame": [0, 0, 10, 10], "z": 0,
+                                          "alpha": 0.5, "background": "#ff0000ff"}
+    with pytest.raises(DecodeError):
+        decoder.decode(delta(3, [{"id": "a", "cornerRadius": -1}]))
 
 
 def test_a_member_back_at_its_default_is_dropped_and_removed_layers_go():

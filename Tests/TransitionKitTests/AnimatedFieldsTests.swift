@@ -51,7 +51,15 @@ import TransitionKit
     #expect(LayerFields(.hidden) == .hidden)
     #expect(LayerFields(.z) == .z)
     #expect(LayerFields(.background) == .background)
-    #expect(Set(LayerProperty.allCases.map { LayerFields($0) }).count == 7)
+    #expect(LayerFields(.cornerRadius) == .cornerRadius)
+    #expect(LayerFields(.clips) == .clips)
+    #expect(LayerFields(.borderWidth) == .border)
+    #expect(LayerFields(.borderColor) == .border)
+    for property in [LayerProperty.shadowColor, .shadowBlur, .shadowOffset] {
+      #expect(LayerFields(property) == .shadow)
+    }
+    #expect(LayerFields(.clipTo) == .clipTo)
+    #expect(Set(LayerProperty.allCases.map { LayerFields($0) }).count == 12)
   }
 
   @Test func theEvaluatorListsTheFieldsEachLayerAnimates() throws {

@@ -35,6 +35,30 @@ import Testing
     return (handover, old, new)
   }
 
+  /// A window whose corners were rounding at 20 pt/s hands its radius over continuously.
+  @Test func theCornerRadiusIsContinuous() {
+    func window(_ radius: Double) -> Frame {
+      Frame(layers: [
+        LayerState(
+          id: "window", frame: Rect(x: 0, y: 0, width: 100, height: 100), cornerRadius: radius)
+      ])
+    }
+    let step = Handover.velocityStep
+    let handover = Handover(
+      old: [window(10), window(10 - 20 * step), window(10 - 40 * step)],
+      new: [window(0), window(0), window(0)])
+    #expect(handover.fields.contains(.cornerRadius))
+    var start = window(0)
+    handover.apply(to: &start, at: 0)
+    #expect(abs(start.layers[0].cornerRadius - 10) < 1e-9)
+    var later = window(0)
+    handover.apply(to: &later, at: step)
+    #expect(abs(later.layers[0].cornerRadius - (10 + 20 * step)) < 1e-6)
+    var end = window(0)
+    handover.apply(to: &end, at: handover.duration)
+    #expect(end.layers[0].cornerRadius == 0)
+  }
+
   @Test(arguments: [-0.3, -1.2, -1.6, -2.0, -2.8, -3.1])
   func aPerspectiveFlipKeepsItsCornersAndTheirVelocity(oldAngle: Double) {
     let (handover, old, new) = Self.handover(oldAngle: oldAngle, oldSpeed: 6, newSpeed: 20)

@@ -92,6 +92,12 @@ import TransitionKit
     moved.hidden = true
     moved.z = 3
     moved.background = Color(red: 1, green: 0, blue: 0)
+    moved.cornerRadius = 12.5
+    moved.clips = true
+    moved.border = LayerBorder(width: 2, color: Color(red: 0, green: 0, blue: 1))
+    moved.shadow = LayerShadow(
+      color: Color(red: 0, green: 0, blue: 0, alpha: 0.5), blur: 8, offset: Point(x: 0, y: 4))
+    moved.clipTo = "frame\"d"
     for field in LayerFields.each {
       let declaration = try #require(LayerFieldSchema.declaration(of: field))
       var full = ByteSink(capacity: 64)

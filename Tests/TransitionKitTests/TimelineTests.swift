@@ -296,6 +296,7 @@ import TransitionKit
     case .color: .color(.white)
     case .bool: .bool(true)
     case .transform: .transform(.identity)
+    case .layer: .layer(nil)
     }
   }
 

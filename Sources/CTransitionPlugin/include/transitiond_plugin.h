@@ -79,6 +79,13 @@ typedef int32_t transitiond_status;
  * Makes the timeline for one transition context.
  *
  * @param animator_data  the animator's own animator_data pointer, passed back unchanged.
+ * The context and the timeline are JSON whose schemas (docs/protocol.md, docs/plugins.md) grow
+ * by adding members, never through this header: a layer's appearance (cornerRadius, clips,
+ * border, shadow, clipTo in a context; the properties cornerRadius, clips, border.width,
+ * border.color, shadow.color, shadow.blur, shadow.offset and clipTo in a timeline) came that
+ * way, with TRANSITIOND_PLUGIN_ABI_VERSION unchanged. A plugin ignores context members it does
+ * not know.
+ *
  * @param context_json   the context, UTF-8 JSON bytes; NOT NUL-terminated; never NULL. Valid
  *                       only during this call.
  * @param context_length the number of bytes at context_json.

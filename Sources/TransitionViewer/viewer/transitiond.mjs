@@ -12,6 +12,11 @@ export const LAYER_DEFAULTS = Object.freeze({
   alpha: 1,
   hidden: false,
   background: null,
+  cornerRadius: 0,
+  clips: false,
+  border: Object.freeze({ width: 0, color: "#00000000" }),
+  shadow: Object.freeze({ color: "#00000000", blur: 0, offset: Object.freeze([0, 0]) }),
+  clipTo: null,
   content: null,
 });
 
@@ -27,12 +32,22 @@ export class DecodeError extends Error {
 /// Whether `value` is the default a whole frame leaves out for the layer member `name`.
 export function isLayerDefault(name, value) {
   if (!Object.prototype.hasOwnProperty.call(LAYER_DEFAULTS, name)) return false;
-  const fallback = LAYER_DEFAULTS[name];
-  if (Array.isArray(fallback)) {
-    return Array.isArray(value) && value.length === fallback.length &&
-      value.every((entry, index) => entry === fallback[index]);
+  return sameJSON(value, LAYER_DEFAULTS[name]);
+}
+
+/// Whether two JSON values are equal (arrays and objects member by member).
+function sameJSON(value, expected) {
+  if (Array.isArray(expected)) {
+    return Array.isArray(value) && value.length === expected.length &&
+      value.every((entry, index) => sameJSON(entry, expected[index]));
   }
-  return value === fallback;
+  if (expected !== null && typeof expected === "object") {
+    if (!isObject(value)) return false;
+    const keys = Object.keys(expected);
+    return Object.keys(value).length === keys.length &&
+      keys.every((key) => sameJSON(value[key], expected[key]));
+  }
+  return value === expected;
 }
 
 /// Whether a frame event is whole on its own: a full subscription's (no `key`) or a key frame.
@@ -152,7 +167,8 @@ function numbers(value, count, name, where) {
 }
 
 /// A layer of a whole frame with every member present: `anchor`, `transform`, `alpha`,
-/// `hidden`, `background` and `content` take their defaults when absent; a geometry stream's
+/// `hidden`, `background`, `cornerRadius`, `clips`, `border` (`{width, color}`), `shadow`
+/// (`{color, blur, offset}`), `clipTo` and `content` take their defaults when absent; a geometry stream's
 /// layer also has `quad`, `quadW` and `affine`. Throws DecodeError for a member of the wrong
 /// type.
 export function layerWithDefaults(layer, where = "layer") {
@@ -171,8 +187,35 @@ export function layerWithDefaults(layer, where = "layer") {
   if (background !== null && typeof background !== "string") {
     throw new DecodeError(where + ": background must be a string");
   }
+  const length = (value, name) => {
+    if (!isNumber(value) || value < 0) throw new DecodeError(where + ": " + name + " must be a number, not negative");
+    return value;
+  };
+  const cornerRadius = layer.cornerRadius === undefined ? 0 : length(layer.cornerRadius, "cornerRadius");
+  const clips = layer.clips === undefined ? false : layer.clips;
+  if (typeof clips !== "boolean") throw new DecodeError(where + ": clips must be true or false");
+  let border = LAYER_DEFAULTS.border;
+  if (layer.border !== undefined) {
+    if (!isObject(layer.border) || typeof layer.border.color !== "string") {
+      throw new DecodeError(where + ": border must be {width, color}");
+    }
+    border = { width: length(layer.border.width, "border.width"), color: layer.border.color };
+  }
+  let shadow = LAYER_DEFAULTS.shadow;
+  if (layer.shadow !== undefined) {
+    if (!isObject(layer.shadow) || typeof layer.shadow.color !== "string") {
+      throw new DecodeError(where + ": shadow must be {color, blur, offset}");
+    }
+    shadow = {
+      color: layer.shadow.color, blur: length(layer.shadow.blur, "shadow.blur"),
+      offset: numbers(layer.shadow.offset, 2, "shadow.offset", where),
+    };
+  }
+  const clipTo = layer.clipTo === undefined ? null : layer.clipTo;
+  if (clipTo !== null && typeof clipTo !== "string") throw new DecodeError(where + ": clipTo must be a string");
   const typed = {
     id: layer.id, frame: layer.frame, z: layer.z, anchor, transform, alpha, hidden, background,
+    cornerRadius, clips, border, shadow, clipTo,
     content: layer.content === undefined ? null : layer.content,
   };
   if (layer.quadW === undefined) return typed;

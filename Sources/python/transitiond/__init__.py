@@ -22,9 +22,11 @@ from .geometry import Projection, project, reduced_matrix
 from .model import (
     IDENTITY,
     BeginEvent,
+    Border,
     CompleteEvent,
     Frame,
     Layer,
+    Shadow,
     OtherEvent,
     Reply,
     StoppingEvent,
@@ -33,10 +35,11 @@ from .scene import Scene
 from .socket_path import default_socket_path
 
 __all__ = [
-    "AsyncClient", "BeginEvent", "CLIENT_NAME", "Client", "CompleteEvent", "ConnectFailed",
+    "AsyncClient", "BeginEvent", "Border", "CLIENT_NAME", "Client", "CompleteEvent", "ConnectFailed",
     "ConnectionClosed", "DaemonError", "DecodeError", "DeltaApplier", "Frame", "IDENTITY",
     "Layer", "OtherEvent", "PROTOCOL_VERSION", "Projection", "ReconnectBackoff", "Reply",
-    "Scene", "SceneError", "StoppingEvent", "StreamDecoder",
-    "TransitiondError", "decode_layer", "default_socket_path", "display_timing", "parse_json_line", "project",
+    "Scene", "SceneError", "Shadow", "StoppingEvent", "StreamDecoder",
+    "TransitiondError", "decode_layer", "default_socket_path", "display_timing", "parse_json_line",
+    "project",
     "reduced_matrix",
 ]

@@ -11,9 +11,11 @@ from .model import (
     DEFAULT_ANCHOR,
     IDENTITY,
     BeginEvent,
+    Border,
     CompleteEvent,
     Frame,
     Layer,
+    Shadow,
     Message,
     OtherEvent,
     Reply,
@@ -72,6 +74,48 @@ def _finite(value) -> bool:
     return (type(value) is float and value - value == 0) or type(value) is int
 
 
+_APPEARANCE = frozenset(("cornerRadius", "clips", "border", "shadow", "clipTo"))
+
+
+def _length(value, name: str, where: str) -> float:
+    if not _finite(value) or value < 0:
+        raise DecodeError(f"{where}: {name} must be a number, not negative")
+    return value
+
+
+def _appearance(members: dict, where: str) -> dict:
+    """The ``Layer`` keywords of a layer's appearance members (those it carries)."""
+    get = members.get
+    typed = {}
+    if "cornerRadius" in members:
+        typed["corner_radius"] = _length(get("cornerRadius"), "cornerRadius", where)
+    clips = get("clips", False)
+    if type(clips) is not bool:
+        raise DecodeError(f"{where}: clips must be true or false")
+    typed["clips"] = clips
+    border = get("border")
+    if border is not None:
+        if type(border) is not dict:
+            raise DecodeError(f"{where}: border must be an object")
+        width = _length(border.get("width"), "border.width", where)
+        if width > 0:
+            typed["border"] = Border(width, _string(border, "color", where + ".border"))
+    shadow = get("shadow")
+    if shadow is not None:
+        if type(shadow) is not dict:
+            raise DecodeError(f"{where}: shadow must be an object")
+        color = _string(shadow, "color", where + ".shadow")
+        blur = _length(shadow.get("blur"), "shadow.blur", where)
+        offset = _numbers(shadow.get("offset"), 2, "shadow.offset", where)
+        if not (len(color) == 9 and color[7:] == "00"):
+            typed["shadow"] = Shadow(color, blur, offset)
+    clip_to = get("clipTo")
+    if clip_to is not None and type(clip_to) is not str:
+        raise DecodeError(f"{where}: clipTo must be a string")
+    typed["clip_to"] = clip_to
+    return typed
+
+
 def decode_layer(members: dict, where: str = "layer") -> Layer:
     """A typed ``Layer`` of a whole frame's layer object, defaults filled in."""
     if type(members) is not dict:
@@ -97,16 +141,17 @@ def decode_layer(members: dict, where: str = "layer") -> Layer:
     background = get("background")
     if background is not None and type(background) is not str:
         raise DecodeError(f"{where}: background must be a string")
+    appearance = _appearance(members, where) if _APPEARANCE.intersection(members) else {}
     if "quadW" not in members:
         return Layer(layer_id, frame, z, anchor, transform, alpha, hidden, background,
-                     get("content"))
+                     get("content"), **appearance)
     quad = get("quad")
     quad = None if quad is None else _numbers(quad, 8, "quad", where)
     quad_w = _numbers(get("quadW"), 4, "quadW", where)
     affine = get("affine")
     affine = None if affine is None else _numbers(affine, 6, "affine", where)
     return Layer(layer_id, frame, z, anchor, transform, alpha, hidden, background,
-                 get("content"), quad, quad_w, affine)
+                 get("content"), quad, quad_w, affine, **appearance)
 
 
 def decode_frame(full: dict, key, applier: DeltaApplier | None = None) -> Frame:

@@ -27,6 +27,17 @@ def is_default(name: str, value) -> bool:
         return _is_number(value) and value == 1
     if name == "hidden":
         return value is False
+    if name == "cornerRadius":
+        return _is_number(value) and value == 0
+    if name == "clips":
+        return value is False
+    if name == "border":
+        return type(value) is dict and _is_number(value.get("width")) and value["width"] == 0
+    if name == "shadow":
+        return type(value) is dict and value.get("color") == "#00000000" \
+            and _numbers_equal(value.get("offset"), [0, 0]) and value.get("blur") == 0
+    if name == "clipTo":
+        return value is None
     if name == "anchor":
         return _numbers_equal(value, [0.5, 0.5])
     if name == "transform":

@@ -22,7 +22,10 @@ class Layer:
     daemon's projected geometry (docs/protocol.md, "Projected geometry"): ``quad``, the
     corners top-left, top-right, bottom-right, bottom-left as eight numbers (None when a
     corner is behind the eye), ``quad_w``, each corner's w, and ``affine``, the 2D affine map
-    (a, b, c, d, tx, ty) when there is one; all three are None on other streams."""
+    (a, b, c, d, tx, ty) when there is one; all three are None on other streams.
+    Appearance (docs/renderers.md, "What a layer says"): ``corner_radius`` 0 (points),
+    ``clips`` False, ``border`` None (a ``Border`` otherwise), ``shadow`` None (a ``Shadow``
+    otherwise), ``clip_to`` None (the clipping layer's id otherwise)."""
 
     id: str
     frame: Tuple[float, float, float, float]
@@ -36,6 +39,30 @@ class Layer:
     quad: Optional[Tuple[float, ...]] = None
     quad_w: Optional[Tuple[float, ...]] = None
     affine: Optional[Tuple[float, ...]] = None
+    corner_radius: float = 0.0
+    clips: bool = False
+    border: Optional["Border"] = None
+    shadow: Optional["Shadow"] = None
+    clip_to: Optional[str] = None
+
+
+@dataclass(frozen=True, slots=True)
+class Border:
+    """A layer's ``border``: ``width`` points drawn inside the box's edge, ``color``
+    ``"#rrggbbaa"``."""
+
+    width: float
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shadow:
+    """A layer's ``shadow``: CSS ``box-shadow: dx dy blur color`` (outer, no spread);
+    ``offset`` is ``(dx, dy)``."""
+
+    color: str
+    blur: float
+    offset: Tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
