@@ -176,7 +176,11 @@ static const char *fragment_source =
     "  }\n"
     "  return value;\n"
     "}\n"
-    "#endif\n"
+    "#endif\n";
+
+/* The fragment shader's main, after its declarations (two strings: C11 compilers need only
+ * take string literals of 4095 bytes). */
+static const char *fragment_main =
     "void main() {\n"
     "#if CLIP_CHAIN > 0\n"
     "  float clipped = 1.0;\n"
@@ -242,11 +246,11 @@ static void set_error(char *error, size_t size, const char *message, const char 
         snprintf(error, size, "%s%s%s", message, detail ? ": " : "", detail ? detail : "");
 }
 
-static GLuint compile(GLenum kind, const char *header, const char *source, char *error,
-                      size_t error_size) {
+static GLuint compile(GLenum kind, const char *header, const char *source, const char *more,
+                      char *error, size_t error_size) {
     GLuint shader = glCreateShader(kind);
-    const char *sources[2] = {header, source};
-    glShaderSource(shader, 2, sources, NULL);
+    const char *sources[3] = {header, source, more ? more : ""};
+    glShaderSource(shader, 3, sources, NULL);
     glCompileShader(shader);
     GLint ok = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -277,7 +281,8 @@ static int make_variant(shader_variant *variant, GLuint vertex, variant_kind kin
              "#version 300 es\n#define TEXTURED %d\n#define COVERAGE %d\n#define APPEARANCE %d\n"
              "#define SHADOW %d\n#define CLIP_CHAIN %d\n",
              kind.textured, (int)kind.coverage, kind.appearance, kind.shadow, kind.clip_chain);
-    GLuint fragment = compile(GL_FRAGMENT_SHADER, header, fragment_source, error, error_size);
+    GLuint fragment =
+        compile(GL_FRAGMENT_SHADER, header, fragment_source, fragment_main, error, error_size);
     if (!fragment) return -1;
     GLuint program = glCreateProgram();
     glAttachShader(program, vertex);
@@ -326,7 +331,7 @@ td_gles_renderer *td_gles_renderer_new(char *error, size_t error_size) {
         set_error(error, error_size, "out of memory", NULL);
         return NULL;
     }
-    GLuint vertex = compile(GL_VERTEX_SHADER, "#version 300 es\n", vertex_source, error,
+    GLuint vertex = compile(GL_VERTEX_SHADER, "#version 300 es\n", vertex_source, NULL, error,
                             error_size);
     if (!vertex) {
         free(renderer);
