@@ -475,7 +475,8 @@ class FrameRenderer {
 function round(value) { return Math.round(value * 1000) / 1000; }
 
 /// A frame that draws one screen of a transition context on its own: the screen's background
-/// filling the container, then its layers in order, untransformed and opaque.
+/// filling the container, then its layers in order, untransformed and opaque, with their
+/// appearance.
 function screenFrame(context, side) {
   const screen = (context && context[side]) || {};
   const [w, h] = context.container || [0, 0];
@@ -486,8 +487,9 @@ function screenFrame(context, side) {
   }
   for (const layer of screen.layers || []) {
     const drawn = { id: layer.id, frame: layer.frame, z: layers.length };
-    if (layer.background !== undefined) drawn.background = layer.background;
-    if (layer.content !== undefined) drawn.content = layer.content;
+    for (const member of ["background", "cornerRadius", "clips", "border", "shadow", "clipTo", "content"]) {
+      if (layer[member] !== undefined) drawn[member] = layer[member];
+    }
     layers.push(drawn);
   }
   return { event: "frame", session: side, seq: 0, t: 0, progress: side === "from" ? 0 : 1, layers };
