@@ -47,6 +47,7 @@ static void free_state(td_frame_state *state) {
     for (size_t i = 0; i < state->allocated; i++) {
         td_buffer_free(&state->slots[i]->id);
         td_buffer_free(&state->slots[i]->content);
+        td_buffer_free(&state->slots[i]->clip_to);
         free(state->slots[i]);
     }
     free(state->slots);
@@ -165,6 +166,14 @@ static void layer_defaults(td_layer_slot *slot) {
     memset(layer->quad, 0, sizeof layer->quad);
     memset(layer->quad_w, 0, sizeof layer->quad_w);
     memset(layer->affine, 0, sizeof layer->affine);
+    layer->corner_radius = 0;
+    layer->clips = 0;
+    layer->border_width = 0;
+    memset(layer->border_color, 0, sizeof layer->border_color);
+    memset(layer->shadow_color, 0, sizeof layer->shadow_color);
+    layer->shadow_blur = 0;
+    layer->shadow_offset[0] = layer->shadow_offset[1] = 0;
+    layer->clip_to = NULL;
     layer->id = slot->id.bytes ? slot->id.bytes : "";
 }
 
@@ -192,39 +201,118 @@ static int hex_digit(char c) {
     return -1;
 }
 
+/* A colour "#rrggbbaa" (or "#rrggbb", opaque) at the cursor into `rgba`; -1 when it is not one. */
+static int read_colour(td_json_cursor *cursor, uint8_t rgba[4]) {
+    td_json_skip_space(cursor);
+    const char *p = cursor->p;
+    if (cursor->end - p < 2 || p[0] != '"' || p[1] != '#') return -1;
+    const char *q = p + 2;
+    while (q < cursor->end && *q != '"') q++;
+    size_t length = (size_t)(q - p - 2);
+    if (q >= cursor->end || (length != 8 && length != 6)) return -1;
+    uint8_t read[4] = {0, 0, 0, 255};
+    for (size_t i = 0; i < length / 2; i++) {
+        int high = hex_digit(p[2 + 2 * i]), low = hex_digit(p[3 + 2 * i]);
+        if (high < 0 || low < 0) return -1;
+        read[i] = (uint8_t)(high * 16 + low);
+    }
+    memcpy(rgba, read, 4);
+    cursor->p = q + 1;
+    return 0;
+}
+
 static int read_background(td_decoder *decoder, td_json_cursor *cursor, td_layer *layer) {
     if (td_json_null(cursor)) {
         layer->has_background = 0;
         memset(layer->background, 0, sizeof layer->background);
         return TD_OK;
     }
-    td_json_skip_space(cursor);
-    const char *p = cursor->p;
-    size_t length;
-    if (cursor->end - p >= 2 && p[0] == '"' && p[1] == '#') {
-        const char *q = p + 2;
-        while (q < cursor->end && *q != '"') q++;
-        length = (size_t)(q - p - 2);
-        if (q < cursor->end && (length == 8 || length == 6)) {
-            uint8_t rgba[4] = {0, 0, 0, 255};
-            for (size_t i = 0; i < length / 2; i++) {
-                int high = hex_digit(p[2 + 2 * i]), low = hex_digit(p[3 + 2 * i]);
-                if (high < 0 || low < 0) goto bad;
-                rgba[i] = (uint8_t)(high * 16 + low);
-            }
-            memcpy(layer->background, rgba, 4);
-            layer->has_background = 1;
-            cursor->p = q + 1;
-            return TD_OK;
-        }
-    }
-bad:
-    return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's background is not \"#rrggbbaa\" or null");
+    if (read_colour(cursor, layer->background) != 0)
+        return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's background is not \"#rrggbbaa\" or null");
+    layer->has_background = 1;
+    return TD_OK;
 }
 
 static int number_member(td_decoder *decoder, td_json_cursor *cursor, double *value, const char *name) {
     if (td_json_number(cursor, value) != 0)
         return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's %s: %s", name, cursor->message);
+    return TD_OK;
+}
+
+/* A length of the appearance (radius, border width, blur): a finite number ≥ 0. */
+static int length_member(td_decoder *decoder, td_json_cursor *cursor, double *value, const char *name) {
+    int status = number_member(decoder, cursor, value, name);
+    if (status == TD_OK && !(*value >= 0))
+        return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's %s is negative", name);
+    return status;
+}
+
+/*
+ * A layer's `border` ({"width", "color"}) or `shadow` ({"color", "blur", "offset"}): an object
+ * given in full, its members in any order; unknown members are skipped.
+ */
+static int read_border_or_shadow(td_decoder *decoder, td_json_cursor *cursor, td_layer *layer, int shadow) {
+    const char *what = shadow ? "shadow" : "border";
+    double width = 0, blur = 0, offset[2] = {0, 0};
+    uint8_t colour[4] = {0, 0, 0, 0};
+    int saw_colour = 0, saw_width = 0, saw_blur = 0, saw_offset = 0;
+    if (td_json_expect(cursor, '{', shadow ? "a shadow object" : "a border object") != 0)
+        return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's %s: %s", what, cursor->message);
+    if (!td_json_accept(cursor, '}')) {
+        do {
+            const char *name;
+            size_t length;
+            if (td_json_name(cursor, &decoder->name, &name, &length) != 0)
+                return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's %s: %s", what, cursor->message);
+            int status = TD_OK;
+#define IS(word) (length == sizeof(word) - 1 && memcmp(name, word, sizeof(word) - 1) == 0)
+            if (IS("color")) {
+                if (read_colour(cursor, colour) != 0)
+                    return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's %s color is not \"#rrggbbaa\"", what);
+                saw_colour = 1;
+            } else if (!shadow && IS("width")) {
+                status = length_member(decoder, cursor, &width, "border width");
+                saw_width = 1;
+            } else if (shadow && IS("blur")) {
+                status = length_member(decoder, cursor, &blur, "shadow blur");
+                saw_blur = 1;
+            } else if (shadow && IS("offset")) {
+                if (td_json_numbers(cursor, offset, 2, "offset [dx, dy]") != 0)
+                    return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's shadow offset: %s", cursor->message);
+                saw_offset = 1;
+            } else if (td_json_skip_value(cursor, decoder->limits.max_depth - 3) != 0) {
+                return td_decoder_fail(decoder, TD_ERR_MALFORMED, "%s", cursor->message);
+            }
+#undef IS
+            if (status != TD_OK) return status;
+        } while (td_json_accept(cursor, ','));
+        if (td_json_expect(cursor, '}', "',' or '}'") != 0)
+            return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's %s: %s", what, cursor->message);
+    }
+    if (!saw_colour || (shadow ? !saw_blur || !saw_offset : !saw_width))
+        return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's %s lacks %s", what,
+                               !saw_colour ? "color" : !shadow ? "width" : !saw_blur ? "blur" : "offset");
+    if (shadow) {
+        memcpy(layer->shadow_color, colour, 4);
+        layer->shadow_blur = blur;
+        layer->shadow_offset[0] = offset[0];
+        layer->shadow_offset[1] = offset[1];
+    } else {
+        memcpy(layer->border_color, colour, 4);
+        layer->border_width = width;
+    }
+    return TD_OK;
+}
+
+/* A layer's `clipTo`: a layer id, or null. */
+static int read_clip_to(td_decoder *decoder, td_json_cursor *cursor, td_layer_slot *slot) {
+    if (td_json_null(cursor)) {
+        slot->layer.clip_to = NULL;
+        return TD_OK;
+    }
+    if (td_json_string(cursor, &slot->clip_to) != 0)
+        return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's clipTo: %s", cursor->message);
+    slot->layer.clip_to = slot->clip_to.bytes;
     return TD_OK;
 }
 
@@ -289,8 +377,9 @@ static int read_layer(td_decoder *decoder, td_json_cursor *cursor, td_layer_slot
                 case 'q': member = IS("quad") ? 10 : IS("quadW") ? 11 : 0; break;
                 case 'z': member = length == 1 ? 6 : 0; break;
                 case 'h': member = IS("hidden") ? 7 : 0; break;
-                case 'b': member = IS("background") ? 8 : 0; break;
-                case 'c': member = IS("content") ? 9 : 0; break;
+                case 'b': member = IS("background") ? 8 : IS("border") ? 15 : 0; break;
+                case 'c': member = IS("content") ? 9 : IS("cornerRadius") ? 13 : IS("clips") ? 14 : IS("clipTo") ? 17 : 0; break;
+                case 's': member = IS("shadow") ? 16 : 0; break;
                 default: member = 0;
                 }
             }
@@ -354,6 +443,14 @@ static int read_layer(td_decoder *decoder, td_json_cursor *cursor, td_layer_slot
                 if (layer->has_affine && td_json_numbers(cursor, layer->affine, 6, "affine (6 numbers)") != 0)
                     return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's affine: %s", cursor->message);
                 break;
+            case 13: status = length_member(decoder, cursor, &layer->corner_radius, "cornerRadius"); break;
+            case 14:
+                if (td_json_bool(cursor, &layer->clips) != 0)
+                    return td_decoder_fail(decoder, TD_ERR_MALFORMED, "a layer's clips: %s", cursor->message);
+                break;
+            case 15: status = read_border_or_shadow(decoder, cursor, layer, 0); break;
+            case 16: status = read_border_or_shadow(decoder, cursor, layer, 1); break;
+            case 17: status = read_clip_to(decoder, cursor, slot); break;
             default:
                 if (td_json_skip_value(cursor, decoder->limits.max_depth - 2) != 0)
                     return td_decoder_fail(decoder, TD_ERR_MALFORMED, "%s", cursor->message);
@@ -501,6 +598,26 @@ static int apply_delta_layers(td_decoder *decoder, td_json_cursor *cursor, td_fr
     } while (td_json_accept(cursor, ','));
     if (td_json_expect(cursor, ']', "',' or ']' in layers") != 0)
         return td_decoder_fail(decoder, TD_ERR_MALFORMED, "layers: %s", cursor->message);
+    return TD_OK;
+}
+
+/* Every `clipTo` of the frame names one of its layers, and no chain of them comes back to
+ * where it started (a layer clipped by itself included). */
+static int check_clip_targets(td_decoder *decoder, const td_frame_state *state) {
+    for (size_t i = 0; i < state->count; i++) {
+        const td_layer *layer = &state->slots[i]->layer;
+        size_t steps = 0;
+        while (layer->clip_to) {
+            size_t target = find_layer(state, layer->clip_to, strlen(layer->clip_to), 0);
+            if (target == (size_t)-1)
+                return td_decoder_fail(decoder, TD_ERR_MALFORMED, "layer %.200s is clipped to %.200s, which the frame lacks",
+                                       layer->id, layer->clip_to);
+            if (target == i || ++steps > state->count)
+                return td_decoder_fail(decoder, TD_ERR_MALFORMED, "layer %.200s's clipTo chain forms a loop",
+                                       state->slots[i]->layer.id);
+            layer = &state->slots[target]->layer;
+        }
+    }
     return TD_OK;
 }
 
@@ -678,6 +795,10 @@ static int decode_frame(td_decoder *decoder, td_json_cursor *cursor, const spans
             td_decoder_forget(decoder, session);
             return status;
         }
+    }
+    if ((status = check_clip_targets(decoder, target)) != TD_OK) {
+        if (key != -1) td_decoder_forget(decoder, session);
+        return status;
     }
     if ((status = finish_frame(decoder, target)) != TD_OK) return status;
     if (key != -1) {

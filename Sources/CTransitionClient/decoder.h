@@ -13,6 +13,7 @@ typedef struct td_layer_slot {
     td_layer layer;
     td_buffer id;
     td_buffer content;
+    td_buffer clip_to;
 } td_layer_slot;
 
 /** The last whole frame of one session (or the scratch frame of full subscriptions). */

@@ -11,6 +11,13 @@
  * inverse of its homography, so it stays on the layer's plane) and the fragment shader
  * weighs each fragment by its distance in pixels to the box's edges, from the screen-space
  * derivatives of the unit coordinates.
+ *
+ * Appearance (docs/renderers.md, "Appearance") takes variants of its own, so that a layer
+ * without it costs nothing more: a rounded-box signed distance for the corner radius, the
+ * content clipped by `clips` and the border inside the box; the shadow drawn first as the
+ * analytic blur of its rounded box, on a quad grown by 3σ; `clipTo` by mapping each fragment
+ * back into every clipping layer's box through the inverse of that layer's homography and
+ * testing its rounded box there.
  */
 #include <GLES3/gl3.h>
 #include <math.h>
@@ -45,11 +52,31 @@ typedef struct {
     GLint texture;
     GLint content_shift;
     GLint per_pixel;
+    /* Appearance and shadow variants only (-1 elsewhere). */
+    GLint radius;
+    GLint border_width;
+    GLint border_colour;
+    GLint clips;
+    GLint shadow_colour;
+    GLint sigma;
+    GLint shadow_offset;
+    GLint clip_inverse;
+    GLint clip_box;
+    GLint viewport_height;
+    GLint softness;
 } shader_variant;
+
+/* The most clipping layers a layer's clipTo chain is tested against (the nearest ones). */
+#define MAX_CLIP_CHAIN 4
 
 struct td_gles_renderer {
     /* Indexed by [textured][coverage]; a program of 0 is compiled when first needed. */
     shader_variant variants[2][COVERAGE_KINDS];
+    /* Layers with appearance, by [textured][clipping layers]; shadows by [clipping layers].
+     * Compiled when first needed (program 0 until then). */
+    shader_variant appearance[2][MAX_CLIP_CHAIN + 1];
+    shader_variant shadows[MAX_CLIP_CHAIN + 1];
+    GLuint vertex_shader;
     GLuint vertex_array;
     GLuint vertex_buffer;
     td_gles_content_callback content;
@@ -88,7 +115,108 @@ static const char *fragment_source =
     "uniform vec2 contentShift;\n"
     "uniform vec2 perPixel;\n"
     "out vec4 colour;\n"
+    "#if APPEARANCE || SHADOW\n"
+    "uniform vec2 size;\n"
+    "uniform float radius;\n"
+    "uniform float softness;\n"
+    "#endif\n"
+    "#if APPEARANCE\n"
+    "uniform float borderWidth;\n"
+    "uniform vec4 borderColour;\n"
+    "uniform float clips;\n"
+    "#endif\n"
+    "#if SHADOW\n"
+    "uniform vec4 shadowColour;\n"
+    "uniform float sigma;\n"
+    "uniform vec2 shadowOffset;\n"
+    "#endif\n"
+    "#if CLIP_CHAIN > 0\n"
+    "uniform mat3 clipInverse[CLIP_CHAIN];\n"
+    "uniform vec4 clipBox[CLIP_CHAIN];\n"
+    "uniform float viewportHeight;\n"
+    "#endif\n"
+    "#if APPEARANCE || SHADOW || CLIP_CHAIN > 0\n"
+    /* The signed distance from p to a box of `extent` at the origin with corners of radius r. */
+    "float roundedBox(vec2 p, vec2 extent, float r) {\n"
+    "  vec2 q = abs(p - extent * 0.5) - (extent * 0.5 - r);\n"
+    "  return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - r;\n"
+    "}\n"
+    /* How much of the fragment's pixel lies inside a signed distance d (any unit), the edge
+     * spread over `soft` pixels. */
+    "float inside(float d, float soft) {\n"
+    "  float perPixel = max(length(vec2(dFdx(d), dFdy(d))), 1e-6) * soft;\n"
+    "  return clamp(0.5 - d / perPixel, 0.0, 1.0);\n"
+    "}\n"
+    "#endif\n"
+    "#if SHADOW\n"
+    /* A Gaussian-blurred rounded box (the erf approximation of the blurred box, integrated
+     * along y in four steps over ±3σ). */
+    "vec2 erfApprox(vec2 x) {\n"
+    "  vec2 s = sign(x), a = abs(x);\n"
+    "  x = 1.0 + (0.278393 + (0.230389 + 0.078108 * (a * a)) * a) * a;\n"
+    "  x *= x;\n"
+    "  return s - s / (x * x);\n"
+    "}\n"
+    "float gaussian(float x, float s) { return exp(-(x * x) / (2.0 * s * s)) / (2.50662827 * s); }\n"
+    "float shadowAlongX(float x, float y, float s, float r, vec2 halfSize) {\n"
+    "  float delta = min(halfSize.y - r - abs(y), 0.0);\n"
+    "  float curved = halfSize.x - r + sqrt(max(0.0, r * r - delta * delta));\n"
+    "  vec2 integral = 0.5 + 0.5 * erfApprox((x + vec2(-curved, curved)) * (0.70710678 / s));\n"
+    "  return integral.y - integral.x;\n"
+    "}\n"
+    "float blurredBox(vec2 lower, vec2 upper, vec2 p, float s, float r) {\n"
+    "  vec2 halfSize = (upper - lower) * 0.5;\n"
+    "  p -= lower + halfSize;\n"
+    "  float low = p.y - halfSize.y, high = p.y + halfSize.y;\n"
+    "  float start = clamp(-3.0 * s, low, high), end = clamp(3.0 * s, low, high);\n"
+    "  float step = (end - start) / 4.0, y = start + step * 0.5, value = 0.0;\n"
+    "  for (int i = 0; i < 4; i++) {\n"
+    "    value += shadowAlongX(p.x, p.y - y, s, r, halfSize) * gaussian(y, s) * step;\n"
+    "    y += step;\n"
+    "  }\n"
+    "  return value;\n"
+    "}\n"
+    "#endif\n";
+
+/* The fragment shader's main, after its declarations (two strings: C11 compilers need only
+ * take string literals of 4095 bytes). */
+static const char *fragment_main =
     "void main() {\n"
+    "#if CLIP_CHAIN > 0\n"
+    "  float clipped = 1.0;\n"
+    "  vec2 pixel = vec2(gl_FragCoord.x, viewportHeight - gl_FragCoord.y);\n"
+    "  for (int i = 0; i < CLIP_CHAIN; i++) {\n"
+    "    vec3 unit = clipInverse[i] * vec3(pixel, 1.0);\n"
+    "    vec2 point = unit.xy / unit.z * clipBox[i].xy;\n"
+    "    clipped *= unit.z > 0.0 ? inside(roundedBox(point, clipBox[i].xy, clipBox[i].z), clipBox[i].w)\n"
+    "                            : 0.0;\n"
+    "  }\n"
+    "#else\n"
+    "  float clipped = 1.0;\n"
+    "#endif\n"
+    "#if SHADOW\n"
+    "  vec2 p = boxUnit * size;\n"
+    "  float blurred = blurredBox(shadowOffset, size + shadowOffset, p, sigma, radius);\n"
+    "  colour = shadowColour * (blurred * (1.0 - inside(roundedBox(p, size, radius), softness)) * alpha * clipped);\n"
+    "#elif APPEARANCE\n"
+    "  vec2 p = boxUnit * size;\n"
+    "  vec2 dx = dFdx(boxUnit);\n"
+    "  vec2 dy = dFdy(boxUnit);\n"
+    "  vec2 unitsPerPixel = max(vec2(length(vec2(dx.x, dy.x)), length(vec2(dx.y, dy.y))), 1e-7);\n"
+    "  vec2 cover = clamp(min(boxUnit, 1.0 - boxUnit) / unitsPerPixel + 0.5, 0.0, 1.0);\n"
+    "  float box = cover.x * cover.y;\n"
+    "  float rounded = inside(roundedBox(p, size, radius), softness);\n"
+    "  vec4 c = background * rounded;\n"
+    "#if TEXTURED\n"
+    "  vec4 t = texture(content, clamp(boxUnit + contentShift, 0.0, 1.0)) * mix(box, rounded, clips);\n"
+    "  c = t + c * (1.0 - t.a);\n"
+    "#endif\n"
+    "  float ring = rounded * (1.0 - inside(roundedBox(p - borderWidth, size - 2.0 * borderWidth,\n"
+    "                                                  max(radius - borderWidth, 0.0)),\n"
+    "                                       softness));\n"
+    "  c = borderColour * ring + c * (1.0 - borderColour.a * ring);\n"
+    "  colour = c * (alpha * clipped);\n"
+    "#else\n"
     "  vec4 c = background;\n"
     "#if TEXTURED\n"
     "  vec4 t = texture(content, clamp(boxUnit + contentShift, 0.0, 1.0));\n"
@@ -108,6 +236,7 @@ static const char *fragment_source =
     "  vec2 cover = clamp(inside + 0.5, 0.0, 1.0);\n"
     "  colour = c * (alpha * cover.x * cover.y);\n"
     "#endif\n"
+    "#endif\n"
     "}\n";
 
 int td_gles_version(void) { return TD_GLES_VERSION_MAJOR * 1000 + TD_GLES_VERSION_MINOR; }
@@ -117,11 +246,11 @@ static void set_error(char *error, size_t size, const char *message, const char 
         snprintf(error, size, "%s%s%s", message, detail ? ": " : "", detail ? detail : "");
 }
 
-static GLuint compile(GLenum kind, const char *header, const char *source, char *error,
-                      size_t error_size) {
+static GLuint compile(GLenum kind, const char *header, const char *source, const char *more,
+                      char *error, size_t error_size) {
     GLuint shader = glCreateShader(kind);
-    const char *sources[2] = {header, source};
-    glShaderSource(shader, 2, sources, NULL);
+    const char *sources[3] = {header, source, more ? more : ""};
+    glShaderSource(shader, 3, sources, NULL);
     glCompileShader(shader);
     GLint ok = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -135,13 +264,25 @@ static GLuint compile(GLenum kind, const char *header, const char *source, char 
     return shader;
 }
 
+/* What a variant of the fragment shader draws. */
+typedef struct {
+    int textured;
+    enum coverage coverage;
+    int appearance; /* radius, clips, border */
+    int shadow;     /* the shadow instead of the layer */
+    int clip_chain; /* clipping layers tested, 0 to MAX_CLIP_CHAIN */
+} variant_kind;
+
 /* Links the vertex shader with the fragment shader of one variant; 0 on failure. */
-static int make_variant(shader_variant *variant, GLuint vertex, int textured,
-                        enum coverage coverage, char *error, size_t error_size) {
-    char header[96];
-    snprintf(header, sizeof header, "#version 300 es\n#define TEXTURED %d\n#define COVERAGE %d\n",
-             textured, (int)coverage);
-    GLuint fragment = compile(GL_FRAGMENT_SHADER, header, fragment_source, error, error_size);
+static int make_variant(shader_variant *variant, GLuint vertex, variant_kind kind, char *error,
+                        size_t error_size) {
+    char header[192];
+    snprintf(header, sizeof header,
+             "#version 300 es\n#define TEXTURED %d\n#define COVERAGE %d\n#define APPEARANCE %d\n"
+             "#define SHADOW %d\n#define CLIP_CHAIN %d\n",
+             kind.textured, (int)kind.coverage, kind.appearance, kind.shadow, kind.clip_chain);
+    GLuint fragment =
+        compile(GL_FRAGMENT_SHADER, header, fragment_source, fragment_main, error, error_size);
     if (!fragment) return -1;
     GLuint program = glCreateProgram();
     glAttachShader(program, vertex);
@@ -170,6 +311,17 @@ static int make_variant(shader_variant *variant, GLuint vertex, int textured,
     variant->texture = glGetUniformLocation(program, "content");
     variant->content_shift = glGetUniformLocation(program, "contentShift");
     variant->per_pixel = glGetUniformLocation(program, "perPixel");
+    variant->radius = glGetUniformLocation(program, "radius");
+    variant->border_width = glGetUniformLocation(program, "borderWidth");
+    variant->border_colour = glGetUniformLocation(program, "borderColour");
+    variant->clips = glGetUniformLocation(program, "clips");
+    variant->shadow_colour = glGetUniformLocation(program, "shadowColour");
+    variant->sigma = glGetUniformLocation(program, "sigma");
+    variant->shadow_offset = glGetUniformLocation(program, "shadowOffset");
+    variant->clip_inverse = glGetUniformLocation(program, "clipInverse");
+    variant->clip_box = glGetUniformLocation(program, "clipBox");
+    variant->viewport_height = glGetUniformLocation(program, "viewportHeight");
+    variant->softness = glGetUniformLocation(program, "softness");
     return 0;
 }
 
@@ -179,7 +331,7 @@ td_gles_renderer *td_gles_renderer_new(char *error, size_t error_size) {
         set_error(error, error_size, "out of memory", NULL);
         return NULL;
     }
-    GLuint vertex = compile(GL_VERTEX_SHADER, "#version 300 es\n", vertex_source, error,
+    GLuint vertex = compile(GL_VERTEX_SHADER, "#version 300 es\n", vertex_source, NULL, error,
                             error_size);
     if (!vertex) {
         free(renderer);
@@ -187,13 +339,15 @@ td_gles_renderer *td_gles_renderer_new(char *error, size_t error_size) {
     }
     for (int textured = 0; textured < 2; textured++)
         for (int coverage = 0; coverage < COVERAGE_KINDS; coverage++)
-            if (make_variant(&renderer->variants[textured][coverage], vertex, textured,
-                             (enum coverage)coverage, error, error_size) != 0) {
+            if (make_variant(&renderer->variants[textured][coverage], vertex,
+                             (variant_kind){textured, (enum coverage)coverage, 0, 0, 0}, error,
+                             error_size) != 0) {
                 glDeleteShader(vertex);
                 td_gles_renderer_destroy(renderer);
                 return NULL;
             }
-    glDeleteShader(vertex);
+    /* Kept for the appearance variants, compiled when first needed. */
+    renderer->vertex_shader = vertex;
     glGenVertexArrays(1, &renderer->vertex_array);
     glGenBuffers(1, &renderer->vertex_buffer);
     glBindVertexArray(renderer->vertex_array);
@@ -220,6 +374,13 @@ void td_gles_renderer_destroy(td_gles_renderer *renderer) {
         for (int coverage = 0; coverage < COVERAGE_KINDS; coverage++)
             if (renderer->variants[textured][coverage].program)
                 glDeleteProgram(renderer->variants[textured][coverage].program);
+    for (int chain = 0; chain <= MAX_CLIP_CHAIN; chain++) {
+        for (int textured = 0; textured < 2; textured++)
+            if (renderer->appearance[textured][chain].program)
+                glDeleteProgram(renderer->appearance[textured][chain].program);
+        if (renderer->shadows[chain].program) glDeleteProgram(renderer->shadows[chain].program);
+    }
+    if (renderer->vertex_shader) glDeleteShader(renderer->vertex_shader);
     tdg_still_layers_destroy(renderer->still);
     free(renderer->order);
     free(renderer->ordered);
@@ -432,6 +593,150 @@ static enum coverage coverage_of(const td_layer *layer, const layer_box *box, do
     return COVERAGE_UNIFORM;
 }
 
+/* The appearance variant for a layer (`textured`, `chain` clipping layers) or its shadow's
+ * (`shadow`), compiled when first needed; NULL when it does not compile. */
+static const shader_variant *appearance_variant(td_gles_renderer *renderer, int textured,
+                                                int shadow, int chain) {
+    shader_variant *variant =
+        shadow ? &renderer->shadows[chain] : &renderer->appearance[textured][chain];
+    if (!variant->program) {
+        variant_kind kind = {textured, COVERAGE_DERIVATIVES, !shadow, shadow, chain};
+        if (make_variant(variant, renderer->vertex_shader, kind, NULL, 0) != 0) return NULL;
+        glUseProgram(variant->program);
+        glUniform1i(variant->texture, 0);
+    }
+    return variant;
+}
+
+/* The corner radius as drawn: at most half the box's shorter side (as CSS scales it down). */
+static double drawn_radius(const td_layer *layer, const layer_box *box) {
+    double r = layer->corner_radius > 0 ? layer->corner_radius : 0;
+    double half = fmin(box->size[0], box->size[1]) / 2;
+    return r < half ? r : half;
+}
+
+/* Over how many pixels a rounded edge of `layer` is spread, as Chromium draws it: a layer
+ * moved and scaled along the axes is rasterised at its drawn size (one pixel); a rotated or
+ * perspective one is rasterised in its own plane and drawn through the transform with
+ * bilinear filtering, which softens its edges further (measured against Chromium). */
+static double edge_softness(const td_layer *layer) {
+    const double *m = layer->transform;
+    int axis_aligned = m[1] == 0 && m[3] == 0 && m[4] == 0 && m[7] == 0 && m[15] == 1;
+    return axis_aligned ? 1.0 : 1.7;
+}
+
+/* Whether a layer's box maps to the container by a 2D-affine map (no perspective). */
+static int flat(const td_layer *layer) {
+    const double *m = layer->transform;
+    return m[3] == 0 && m[7] == 0 && m[15] == 1;
+}
+
+static int has_appearance(const td_layer *layer) {
+    return layer->corner_radius > 0 || (layer->border_width > 0 && layer->border_color[3] > 0);
+}
+
+static int has_shadow(const td_layer *layer) { return layer->shadow_color[3] > 0; }
+
+/* The layer of `frame` with id `id`, or NULL. */
+static const td_layer *layer_named(const td_frame *frame, const char *id) {
+    for (size_t i = 0; i < frame->layer_count; i++)
+        if (frame->layers[i] && strcmp(frame->layers[i]->id, id) == 0) return frame->layers[i];
+    return NULL;
+}
+
+/* The clipping layers of `layer`'s clipTo chain, nearest first, at most MAX_CLIP_CHAIN (a
+ * chain that comes back on itself stops there); returns how many. */
+static int clip_chain(const td_frame *frame, const td_layer *layer,
+                      const td_layer *chain[MAX_CLIP_CHAIN]) {
+    int count = 0;
+    for (const char *id = layer->clip_to; id && count < MAX_CLIP_CHAIN;) {
+        const td_layer *clip = layer_named(frame, id);
+        if (!clip || clip == layer) break;
+        for (int i = 0; i < count; i++)
+            if (chain[i] == clip) return count;
+        chain[count++] = clip;
+        id = clip->clip_to;
+    }
+    return count;
+}
+
+/* Sets the clipping uniforms of `variant`: for each clipping layer, the inverse of its
+ * homography (pixels to its unit coordinates) and its box and radius in points. A clipping
+ * layer whose map cannot be inverted clips everything away. */
+static void set_clip_uniforms(const shader_variant *variant, const td_layer *const *chain,
+                              int count, double scale, int viewport_height) {
+    GLfloat inverses[MAX_CLIP_CHAIN * 9], boxes[MAX_CLIP_CHAIN * 4];
+    /* Chromium draws a chain of flat clipping layers as nested clips in their own planes, and
+     * any other chain as a clip by the projected outline, drawn in the container's plane. */
+    int all_flat = 1;
+    for (int i = 0; i < count; i++) all_flat = all_flat && flat(chain[i]);
+    for (int i = 0; i < count; i++) {
+        layer_box box = box_of(chain[i], scale);
+        double h[3][3], inverse[3][3];
+        homography(chain[i], &box, scale, h);
+        if (invert3(h, inverse) != 0) memset(inverse, 0, sizeof inverse);
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) inverses[9 * i + 3 * r + c] = (GLfloat)inverse[r][c];
+        boxes[4 * i] = (GLfloat)box.size[0];
+        boxes[4 * i + 1] = (GLfloat)box.size[1];
+        boxes[4 * i + 2] = (GLfloat)drawn_radius(chain[i], &box);
+        boxes[4 * i + 3] = (GLfloat)(all_flat ? edge_softness(chain[i]) : 1.0);
+    }
+    glUniformMatrix3fv(variant->clip_inverse, count, GL_FALSE, inverses);
+    glUniform4fv(variant->clip_box, count, boxes);
+    glUniform1f(variant->viewport_height, (GLfloat)viewport_height);
+}
+
+/* A colour's bytes (straight alpha) as premultiplied floats. */
+static void premultiplied(const uint8_t rgba[4], GLfloat out[4]) {
+    float a = rgba[3] / 255.0f;
+    for (int i = 0; i < 3; i++) out[i] = rgba[i] / 255.0f * a;
+    out[3] = a;
+}
+
+/* The quad a shadow is drawn on, in unit coordinates of the box: the box moved by the offset
+ * and grown by 3σ and a pixel; -1 when a corner of it is at or behind the eye. */
+static int shadow_corners(const td_layer *layer, const layer_box *box, double scale,
+                          GLfloat out[8]) {
+    double sigma = layer->shadow_blur / 2, grow = 3 * sigma + 1 / scale;
+    double dx = layer->shadow_offset[0], dy = layer->shadow_offset[1];
+    double u0 = (fmin(0, dx) - grow) / box->size[0], u1 = 1 + (fmax(0, dx) + grow) / box->size[0];
+    double v0 = (fmin(0, dy) - grow) / box->size[1], v1 = 1 + (fmax(0, dy) + grow) / box->size[1];
+    double corners[4][2] = {{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}};
+    double h[3][3];
+    homography(layer, box, scale, h);
+    for (int i = 0; i < 4; i++) {
+        double w = corners[i][0] * h[0][2] + corners[i][1] * h[1][2] + h[2][2];
+        if (!(w > 1e-6)) return -1;
+        out[2 * i] = (GLfloat)corners[i][0];
+        out[2 * i + 1] = (GLfloat)corners[i][1];
+    }
+    return 0;
+}
+
+/* Sets the uniforms every variant takes from the layer's place. */
+static void set_place(const shader_variant *variant, const td_layer *layer, const layer_box *box) {
+    GLfloat matrix[16];
+    for (int i = 0; i < 16; i++) matrix[i] = (GLfloat)layer->transform[i];
+    glUniformMatrix4fv(variant->matrix, 1, GL_FALSE, matrix);
+    glUniform2f(variant->size, (GLfloat)box->size[0], (GLfloat)box->size[1]);
+    glUniform2f(variant->box_origin, (GLfloat)box->origin[0], (GLfloat)box->origin[1]);
+    glUniform2f(variant->anchor_point, (GLfloat)box->anchor_point[0],
+                (GLfloat)box->anchor_point[1]);
+    glUniform1f(variant->alpha, (GLfloat)(layer->alpha > 1 ? 1 : layer->alpha));
+}
+
+/* The softness of `layer`'s own edges (edge_softness): inside a chain of flat clipping layers
+ * Chromium rasterises it in the plane of the outermost one, so a rotated clipping layer
+ * softens it too. */
+static double layer_softness(const td_layer *layer, const td_layer *const *chain, int count) {
+    double softness = edge_softness(layer);
+    int all_flat = 1;
+    for (int i = 0; i < count; i++) all_flat = all_flat && flat(chain[i]);
+    for (int i = 0; all_flat && i < count; i++) softness = fmax(softness, edge_softness(chain[i]));
+    return softness;
+}
+
 int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int viewport_width,
                           int viewport_height, double scale) {
     if (!renderer || !frame || viewport_width <= 0 || viewport_height <= 0 || !(scale > 0))
@@ -462,13 +767,13 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
     glBindVertexArray(renderer->vertex_array);
     glBindBuffer(GL_ARRAY_BUFFER, renderer->vertex_buffer);
     glActiveTexture(GL_TEXTURE0);
+    GLfloat container[2] = {(GLfloat)(viewport_width / scale), (GLfloat)(viewport_height / scale)};
     for (int textured = 0; textured < 2; textured++)
         for (int coverage = 0; coverage < COVERAGE_KINDS; coverage++) {
             const shader_variant *variant = &renderer->variants[textured][coverage];
             glUseProgram(variant->program);
             glUniform1i(variant->texture, 0);
-            glUniform2f(variant->container, (GLfloat)(viewport_width / scale),
-                        (GLfloat)(viewport_height / scale));
+            glUniform2f(variant->container, container[0], container[1]);
         }
     const shader_variant *current = NULL;
     int blending = -1;
@@ -488,15 +793,54 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
         if (renderer->content && layer->content)
             texture = renderer->content(renderer->content_context, layer->content, w, h, scale);
         int has_background = layer->has_background && layer->background[3] > 0;
-        if (!texture && !has_background) continue;
+        int bordered = layer->border_width > 0 && layer->border_color[3] > 0;
+        int shadowed = has_shadow(layer);
+        if (!texture && !has_background && !bordered && !shadowed) continue;
         layer_box box = box_of(layer, scale);
         if (!(box.size[0] > 0) || !(box.size[1] > 0)) continue;
+        const td_layer *chain[MAX_CLIP_CHAIN];
+        int chained = layer->clip_to ? clip_chain(frame, layer, chain) : 0;
+        GLfloat background[4] = {0, 0, 0, 0};
+        if (has_background) premultiplied(layer->background, background);
 
+        if (shadowed) {
+            GLfloat corners[8];
+            const shader_variant *variant = appearance_variant(renderer, 0, 1, chained);
+            if (variant && shadow_corners(layer, &box, scale, corners) == 0) {
+                glUseProgram(variant->program);
+                current = variant;
+                if (blending != 1) glEnable(GL_BLEND);
+                blending = 1;
+                glUniform2f(variant->container, container[0], container[1]);
+                set_place(variant, layer, &box);
+                GLfloat colour[4];
+                premultiplied(layer->shadow_color, colour);
+                glUniform4fv(variant->shadow_colour, 1, colour);
+                glUniform1f(variant->sigma, (GLfloat)fmax(layer->shadow_blur / 2, 0.05 / scale));
+                glUniform2f(variant->shadow_offset, (GLfloat)layer->shadow_offset[0],
+                            (GLfloat)layer->shadow_offset[1]);
+                glUniform1f(variant->radius, (GLfloat)drawn_radius(layer, &box));
+                glUniform1f(variant->softness, (GLfloat)layer_softness(layer, chain, chained));
+                if (chained) set_clip_uniforms(variant, chain, chained, scale, viewport_height);
+                glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corners, corners);
+                glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+            }
+        }
+        if (!texture && !has_background && !bordered) continue;
+
+        const shader_variant *variant;
+        enum coverage coverage = COVERAGE_DERIVATIVES;
         GLfloat per_pixel[2] = {0, 0};
-        enum coverage coverage = coverage_of(layer, &box, scale, per_pixel);
-        int opaque = coverage == COVERAGE_NONE && has_background &&
+        int opaque = 0;
+        if (has_appearance(layer) || chained) {
+            variant = appearance_variant(renderer, texture != 0, 0, chained);
+            if (!variant) continue;
+        } else {
+            coverage = coverage_of(layer, &box, scale, per_pixel);
+            opaque = coverage == COVERAGE_NONE && has_background &&
                      layer->background[3] == 255 && layer->alpha >= 1;
-        const shader_variant *variant = &renderer->variants[texture != 0][coverage];
+            variant = &renderer->variants[texture != 0][coverage];
+        }
         if (variant != current) {
             glUseProgram(variant->program);
             current = variant;
@@ -509,23 +853,22 @@ int td_gles_renderer_draw(td_gles_renderer *renderer, const td_frame *frame, int
                 glDisable(GL_BLEND);
         }
 
-        GLfloat matrix[16], shift[2];
-        for (int i = 0; i < 16; i++) matrix[i] = (GLfloat)layer->transform[i];
-        glUniformMatrix4fv(variant->matrix, 1, GL_FALSE, matrix);
-        glUniform2f(variant->size, (GLfloat)box.size[0], (GLfloat)box.size[1]);
-        glUniform2f(variant->box_origin, (GLfloat)box.origin[0], (GLfloat)box.origin[1]);
-        glUniform2f(variant->anchor_point, (GLfloat)box.anchor_point[0],
-                    (GLfloat)box.anchor_point[1]);
-        if (has_background) {
-            float a = layer->background[3] / 255.0f;
-            glUniform4f(variant->background, layer->background[0] / 255.0f * a,
-                        layer->background[1] / 255.0f * a, layer->background[2] / 255.0f * a, a);
-        } else {
-            glUniform4f(variant->background, 0, 0, 0, 0);
-        }
-        glUniform1f(variant->alpha, (GLfloat)(layer->alpha > 1 ? 1 : layer->alpha));
+        if (variant->radius >= 0) glUniform2f(variant->container, container[0], container[1]);
+        set_place(variant, layer, &box);
+        glUniform4fv(variant->background, 1, background);
         if (coverage == COVERAGE_UNIFORM) glUniform2f(variant->per_pixel, per_pixel[0], per_pixel[1]);
+        if (variant->radius >= 0) {
+            GLfloat border[4] = {0, 0, 0, 0};
+            if (bordered) premultiplied(layer->border_color, border);
+            glUniform1f(variant->radius, (GLfloat)drawn_radius(layer, &box));
+            glUniform1f(variant->border_width, (GLfloat)(bordered ? layer->border_width : 0));
+            glUniform4fv(variant->border_colour, 1, border);
+            glUniform1f(variant->clips, layer->clips ? 1.0f : 0.0f);
+            glUniform1f(variant->softness, (GLfloat)layer_softness(layer, chain, chained));
+            if (chained) set_clip_uniforms(variant, chain, chained, scale, viewport_height);
+        }
         if (texture) {
+            GLfloat shift[2];
             content_shift(layer, &box, scale, shift);
             glUniform2f(variant->content_shift, shift[0], shift[1]);
             glBindTexture(GL_TEXTURE_2D, texture);

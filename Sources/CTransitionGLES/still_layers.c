@@ -35,6 +35,7 @@ static void forget(tdg_still_layers *still) {
     for (size_t i = 0; i < still->previous_count; i++) {
         free((char *)still->previous[i].layer.id);
         free((char *)still->previous[i].layer.content);
+        free((char *)still->previous[i].layer.clip_to);
     }
     still->previous_count = 0;
     still->kept = 0;
@@ -63,7 +64,14 @@ static int same_layer(const kept_layer *kept, const td_layer *layer) {
            a->has_background == layer->has_background &&
            (!a->has_background ||
             memcmp(a->background, layer->background, sizeof a->background) == 0) &&
-           same_text(a->id, layer->id) && same_text(a->content, layer->content);
+           same_text(a->id, layer->id) && same_text(a->content, layer->content) &&
+           a->corner_radius == layer->corner_radius && a->clips == layer->clips &&
+           a->border_width == layer->border_width &&
+           memcmp(a->border_color, layer->border_color, sizeof a->border_color) == 0 &&
+           memcmp(a->shadow_color, layer->shadow_color, sizeof a->shadow_color) == 0 &&
+           a->shadow_blur == layer->shadow_blur &&
+           memcmp(a->shadow_offset, layer->shadow_offset, sizeof a->shadow_offset) == 0 &&
+           same_text(a->clip_to, layer->clip_to);
 }
 
 /* Copies the `width` × `height` pixels at (0, 0) from framebuffer `from` to `to`, and binds
@@ -86,8 +94,11 @@ size_t tdg_still_layers_restore(tdg_still_layers *still, const td_layer *const *
                                 size_t *unchanged) {
     size_t same = 0;
     if (width == still->width && height == still->height && scale == still->scale)
+        /* A clipped layer's drawing depends on its clipping layers too: the still run ends
+         * before it. */
         while (same < count && same < still->previous_count &&
-               same_layer(&still->previous[same], ordered[same]))
+               same_layer(&still->previous[same], ordered[same]) &&
+               !(ordered[same] && ordered[same]->clip_to))
             same++;
     *unchanged = same;
     if (still->kept == 0 || still->kept > same) {
@@ -148,6 +159,7 @@ int tdg_still_layers_remember(tdg_still_layers *still, const td_layer *const *or
             copy->layer = *ordered[i];
             copy->layer.id = copy_text(ordered[i]->id, &failed);
             copy->layer.content = copy_text(ordered[i]->content, &failed);
+            copy->layer.clip_to = copy_text(ordered[i]->clip_to, &failed);
         }
         still->previous_count = i + 1;
     }

@@ -149,7 +149,31 @@ public final class NativeRenderer {
     if let content = layer["content"], content != .null {
       record.content = copy(content.serialized)
     }
+    Self.appearance(layer, into: &record, copy: copy)
     return record
+  }
+
+  /// The layer's appearance members (docs/renderers.md, "Appearance") onto `record`, each at
+  /// its default when absent or not of its form.
+  static func appearance(
+    _ layer: [String: JSONValue], into record: inout td_layer,
+    copy: (String) -> UnsafePointer<CChar>
+  ) {
+    record.corner_radius = max(0, layer["cornerRadius"]?.numberValue ?? 0)
+    record.clips = layer["clips"]?.boolValue == true ? 1 : 0
+    if let border = layer["border"], let colour = border["color"]?.stringValue.flatMap(Self.colour)
+    {
+      record.border_width = max(0, border["width"]?.numberValue ?? 0)
+      record.border_color = colour
+    }
+    if let shadow = layer["shadow"], let colour = shadow["color"]?.stringValue.flatMap(Self.colour)
+    {
+      record.shadow_color = colour
+      record.shadow_blur = max(0, shadow["blur"]?.numberValue ?? 0)
+      let offset = (shadow["offset"]?.arrayValue ?? []).compactMap(\.numberValue)
+      if offset.count == 2 { record.shadow_offset = (offset[0], offset[1]) }
+    }
+    if let clipTo = layer["clipTo"]?.stringValue { record.clip_to = copy(clipTo) }
   }
 
   /// `#rrggbbaa` as its four bytes.

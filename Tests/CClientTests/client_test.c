@@ -760,6 +760,79 @@ static void test_decoder_hostile_lines(void) {
     td_decoder_destroy(decoder);
 }
 
+/* Appearance members: decoded from a key frame, applied from deltas (a member returning to its
+ * default is written with the default), bad values refused like the other members. */
+static void test_decoder_appearance(void) {
+    td_decoder *decoder = td_decoder_new(NULL);
+    const td_event *event;
+    const char *key = "{\"event\":\"frame\",\"session\":\"s\",\"seq\":0,\"t\":0,\"progress\":0,\"layers\":["
+                      "{\"id\":\"card\",\"frame\":[0,0,100,50],\"z\":0,\"background\":\"#ffffffff\",\"cornerRadius\":12.5,"
+                      "\"clips\":true,\"border\":{\"width\":2,\"color\":\"#ff000080\"},"
+                      "\"shadow\":{\"color\":\"#00000040\",\"blur\":16,\"offset\":[0,-4]}},"
+                      "{\"id\":\"photo\",\"frame\":[0,0,200,200],\"z\":1,\"clipTo\":\"card\"}],\"key\":true}";
+    CHECK(td_decoder_feed_line(decoder, key, strlen(key), &event) == TD_OK, "appearance key frame: %s",
+          td_decoder_error(decoder)->message);
+    if (event && event->type == TD_EVENT_FRAME && event->frame->layer_count == 2) {
+        const td_layer *card = event->frame->layers[0], *photo = event->frame->layers[1];
+        CHECK(card->size >= offsetof(td_layer, clip_to) + sizeof card->clip_to, "size %u", card->size);
+        CHECK(card->corner_radius == 12.5 && card->clips == 1, "radius %g clips %d", card->corner_radius, card->clips);
+        CHECK(card->border_width == 2 && card->border_color[0] == 255 && card->border_color[3] == 128, "border");
+        CHECK(card->shadow_color[3] == 0x40 && card->shadow_blur == 16 && card->shadow_offset[0] == 0 &&
+                  card->shadow_offset[1] == -4, "shadow");
+        CHECK(card->clip_to == NULL, "card clipTo");
+        CHECK(photo->clip_to && strcmp(photo->clip_to, "card") == 0, "photo clipTo");
+        CHECK(photo->corner_radius == 0 && !photo->clips && photo->border_width == 0 && photo->shadow_color[3] == 0,
+              "photo defaults");
+    }
+    const char *delta = "{\"event\":\"frame\",\"session\":\"s\",\"seq\":1,\"t\":0,\"progress\":0,\"layers\":["
+                        "{\"id\":\"card\",\"cornerRadius\":0,\"clips\":false,\"border\":{\"width\":0,\"color\":\"#00000000\"},"
+                        "\"shadow\":{\"color\":\"#00000000\",\"blur\":0,\"offset\":[0,0]}},"
+                        "{\"id\":\"photo\",\"clipTo\":null,\"cornerRadius\":3}],\"key\":false}";
+    CHECK(td_decoder_feed_line(decoder, delta, strlen(delta), &event) == TD_OK, "appearance delta: %s",
+          td_decoder_error(decoder)->message);
+    if (event && event->type == TD_EVENT_FRAME && event->frame->layer_count == 2) {
+        const td_layer *card = event->frame->layers[0], *photo = event->frame->layers[1];
+        CHECK(card->corner_radius == 0 && !card->clips && card->border_width == 0 && card->border_color[3] == 0 &&
+                  card->shadow_color[3] == 0 && card->shadow_blur == 0, "card back to its defaults");
+        CHECK(photo->clip_to == NULL && photo->corner_radius == 3, "photo after the delta");
+    }
+    const char *again = "{\"event\":\"frame\",\"session\":\"s\",\"seq\":2,\"t\":0,\"progress\":0,\"layers\":["
+                        "{\"id\":\"photo\",\"clipTo\":\"card\"}],\"key\":false}";
+    CHECK(td_decoder_feed_line(decoder, again, strlen(again), &event) == TD_OK && event &&
+              event->frame->layers[1]->clip_to && strcmp(event->frame->layers[1]->clip_to, "card") == 0,
+          "clipTo set by a delta: %s", td_decoder_error(decoder)->message);
+    static const char *const bad[][2] = {
+        {"a negative cornerRadius", "\"cornerRadius\":-1"},
+        {"a cornerRadius that is a string", "\"cornerRadius\":\"4\""},
+        {"an infinite cornerRadius", "\"cornerRadius\":1e999"},
+        {"clips that is a number", "\"clips\":1"},
+        {"a negative border width", "\"border\":{\"width\":-2,\"color\":\"#000000ff\"}"},
+        {"a border without its color", "\"border\":{\"width\":2}"},
+        {"a border colour that is not one", "\"border\":{\"width\":2,\"color\":\"red\"}"},
+        {"a border that is a number", "\"border\":2"},
+        {"a negative shadow blur", "\"shadow\":{\"color\":\"#000000ff\",\"blur\":-1,\"offset\":[0,0]}"},
+        {"a shadow offset of one number", "\"shadow\":{\"color\":\"#000000ff\",\"blur\":1,\"offset\":[0]}"},
+        {"a shadow without its offset", "\"shadow\":{\"color\":\"#000000ff\",\"blur\":1}"},
+        {"a clipTo that is a number", "\"clipTo\":3"},
+        {"a clipTo naming no layer", "\"clipTo\":\"nowhere\""},
+        {"a layer clipped to itself", "\"clipTo\":\"a\""},
+        {"a clipTo loop", "\"clipTo\":\"b\"},{\"id\":\"b\",\"frame\":[0,0,1,1],\"z\":0,\"clipTo\":\"a\""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char line[512];
+        snprintf(line, sizeof line,
+                 "{\"event\":\"frame\",\"session\":\"s2\",\"seq\":0,\"t\":0,\"progress\":0,\"layers\":["
+                 "{\"id\":\"a\",\"frame\":[0,0,1,1],\"z\":0,%s}],\"key\":true}", bad[i][1]);
+        expect_line(decoder, bad[i][0], line, TD_ERR_MALFORMED);
+    }
+    const char *loop = "{\"event\":\"frame\",\"session\":\"s\",\"seq\":3,\"t\":0,\"progress\":0,\"layers\":["
+                       "{\"id\":\"card\",\"clipTo\":\"photo\"}],\"key\":false}";
+    expect_line(decoder, "a delta that closes a clipTo loop", loop, TD_ERR_MALFORMED);
+    const char *after = "{\"event\":\"frame\",\"session\":\"s\",\"seq\":4,\"t\":0,\"progress\":0,\"layers\":[],\"key\":false}";
+    expect_line(decoder, "a delta after the refused one", after, TD_ERR_NO_KEY_FRAME);
+    td_decoder_destroy(decoder);
+}
+
 static void test_default_socket_path(void) {
     char path[512];
     setenv("TRANSITIOND_SOCKET", "/run/x.sock", 1);
@@ -927,6 +1000,7 @@ int main(int argc, char **argv) {
     snprintf(socket_path, sizeof socket_path, "%s/d.sock", directory);
     test_default_socket_path();
     test_decoder_hostile_lines();
+    test_decoder_appearance();
     test_no_swift_library();
     start_daemon();
     test_hello();

@@ -49,6 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 const td_layer *layer = frame->layers[i];
                 sum += layer->frame[2] + layer->transform[15] + layer->alpha + (double)strlen(layer->id);
                 if (layer->content) sum += (double)strlen(layer->content);
+                sum += layer->corner_radius + layer->border_width + layer->shadow_blur + layer->shadow_offset[1];
+                if (layer->clip_to) sum += (double)strlen(layer->clip_to);
             }
             sum += (double)strlen(frame->session);
         } else if (status != TD_OK && td_decoder_error(decoder)->message[0] == '\0') {

@@ -6,7 +6,7 @@ import TransitionJSON
 /// The native renderer's still layers (td_gles_renderer_keep_still_layers): a clip drawn by one
 /// renderer, which copies back the layers that did not change, has the pixels of each frame
 /// drawn by a renderer of its own.
-@Suite struct NativeRendererStillLayersTests {
+@Suite(.serialized) struct NativeRendererStillLayersTests {
   /// A layer of a frame event.
   static func layer(
     _ id: String, frame: [Double], background: String, alpha: Double = 1, z: Double,
@@ -39,6 +39,18 @@ import TransitionJSON
     ]
   }
 
+  /// Frame `step` of a clip whose bottom layer never changes but is clipped (`clipTo`) to a
+  /// rounded card above it that grows: the clipped layer's pixels change with its clip.
+  static func clippedFrame(_ step: Int) -> [String: JSONValue] {
+    let grown = 30 + Double(step) * 9
+    var clipped = layer("picture", frame: [0, 0, 120, 90], background: "#3080e0ff", z: 0)
+    clipped = .object((clipped.objectValue ?? [:]).merging(["clipTo": .string("card")]) { $1 })
+    var card = layer(
+      "card", frame: [60 - grown, 45 - grown / 2, 2 * grown, grown], background: "#ffffff20", z: 1)
+    card = .object((card.objectValue ?? [:]).merging(["cornerRadius": .number(12)]) { $1 })
+    return ["seq": .number(Double(step)), "layers": .array([clipped, card])]
+  }
+
   static func renderer() throws -> NativeRenderer {
     try NativeRenderer(
       container: (120, 90), scale: 2, background: "#000000", images: nil, drawsContent: false)
@@ -58,6 +70,18 @@ import TransitionJSON
         "frame \(step): \(differing) bytes")
       if let previous { #expect(kept != previous || position == 3, "frame \(step) moved") }
       previous = kept
+    }
+  }
+
+  @Test func aLayerClippedToAMovingLayerIsDrawnAgain() throws {
+    let steps = [0, 1, 2, 3]
+    let alone = try steps.map { try Self.renderer().render(Self.clippedFrame($0)) }
+    let clip = try Self.renderer()
+    for (position, step) in steps.enumerated() {
+      let kept = clip.render(Self.clippedFrame(step))
+      let differing = zip(kept, alone[position]).filter { $0 != $1 }.count
+      #expect(differing == 0, "frame \(step): \(differing) bytes")
+      if position > 0 { #expect(alone[position] != alone[position - 1], "frame \(step) grew") }
     }
   }
 }

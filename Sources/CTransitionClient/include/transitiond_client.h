@@ -113,6 +113,15 @@ typedef struct td_layer {
     double quad_w[4];       /* each corner's homogeneous w, in the same order */
     int has_affine;         /* 1 when one affine map draws the layer */
     double affine[6];       /* a, b, c, d, tx, ty: (x, y) is drawn at (a x + c y + tx, b x + d y + ty) */
+    /* Appearance (docs/renderers.md, "Appearance"); defaults when absent. */
+    double corner_radius;       /* points; 0 when absent */
+    int clips;                  /* 1: content clipped to the rounded box */
+    double border_width;        /* points, drawn inside the box edge; 0 when absent */
+    uint8_t border_color[4];    /* r, g, b, a: sRGB, straight alpha */
+    uint8_t shadow_color[4];    /* r, g, b, a; a == 0: no shadow */
+    double shadow_blur;         /* CSS blur radius, points (Gaussian sigma = blur / 2) */
+    double shadow_offset[2];    /* dx, dy, points */
+    const char *clip_to;        /* id of the clipping layer (one of this frame's), or NULL; owned by the frame */
 } td_layer;
 
 /** A whole frame of one session. Owned by the library; valid until the call the docs name. */
