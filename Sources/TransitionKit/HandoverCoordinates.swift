@@ -31,17 +31,20 @@ struct HandoverCoordinates: Equatable, Sendable {
     return fields
   }
 
-  /// The slots of this layout that `property` moves; empty for `hidden` and `z`, which are
-  /// not blended.
+  /// The slots of this layout that `property` moves; empty for the fields a blend does not
+  /// write (`hidden`, `z`, `clips`, `clipTo`, the border and the shadow).
   func slots(of property: LayerProperty) -> Range<Int> {
-    let transformStart = blendsBackground ? 11 : 7
+    let transformStart = blendsBackground ? 12 : 8
     let count = transformStart + (decomposes ? 17 : 16)
     switch property {
     case .frame, .position, .size: return 0..<4
     case .anchor: return 4..<6
     case .alpha: return 6..<7
-    case .background: return blendsBackground ? 7..<11 : 0..<0
-    case .hidden, .z: return 0..<0
+    case .cornerRadius: return 7..<8
+    case .background: return blendsBackground ? 8..<12 : 0..<0
+    case .hidden, .z, .clips, .borderWidth, .borderColor, .shadowColor, .shadowBlur,
+      .shadowOffset, .clipTo:
+      return 0..<0
     case .transform, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY, .translationX,
       .translationY, .translationZ, .perspective:
       return transformStart..<count
