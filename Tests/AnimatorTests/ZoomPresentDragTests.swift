@@ -21,8 +21,7 @@ import TransitionKit
       matched
       ? ["detail-image", "zoom-present.origin"]
       : [
-        "zoom-present.window", "zoom-present.from-background", "detail-image", "detail-caption",
-        "detail-toolbar",
+        "zoom-present.from-background", "detail-image", "detail-caption", "detail-toolbar",
         "zoom-present.origin",
       ]
     #expect(gesture.hold == expected)
