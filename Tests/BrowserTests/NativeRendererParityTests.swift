@@ -34,6 +34,56 @@ struct NativeRendererParityTests {
     }
   }
 
+  /// Draws frames `indices` of `session` of the recording at `path` with the native renderer
+  /// and in Chromium (`browser`, 390 × 844), with and without content, and checks each pair within
+  /// these limits; returns the worst shares, without and with content.
+  static func compare(
+    _ path: String, session: String?, indices: (Int) -> [Int], name: String,
+    browser: HeadlessBrowser
+  ) throws -> [Double] {
+    let viewer = try #require(
+      ViewerPage.directory(executableDirectory: TransitionctlProducts.directory.path))
+    let images = TransitionctlProducts.scenes.appendingPathComponent("images").path
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let recorded = try RecordedSession(recording: bytes, session: session)
+    let frames = try RecordedFrames(recording: bytes, session: recorded.id).frames
+    var worst: [Double] = []
+    for drawsContent in [false, true] {
+      let native = try NativeRenderer(
+        container: recorded.container, scale: 1, background: "#000000", images: images,
+        drawsContent: drawsContent)
+      let tab = try ViewerCapture(
+        browser: browser,
+        page: ViewerCapture.Page(
+          viewer: URL(fileURLWithPath: viewer).appendingPathComponent("index.html"),
+          recording: URL(fileURLWithPath: path), session: recorded.id,
+          container: recorded.container, scale: 1, background: "#000000",
+          images: URL(fileURLWithPath: images, isDirectory: true), drawsContent: drawsContent))
+      defer { tab.close() }
+      var largest = 0.0
+      for index in indices(frames.count) {
+        let chromium = try PNGImage(data: try tab.capture(frame: index))
+        try #require(
+          chromium.width == native.pixelSize.width && chromium.height == native.pixelSize.height)
+        let share = differingShare(
+          native.render(frames[index]), chromium.pixels)
+        largest = max(largest, share)
+        let limit =
+          drawsContent
+          ? contentLimit
+          : hasRoundedEdges(frames[index]) ? AppearanceDrawingTests.geometryLimit : geometryLimit
+        #expect(
+          share <= limit,
+          "\(name) frame \(index) \(drawsContent ? "with" : "without") content: \(share * 100) %")
+      }
+      worst.append(largest)
+    }
+    print(
+      String(
+        format: "%@: %.3f %% without content, %.3f %% with", name, worst[0] * 100, worst[1] * 100))
+    return worst
+  }
+
   /// The share of pixels of two RGBA pictures of one size where a colour channel differs by
   /// more than ``threshold``.
   static func differingShare(_ a: [UInt8], _ b: [UInt8]) -> Double {
@@ -62,9 +112,6 @@ struct NativeRendererParityTests {
     defer { daemon.stop() }
     let directory = try TransitionctlTemporaryDirectory()
     defer { directory.remove() }
-    let viewer = try #require(
-      ViewerPage.directory(executableDirectory: TransitionctlProducts.directory.path))
-    let images = TransitionctlProducts.scenes.appendingPathComponent("images").path
     let browser = try HeadlessBrowser(
       executable: try #require(HeadlessChromium.executable), width: 390, height: 844)
     defer { browser.close() }
@@ -75,40 +122,9 @@ struct NativeRendererParityTests {
       let played = try TransitionctlRun.run(
         ["play", scene.path, "--virtual", "--fps", "20", "--out", path], socket: daemon.socketPath)
       try #require(played.status == 0, "\(name): \(played.stderr)")
-      let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-      let session = try RecordedSession(recording: bytes, session: nil)
-      let frames = try RecordedFrames(recording: bytes, session: session.id).frames
-      var figures: [String] = []
-      for drawsContent in [false, true] {
-        let native = try NativeRenderer(
-          container: session.container, scale: 1, background: "#000000", images: images,
-          drawsContent: drawsContent)
-        let tab = try ViewerCapture(
-          browser: browser,
-          page: ViewerCapture.Page(
-            viewer: URL(fileURLWithPath: viewer).appendingPathComponent("index.html"),
-            recording: URL(fileURLWithPath: path), session: session.id,
-            container: session.container, scale: 1, background: "#000000",
-            images: URL(fileURLWithPath: images, isDirectory: true), drawsContent: drawsContent))
-        defer { tab.close() }
-        var worst = 0.0
-        for index in Self.instants(frames.count) {
-          let chromium = try PNGImage(data: try tab.capture(frame: index))
-          try #require(
-            chromium.width == native.pixelSize.width && chromium.height == native.pixelSize.height)
-          let share = Self.differingShare(native.render(frames[index]), chromium.pixels)
-          worst = max(worst, share)
-          let limit =
-            drawsContent
-            ? Self.contentLimit
-            : Self.hasRoundedEdges(frames[index])
-              ? AppearanceDrawingTests.geometryLimit : Self.geometryLimit
-          #expect(
-            share <= limit,
-            "\(name) frame \(index) \(drawsContent ? "with" : "without") content: \(share * 100) %")
-        }
-        figures.append(String(format: "%.3f %%", worst * 100))
-      }
+      let worst = try Self.compare(
+        path, session: nil, indices: Self.instants, name: name, browser: browser)
+      let figures = worst.map { String(format: "%.3f %%", $0 * 100) }
       lines.append("| `\(name)` | \(figures[0]) | \(figures[1]) |")
     }
     print(

@@ -98,57 +98,6 @@ struct ViewerInterruptionTests {
     }
   }
 
-  /// Draws frames `indices` of `session` of the recording at `path` with the native renderer
-  /// and in Chromium, with and without content, and checks each pair within
-  /// NativeRendererParityTests's limits; returns the worst shares, without and with content.
-  static func compare(
-    _ path: String, session: String?, indices: (Int) -> [Int], name: String
-  ) throws -> [Double] {
-    let viewer = try #require(
-      ViewerPage.directory(executableDirectory: TransitionctlProducts.directory.path))
-    let images = TransitionctlProducts.scenes.appendingPathComponent("images").path
-    let browser = try HeadlessBrowser(
-      executable: try #require(HeadlessChromium.executable), width: 390, height: 844)
-    defer { browser.close() }
-    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-    let recorded = try RecordedSession(recording: bytes, session: session)
-    let frames = try RecordedFrames(recording: bytes, session: recorded.id).frames
-    var worst: [Double] = []
-    for drawsContent in [false, true] {
-      let native = try NativeRenderer(
-        container: recorded.container, scale: 1, background: "#000000", images: images,
-        drawsContent: drawsContent)
-      let tab = try ViewerCapture(
-        browser: browser,
-        page: ViewerCapture.Page(
-          viewer: URL(fileURLWithPath: viewer).appendingPathComponent("index.html"),
-          recording: URL(fileURLWithPath: path), session: recorded.id,
-          container: recorded.container, scale: 1, background: "#000000",
-          images: URL(fileURLWithPath: images, isDirectory: true), drawsContent: drawsContent))
-      defer { tab.close() }
-      var largest = 0.0
-      for index in indices(frames.count) {
-        let chromium = try PNGImage(data: try tab.capture(frame: index))
-        try #require(
-          chromium.width == native.pixelSize.width && chromium.height == native.pixelSize.height)
-        let share = NativeRendererParityTests.differingShare(
-          native.render(frames[index]), chromium.pixels)
-        largest = max(largest, share)
-        let limit =
-          drawsContent
-          ? NativeRendererParityTests.contentLimit : NativeRendererParityTests.geometryLimit
-        #expect(
-          share <= limit,
-          "\(name) frame \(index) \(drawsContent ? "with" : "without") content: \(share * 100) %")
-      }
-      worst.append(largest)
-    }
-    print(
-      String(
-        format: "%@: %.3f %% without content, %.3f %% with", name, worst[0] * 100, worst[1] * 100))
-    return worst
-  }
-
   @Test("the handover's frames: the native renderer matches Chromium")
   func handoverDrawsAlike() throws {
     let daemon = try TransitionctlDaemon()
@@ -156,14 +105,17 @@ struct ViewerInterruptionTests {
     let directory = try TransitionctlTemporaryDirectory()
     defer { directory.remove() }
     let recording = try InterruptedRecording(daemon: daemon, directory: directory, fps: 20)
+    let browser = try HeadlessBrowser(
+      executable: try #require(HeadlessChromium.executable), width: 390, height: 844)
+    defer { browser.close() }
     // The push's last frame (the handover instant), the pop's first frames and its end.
-    _ = try Self.compare(
+    _ = try NativeRendererParityTests.compare(
       recording.path, session: InterruptedRecording.push, indices: { [$0 - 1] },
-      name: "album-flip push held at 40 %")
-    _ = try Self.compare(
+      name: "album-flip push held at 40 %", browser: browser)
+    _ = try NativeRendererParityTests.compare(
       recording.path, session: InterruptedRecording.pop,
       indices: { count in [0, 1, 2, 3, 5, count / 2, count - 1] },
-      name: "album-flip pop interrupting it")
+      name: "album-flip pop interrupting it", browser: browser)
   }
 
   @Test("reduced motion: the native renderer matches Chromium on the dissolve")
@@ -172,6 +124,9 @@ struct ViewerInterruptionTests {
     defer { daemon.stop() }
     let directory = try TransitionctlTemporaryDirectory()
     defer { directory.remove() }
+    let browser = try HeadlessBrowser(
+      executable: try #require(HeadlessChromium.executable), width: 390, height: 844)
+    defer { browser.close() }
     for name in ["album-flip-push", "morph-push"] {
       let path = directory.file("\(name)-reduced.ndjson")
       let scene = TransitionctlProducts.scenes.appendingPathComponent("\(name).json").path
@@ -179,9 +134,9 @@ struct ViewerInterruptionTests {
         ["play", scene, "--virtual", "--fps", "20", "--reduce-motion", "--out", path],
         socket: daemon.socketPath)
       try #require(played.status == 0, "\(played.stderr)")
-      _ = try Self.compare(
+      _ = try NativeRendererParityTests.compare(
         path, session: nil, indices: NativeRendererParityTests.instants,
-        name: "\(name) reduced")
+        name: "\(name) reduced", browser: browser)
     }
   }
 
