@@ -8,18 +8,16 @@ import Testing
 /// layers, and the plotted curve, computed from the timeline, passes through the frames' values.
 @Suite("viewer: the timeline inspector", .serialized)
 struct ViewerInspectorTests {
-  @Test(
-    "album-flip push: a lane per animated layer; each photo's alpha curve through every frame",
-    .enabled(if: HeadlessChromium.missingReason == nil, "\(HeadlessChromium.missingReason ?? "")"))
-  func albumPush() throws {
-    let daemon = try TransitionctlDaemon()
-    defer { daemon.stop() }
-    let directory = try TransitionctlTemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.file("flip.ndjson")
-    let scene = TransitionctlProducts.scenes.appendingPathComponent("album-flip-push.json").path
+  /// Plays the example scene `scene` on the virtual clock at 30 fps with `flags` into `path`
+  /// (the `begin` event carries the timeline); returns the recording and the ids of the
+  /// timeline's animated layers.
+  static func played(
+    _ scene: String, flags: [String], into path: String, daemon: TransitionctlDaemon
+  ) throws -> (path: String, recording: TransitionctlRecording, animated: [String]) {
+    let scene = TransitionctlProducts.scenes.appendingPathComponent("\(scene).json").path
     let played = try TransitionctlRun.run(
-      ["play", scene, "--virtual", "--fps", "30", "--out", path], socket: daemon.socketPath)
+      ["play", scene, "--virtual", "--fps", "30"] + flags + ["--out", path],
+      socket: daemon.socketPath)
     #expect(played.status == 0, "\(played.stderr)")
     let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
       try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -29,6 +27,19 @@ struct ViewerInspectorTests {
     let layers = try #require(timeline["layers"] as? [[String: Any]])
     let animated = layers.filter { !(($0["tracks"] as? [Any]) ?? []).isEmpty }
       .compactMap { $0["id"] as? String }
+    return (path, recording, animated)
+  }
+
+  @Test(
+    "album-flip push: a lane per animated layer; each photo's alpha curve through every frame",
+    .enabled(if: HeadlessChromium.missingReason == nil, "\(HeadlessChromium.missingReason ?? "")"))
+  func albumPush() throws {
+    let daemon = try TransitionctlDaemon()
+    defer { daemon.stop() }
+    let directory = try TransitionctlTemporaryDirectory()
+    defer { directory.remove() }
+    let (path, recording, animated) = try Self.played(
+      "album-flip-push", flags: [], into: directory.file("flip.ndjson"), daemon: daemon)
     #expect(animated.count > 10)
     // The grid's cells, photo-1 … photo-15 (not photo-grid-navbar).
     let photos = animated.filter {
@@ -74,21 +85,10 @@ struct ViewerInspectorTests {
     defer { daemon.stop() }
     let directory = try TransitionctlTemporaryDirectory()
     defer { directory.remove() }
-    let path = directory.file("reduced.ndjson")
-    let scene = TransitionctlProducts.scenes.appendingPathComponent("album-flip-push.json").path
-    let played = try TransitionctlRun.run(
-      ["play", scene, "--virtual", "--fps", "30", "--reduce-motion", "--out", path],
-      socket: daemon.socketPath)
-    #expect(played.status == 0, "\(played.stderr)")
-    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
-      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-    }
-    let recording = try TransitionctlRecording(lines)
+    let (path, recording, animated) = try Self.played(
+      "album-flip-push", flags: ["--reduce-motion"], into: directory.file("reduced.ndjson"),
+      daemon: daemon)
     #expect(recording.begin["motion"] as? String == "reduced")
-    let timeline = try #require(recording.begin["timeline"] as? [String: Any], "no timeline")
-    let layers = try #require(timeline["layers"] as? [[String: Any]])
-    let animated = layers.filter { !(($0["tracks"] as? [Any]) ?? []).isEmpty }
-      .compactMap { $0["id"] as? String }
     // The dissolve animates the photo screen alone (its background and its layers).
     #expect(animated.count > 1)
     #expect(animated.first == "album-flip.to-background")
@@ -123,19 +123,8 @@ struct ViewerInspectorTests {
     defer { daemon.stop() }
     let directory = try TransitionctlTemporaryDirectory()
     defer { directory.remove() }
-    let path = directory.file("morph.ndjson")
-    let scene = TransitionctlProducts.scenes.appendingPathComponent("morph-push.json").path
-    let played = try TransitionctlRun.run(
-      ["play", scene, "--virtual", "--fps", "30", "--out", path], socket: daemon.socketPath)
-    #expect(played.status == 0, "\(played.stderr)")
-    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
-      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-    }
-    let recording = try TransitionctlRecording(lines)
-    let timeline = try #require(recording.begin["timeline"] as? [String: Any], "no timeline")
-    let layers = try #require(timeline["layers"] as? [[String: Any]])
-    let animated = layers.filter { !(($0["tracks"] as? [Any]) ?? []).isEmpty }
-      .compactMap { $0["id"] as? String }
+    let (path, recording, animated) = try Self.played(
+      "morph-push", flags: [], into: directory.file("morph.ndjson"), daemon: daemon)
     // The three pairs (avatar, title, picture): both layers of each morph and get a lane.
     let pairs = [
       "row-2-avatar", "detail-avatar", "row-2-title", "detail-title", "row-2-picture",
