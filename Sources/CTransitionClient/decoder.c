@@ -67,6 +67,7 @@ void td_decoder_destroy(td_decoder *decoder) {
                             &decoder->animator, &decoder->operation,    &decoder->clock,
                             &decoder->encoding, &decoder->text};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) td_buffer_free(buffers[i]);
+    free(decoder->clip_scratch);
     free(decoder);
 }
 
@@ -601,22 +602,72 @@ static int apply_delta_layers(td_decoder *decoder, td_json_cursor *cursor, td_fr
     return TD_OK;
 }
 
+/* A 64-bit FNV-1a hash of `length` bytes at `bytes`. */
+static uint64_t id_hash(const char *bytes, size_t length) {
+    uint64_t hash = 14695981039346656037u;
+    for (size_t i = 0; i < length; i++) hash = (hash ^ (unsigned char)bytes[i]) * 1099511628211u;
+    return hash;
+}
+
 /* Every `clipTo` of the frame names one of its layers, and no chain of them comes back to
- * where it started (a layer clipped by itself included). */
+ * where it started (a layer clipped by itself included). Linear in the layers: one table of
+ * their ids (open addressing, at most half full) resolves each `clipTo` to its layer, and each
+ * chain is followed once, a chain that meets one already followed taking that one's answer. */
 static int check_clip_targets(td_decoder *decoder, const td_frame_state *state) {
-    for (size_t i = 0; i < state->count; i++) {
-        const td_layer *layer = &state->slots[i]->layer;
-        size_t steps = 0;
-        while (layer->clip_to) {
-            size_t target = find_layer(state, layer->clip_to, strlen(layer->clip_to), 0);
-            if (target == (size_t)-1)
-                return td_decoder_fail(decoder, TD_ERR_MALFORMED, "layer %.200s is clipped to %.200s, which the frame lacks",
-                                       layer->id, layer->clip_to);
-            if (target == i || ++steps > state->count)
-                return td_decoder_fail(decoder, TD_ERR_MALFORMED, "layer %.200s's clipTo chain forms a loop",
-                                       state->slots[i]->layer.id);
-            layer = &state->slots[target]->layer;
+    size_t count = state->count, first = 0;
+    while (first < count && !state->slots[first]->layer.clip_to) first++;
+    if (first == count) return TD_OK;
+    size_t buckets = 16;
+    while (buckets < 2 * count) buckets *= 2;
+    /* The table's buckets (a layer's index + 1, 0 empty), then each layer's next layer along
+     * its chain, then each layer's mark: 0 not followed, 1 on the path followed, 2 done. */
+    size_t needed = buckets + 2 * count;
+    if (decoder->clip_scratch_capacity < needed) {
+        size_t *grown = realloc(decoder->clip_scratch, needed * sizeof *grown);
+        if (!grown) return td_decoder_fail(decoder, TD_ERR_NO_MEMORY, "out of memory");
+        decoder->clip_scratch = grown;
+        decoder->clip_scratch_capacity = needed;
+    }
+    size_t *table = decoder->clip_scratch, *next = table + buckets, *mark = next + count;
+    memset(table, 0, buckets * sizeof *table);
+    for (size_t i = 0; i < count; i++) {
+        const td_buffer *id = &state->slots[i]->id;
+        for (size_t b = (size_t)id_hash(id->bytes, id->length) & (buckets - 1);; b = (b + 1) & (buckets - 1)) {
+            if (!table[b]) {
+                table[b] = i + 1;
+                break;
+            }
+            const td_buffer *other = &state->slots[table[b] - 1]->id;
+            if (other->length == id->length && (!id->length || memcmp(other->bytes, id->bytes, id->length) == 0)) break;
         }
+    }
+    for (size_t i = 0; i < count; i++) {
+        const td_layer *layer = &state->slots[i]->layer;
+        mark[i] = 0;
+        next[i] = (size_t)-1;
+        if (!layer->clip_to) continue;
+        size_t length = strlen(layer->clip_to);
+        for (size_t b = (size_t)id_hash(layer->clip_to, length) & (buckets - 1); table[b]; b = (b + 1) & (buckets - 1)) {
+            const td_buffer *id = &state->slots[table[b] - 1]->id;
+            if (id->length == length && (!length || memcmp(id->bytes, layer->clip_to, length) == 0)) {
+                next[i] = table[b] - 1;
+                break;
+            }
+        }
+        if (next[i] == (size_t)-1)
+            return td_decoder_fail(decoder, TD_ERR_MALFORMED, "layer %.200s is clipped to %.200s, which the frame lacks",
+                                   layer->id, layer->clip_to);
+    }
+    for (size_t i = first; i < count; i++) {
+        size_t at = i;
+        while (at != (size_t)-1 && mark[at] == 0) {
+            mark[at] = 1;
+            at = next[at];
+        }
+        if (at != (size_t)-1 && mark[at] == 1)
+            return td_decoder_fail(decoder, TD_ERR_MALFORMED, "layer %.200s's clipTo chain forms a loop",
+                                   state->slots[i]->layer.id);
+        for (at = i; at != (size_t)-1 && mark[at] == 1; at = next[at]) mark[at] = 2;
     }
     return TD_OK;
 }

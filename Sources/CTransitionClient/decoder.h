@@ -48,6 +48,8 @@ struct td_decoder {
     td_buffer event_name;
     td_buffer animator, operation, clock, encoding;
     td_buffer text;              /* scratch for strings read and dropped */
+    size_t *clip_scratch;        /* check_clip_targets's id table and marks, reused */
+    size_t clip_scratch_capacity;
 };
 
 /** Whether the last frame of `session` was a full subscription's (or it has no delta state). */

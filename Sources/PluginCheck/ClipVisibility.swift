@@ -21,12 +21,16 @@ enum ClipVisibility {
     var order: [String] = []
     for step in 0...samples {
       let frame = evaluator.frame(progress: Double(step) / Double(samples))
-      let byID = Dictionary(frame.layers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+      var regions = ClipRegions(
+        layers: Dictionary(frame.layers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }))
       for layer in frame.layers {
         guard let clip = layer.clipTo, !layer.hidden, layer.alpha > 0 else { continue }
         if clipped[layer.id] == nil { order.append(layer.id) }
         let seen = clipped[layer.id]?.seen ?? false
-        clipped[layer.id] = (seen || isSeen(layer, in: byID), clip)
+        let visible = bounds(of: layer).flatMap { box in
+          regions.region(clip).flatMap { intersection(box, $0) }
+        }
+        clipped[layer.id] = (seen || visible != nil, clip)
       }
     }
     return order.compactMap { id in
@@ -35,25 +39,52 @@ enum ClipVisibility {
     }
   }
 
-  /// Whether some of `layer`'s drawn box lies inside every box of its clip chain, each clip
-  /// shown (not hidden) with an area.
-  private static func isSeen(_ layer: LayerState, in layers: [String: LayerState]) -> Bool {
-    var visible = bounds(of: layer)
-    var next = layer.clipTo
-    var steps = 0
-    while let id = next, steps <= layers.count {
-      guard let clip = layers[id], !clip.hidden, let box = bounds(of: clip) else { return false }
-      visible = visible.flatMap { intersection($0, box) }
-      next = clip.clipTo
-      steps += 1
+  typealias Box = (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
+  /// What each clip chain of one frame leaves visible, each chain's region worked out once: a
+  /// frame whose layers are all clipped in one long chain costs one walk of it, not one a
+  /// layer (a plugin's 20,000-layer chain).
+  struct ClipRegions {
+    let layers: [String: LayerState]
+    /// The region each clipping layer's chain leaves; nil inside when nothing is left.
+    private var known: [String: Box?] = [:]
+
+    init(layers: [String: LayerState]) { self.layers = layers }
+
+    /// The box inside every box of `id`'s chain (`id`, its `clipTo`, and so on), each clip
+    /// shown (not hidden) with an area; nil when there is none, a layer of the chain is
+    /// missing, or the chain comes back on itself.
+    mutating func region(_ id: String) -> Box? {
+      var pending: [String] = []
+      var next: String? = id
+      // What the chain past `pending` leaves: everything, when it ends.
+      var tail: Box? = (-Double.infinity, -Double.infinity, Double.infinity, Double.infinity)
+      while let current = next {
+        if let region = known[current] {
+          tail = region
+          break
+        }
+        guard pending.count <= layers.count else {
+          tail = nil
+          break
+        }
+        pending.append(current)
+        next = layers[current]?.clipTo
+      }
+      for current in pending.reversed() {
+        if let clip = layers[current], !clip.hidden, let box = bounds(of: clip) {
+          tail = tail.flatMap { intersection($0, box) }
+        } else {
+          tail = nil
+        }
+        known[current] = .some(tail)
+      }
+      return tail
     }
-    return visible != nil
   }
 
   /// The bounding box of the layer's drawn (projected) box; nil when it has no area.
-  private static func bounds(of layer: LayerState) -> (
-    minX: Double, minY: Double, maxX: Double, maxY: Double
-  )? {
+  private static func bounds(of layer: LayerState) -> Box? {
     let f = layer.frame
     guard f.width > 0, f.height > 0 else { return nil }
     let corners = [
@@ -68,10 +99,7 @@ enum ClipVisibility {
     return (minX, minY, maxX, maxY)
   }
 
-  private static func intersection(
-    _ a: (minX: Double, minY: Double, maxX: Double, maxY: Double),
-    _ b: (minX: Double, minY: Double, maxX: Double, maxY: Double)
-  ) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+  private static func intersection(_ a: Box, _ b: Box) -> Box? {
     let box = (max(a.minX, b.minX), max(a.minY, b.minY), min(a.maxX, b.maxX), min(a.maxY, b.maxY))
     return box.2 > box.0 && box.3 > box.1 ? box : nil
   }

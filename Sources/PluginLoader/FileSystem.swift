@@ -15,6 +15,21 @@ enum FileSystem {
     }
   }
 
+  /// Why `path`, a symlink, cannot be followed: "is a symlink loop" (`ELOOP`) or "is a
+  /// dangling symlink to TARGET"; nil when `path` is no symlink or leads to something.
+  static func brokenLink(_ path: String) -> String? {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return nil }
+    guard stat(path, &info) != 0 else { return nil }
+    if errno == ELOOP { return "is a symlink loop" }
+    var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink(path, &target, target.count - 1)
+    let text =
+      length >= 0
+      ? String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+    return "is a dangling symlink to \(text)"
+  }
+
   /// The canonical absolute path with every symlink resolved, or `nil` if it does not exist.
   static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }

@@ -59,8 +59,9 @@ public struct PluginSearchPath: Equatable, Sendable {
   }
 
   /// The candidate library files in search order, deduplicated by real path, with a
-  /// diagnostic for every entry that is missing or cannot be listed. The executable's
-  /// directory is never reported missing.
+  /// diagnostic for every entry that is missing or cannot be listed, and one warning for each
+  /// library name (an entry, or a `lib*.so` in a directory) that is a symlink loop or a
+  /// dangling symlink, which is skipped. The executable's directory is never reported missing.
   func candidates() -> (realPaths: [String], diagnostics: [PluginDiagnostic]) {
     var seen = Set<String>()
     var realPaths: [String] = []
@@ -82,12 +83,22 @@ public struct PluginSearchPath: Equatable, Sendable {
         }
         for name in names.filter(Self.isLibraryName).sorted() {
           let file = (entry as NSString).appendingPathComponent(name)
-          if FileSystem.kind(of: file) == .file { add(file) }
+          if FileSystem.kind(of: file) == .file {
+            add(file)
+          } else if let broken = FileSystem.brokenLink(file) {
+            diagnostics.append(
+              PluginDiagnostic(
+                .missingPath, .warning, path: file, "plugin \(file) \(broken); skipped"))
+          }
         }
       case .file:
         add(entry)
       case .missing:
-        if index < explicit.count {
+        if let broken = FileSystem.brokenLink(entry) {
+          diagnostics.append(
+            PluginDiagnostic(
+              .missingPath, .warning, path: entry, "plugin path entry \(entry) \(broken); skipped"))
+        } else if index < explicit.count {
           diagnostics.append(
             PluginDiagnostic(
               .missingPath, .warning, path: entry,

@@ -94,7 +94,7 @@ public struct ScanFiles: Sendable {
       candidates = []
     }
     for path in candidates where !skipping.contains(path) {
-      switch openJudged(path, flags: 0, configuration) {
+      switch openJudged(path, configuration) {
       case .opened(let descriptor, let problem):
         if let problem, configuration.selection != .library(path) {
           scan.diagnostics.append(problem)
@@ -140,9 +140,14 @@ public struct ScanFiles: Sendable {
         let name = String(file.dropLast(".json".count))
         let entry = real == "/" ? "/\(file)" : "\(real)/\(file)"
         guard FileSystem.kind(of: entry) == .file, let path = FileSystem.realPath(entry) else {
+          if let broken = FileSystem.brokenLink(entry) {
+            diagnostics.append(
+              PluginDiagnostic(
+                .missingPath, .warning, path: entry, "animator file \(entry) \(broken); skipped"))
+          }
           continue
         }
-        switch Self.openJudged(path, flags: O_NONBLOCK, configuration) {
+        switch Self.openJudged(path, configuration) {
         case .opened(let descriptor, let problem):
           if let problem { diagnostics.append(problem) }
           files.append(File(kind: .data, path: path, name: name, descriptor: descriptor))
@@ -161,17 +166,25 @@ public struct ScanFiles: Sendable {
     case refused(PluginDiagnostic)
   }
 
-  /// Opens the file at the real path `path` (no symlink followed), then judges it: the file
-  /// itself through the descriptor, the directories above it by path, and that the path still
-  /// names the file opened.
+  /// Opens the file at the real path `path` (no symlink followed, and without waiting: a FIFO
+  /// swapped in after the scan looked cannot hold the daemon), then judges it: a regular file,
+  /// the file itself through the descriptor, the directories above it by path, and that the
+  /// path still names the file opened.
   private static func openJudged(
-    _ path: String, flags: Int32, _ configuration: PluginRegistry.Configuration
+    _ path: String, _ configuration: PluginRegistry.Configuration
   ) -> Judged {
-    let descriptor = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | flags)
+    let descriptor = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       let reason = String(cString: strerror(errno))
       return .refused(
         PluginDiagnostic(.openFailed, .warning, path: path, "cannot open \(path): \(reason)"))
+    }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      close(descriptor)
+      return .refused(
+        PluginDiagnostic(
+          .openFailed, .warning, path: path, "cannot open \(path): not a regular file"))
     }
     let opened = FileSystem.version(descriptor: descriptor)
     let named = FileSystem.version(of: path)

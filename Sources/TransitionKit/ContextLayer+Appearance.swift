@@ -38,26 +38,47 @@ extension ContextLayer {
 extension Screen {
   /// The first `clipTo` of the screen that names no layer of it or closes a loop (a layer that
   /// clips itself, or a chain back to one), with its layer's index; nil when there is none.
+  ///
+  /// Linear in the layers, however long the chains: each layer's chain is followed once, and a
+  /// chain that meets one already followed takes that one's answer. A context is checked
+  /// before `limits.maxLayersPerContext` is (a client's 1,400-layer chain is refused by that
+  /// limit at once).
   public var clipProblem: (index: Int, message: String)? {
-    var index: [String: Int] = [:]
-    for (position, layer) in layers.enumerated() { index[layer.id] = position }
-    for (position, layer) in layers.enumerated() {
-      guard let first = layer.clipTo else { continue }
-      guard index[first] != nil else {
-        return (position, "\"\(first)\" is no layer of the screen")
+    guard layers.contains(where: { $0.clipTo != nil }) else { return nil }
+    var position: [String: Int] = [:]
+    position.reserveCapacity(layers.count)
+    for (at, layer) in layers.enumerated() { position[layer.id] = at }
+    // Each layer's next layer along its chain: -1 none (no clipTo, or one naming no layer).
+    let next = layers.map { layer in layer.clipTo.flatMap { position[$0] } ?? -1 }
+    // 0 not followed yet, 1 on the path being followed, 2 ends without a loop, 3 reaches one.
+    var state = [UInt8](repeating: 0, count: layers.count)
+    var path: [Int] = []
+    for start in layers.indices where state[start] == 0 {
+      var at = start
+      while at >= 0, state[at] == 0 {
+        state[at] = 1
+        path.append(at)
+        at = next[at]
       }
+      let outcome: UInt8 = at >= 0 && state[at] != 2 ? 3 : 2
+      for layer in path { state[layer] = outcome }
+      path.removeAll(keepingCapacity: true)
+    }
+    for (at, layer) in layers.enumerated() {
+      if let first = layer.clipTo, position[first] == nil {
+        return (at, "\"\(first)\" is no layer of the screen")
+      }
+      guard state[at] == 3 else { continue }
+      // The chain from here up to its first layer met twice.
       var chain = [layer.id]
-      var next: String? = first
-      while let id = next, let at = index[id] {
-        if chain.contains(id) {
-          return (
-            position,
-            "forms a loop: " + (chain + [id]).map { "\"\($0)\"" }.joined(separator: " → ")
-          )
-        }
-        chain.append(id)
-        next = layers[at].clipTo
+      var met: Set<Int> = [at]
+      var step = next[at]
+      while met.insert(step).inserted {
+        chain.append(layers[step].id)
+        step = next[step]
       }
+      chain.append(layers[step].id)
+      return (at, "forms a loop: " + ClipChainText.describe(chain) { $0 })
     }
     return nil
   }

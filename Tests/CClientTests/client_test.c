@@ -982,6 +982,54 @@ static void test_display_pacing(void) {
     td_client_destroy(client);
 }
 
+/* A key frame of `count` layers, each clipped to the one before it (a chain `count` long); the
+ * first is clipped to `first_clip` (NULL for none). Returns a malloc'd line. */
+static char *clip_chain_line(size_t count, const char *first_clip) {
+    size_t capacity = 128 + count * 64, used = 0;
+    char *line = malloc(capacity);
+    if (!line) abort();
+    used += (size_t)snprintf(line + used, capacity - used,
+                             "{\"event\":\"frame\",\"session\":\"chain\",\"seq\":0,\"t\":0,\"progress\":0,\"layers\":[");
+    for (size_t i = 0; i < count; i++) {
+        used += (size_t)snprintf(line + used, capacity - used, "%s{\"id\":\"l%zu\",\"frame\":[0,0,1,1],\"z\":%zu",
+                                 i ? "," : "", i, i);
+        if (i) used += (size_t)snprintf(line + used, capacity - used, ",\"clipTo\":\"l%zu\"", i - 1);
+        else if (first_clip) used += (size_t)snprintf(line + used, capacity - used, ",\"clipTo\":\"%s\"", first_clip);
+        used += (size_t)snprintf(line + used, capacity - used, "}");
+    }
+    snprintf(line + used, capacity - used, "],\"key\":true}");
+    return line;
+}
+
+/* A frame of 4,096 layers clipped in one chain: checked in one pass over an id table (a check
+ * that walks each layer's chain and looks each id up in turn took minutes on 2,048), and a
+ * loop or a missing layer at the chain's far end is still found. */
+static void test_decoder_long_clip_chain(void) {
+    td_decoder *decoder = td_decoder_new(NULL);
+    const size_t count = TD_DEFAULT_MAX_LAYERS;
+    char *chain = clip_chain_line(count, NULL);
+    const td_event *event;
+    CHECK(td_decoder_feed_line(decoder, chain, strlen(chain), &event) == TD_OK, "a 4,096-layer clip chain: %s",
+          td_decoder_error(decoder)->message);
+    if (event && event->type == TD_EVENT_FRAME) {
+        CHECK(event->frame->layer_count == count, "%zu layers", event->frame->layer_count);
+        const td_layer *last = event->frame->layers[count - 1];
+        CHECK(last->clip_to && strcmp(last->clip_to, "l4094") == 0, "the last layer's clipTo");
+    }
+    free(chain);
+    char last_id[16];
+    snprintf(last_id, sizeof last_id, "l%zu", count - 1);
+    char *loop = clip_chain_line(count, last_id);
+    expect_line(decoder, "a 4,096-layer clip loop", loop, TD_ERR_MALFORMED);
+    CHECK(strstr(td_decoder_error(decoder)->message, "forms a loop") != NULL, "%s", td_decoder_error(decoder)->message);
+    free(loop);
+    char *missing = clip_chain_line(count, "nowhere");
+    expect_line(decoder, "a 4,096-layer chain ending nowhere", missing, TD_ERR_MALFORMED);
+    CHECK(strstr(td_decoder_error(decoder)->message, "nowhere") != NULL, "%s", td_decoder_error(decoder)->message);
+    free(missing);
+    td_decoder_destroy(decoder);
+}
+
 int main(int argc, char **argv) {
     if (argc != 5) {
         fprintf(stderr, "usage: client_test DAEMON PLUGIN_DIR SCENE_DIR LIBRARY.so\n");
@@ -1001,6 +1049,7 @@ int main(int argc, char **argv) {
     test_default_socket_path();
     test_decoder_hostile_lines();
     test_decoder_appearance();
+    test_decoder_long_clip_chain();
     test_no_swift_library();
     start_daemon();
     test_hello();

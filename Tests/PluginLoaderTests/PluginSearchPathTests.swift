@@ -61,6 +61,39 @@ import Testing
       ])
   }
 
+  /// A symlink loop or a dangling symlink, in a directory or as an entry, is one warning each
+  /// and skipped; the libraries beside it still load.
+  @Test func brokenSymlinksAreOneWarningEachAndSkipped() throws {
+    let directory = try TestDirectory.make()
+    let manager = FileManager.default
+    let good = directory.appendingPathComponent("libGood.so").path
+    _ = manager.createFile(atPath: good, contents: Data())
+    let loop = directory.appendingPathComponent("libLoop.so").path
+    try manager.createSymbolicLink(atPath: loop, withDestinationPath: "libLoop.so")
+    let dangling = directory.appendingPathComponent("libGone.so").path
+    try manager.createSymbolicLink(atPath: dangling, withDestinationPath: "/nonexistent/libGone.so")
+    let entryLoop = directory.appendingPathComponent("entry-loop").path
+    try manager.createSymbolicLink(atPath: entryLoop, withDestinationPath: "entry-loop")
+    let (files, diagnostics) = PluginSearchPath(
+      configured: [directory.path, entryLoop, dangling], executableDirectory: nil
+    ).candidates()
+    #expect(files == [TestDirectory.realPath(good)])
+    #expect(
+      diagnostics == [
+        PluginDiagnostic(
+          .missingPath, .warning, path: dangling,
+          "plugin \(dangling) is a dangling symlink to /nonexistent/libGone.so; skipped"),
+        PluginDiagnostic(
+          .missingPath, .warning, path: loop, "plugin \(loop) is a symlink loop; skipped"),
+        PluginDiagnostic(
+          .missingPath, .warning, path: entryLoop,
+          "plugin path entry \(entryLoop) is a symlink loop; skipped"),
+        PluginDiagnostic(
+          .missingPath, .warning, path: dangling,
+          "plugin path entry \(dangling) is a dangling symlink to /nonexistent/libGone.so; skipped"),
+      ])
+  }
+
   @Test func aMissingExecutableDirectoryIsNotReported() {
     let path = PluginSearchPath(configured: [], executableDirectory: "/nonexistent/bin")
     #expect(path.candidates().diagnostics == [])
