@@ -25,7 +25,7 @@ struct AnimatorDocumentReader {
       "container.midY", "duration", "pi", "touch.x", "touch.y",
     ]
     for layer in ["selected", "match"] {
-      for field in LayerFrameField.allCases { names.insert("\(layer).\(field.rawValue)") }
+      for field in LayerExpressionField.allCases { names.insert("\(layer).\(field.rawValue)") }
     }
     return names
   }()
@@ -33,7 +33,7 @@ struct AnimatorDocumentReader {
   static let layerNames: Set<String> = {
     var names: Set<String> = ["index", "count"]
     for layer in ["layer", "other"] {
-      for field in LayerFrameField.allCases { names.insert("\(layer).\(field.rawValue)") }
+      for field in LayerExpressionField.allCases { names.insert("\(layer).\(field.rawValue)") }
     }
     return names
   }()

@@ -65,8 +65,8 @@ struct TimelineBuilder {
     setGlobal("touch.y", touch.y)
     for (reference, layer) in [("selected", selectedLayer), ("match", matchLayer)] {
       guard let layer else { continue }
-      for field in LayerFrameField.allCases {
-        setGlobal(field.name(of: reference), field.value(of: layer.frame))
+      for field in LayerExpressionField.allCases {
+        setGlobal(field.name(of: reference), field.value(of: layer))
       }
     }
     if !screen(.from).namesRoles {
@@ -187,8 +187,8 @@ struct TimelineBuilder {
     var farthest: Int?
 
     init(_ slots: NameSlots) {
-      layer = LayerFrameField.layerNames.map { slots.slot(of: $0) }
-      other = LayerFrameField.otherNames.map { slots.slot(of: $0) }
+      layer = LayerExpressionField.layerNames.map { slots.slot(of: $0) }
+      other = LayerExpressionField.otherNames.map { slots.slot(of: $0) }
       index = slots.slot(of: "index")
       count = slots.slot(of: "count")
       stagger = slots.slot(of: "stagger")
@@ -282,10 +282,14 @@ struct TimelineBuilder {
       var initial = LayerAttributes(frame: try rect(of: frame, rule))
       initial.background = resolve(color, layer: nil)
       initial.z = nextZ()
-      // A layer's box is its shape: a frame taken from a context layer brings its corners,
-      // and a copy brings its whole look (but not its clip, which names the context's layer).
+      // A frame taken from a context layer brings that layer's look (its corners, border and
+      // shadow: a stand-in starts as the layer it stands in for), and a copy brings its whole
+      // look (but not its clip, which names the context's layer).
       if case .layer(let boxReference) = frame, let box = reference(of: boxReference) {
-        initial.cornerRadius = box.cornerRadius
+        let look = TimelineLayer(box, z: 0).initial
+        for property in LayerProperty.appearance where property != .clips && property != .clipTo {
+          initial.set(property, to: look.value(of: property))
+        }
       }
       if let copied = content.flatMap({ reference(of: $0) }) {
         var look = TimelineLayer(copied, z: 0).initial
@@ -305,13 +309,12 @@ struct TimelineBuilder {
     var names = ExpressionNames(globals)
     for (position, item) in items.enumerated() {
       names.removeLocal()
-      let frame = item.layer.initial.frame
-      for (field, slot) in zip(LayerFrameField.allCases, layerSlots.layer) {
-        names.set(slot, field.value(of: frame))
+      for (field, slot) in zip(LayerExpressionField.allCases, layerSlots.layer) {
+        names.set(slot, field.value(of: item.layer.initial))
       }
       if let other = counterpart(of: item) {
-        for (field, slot) in zip(LayerFrameField.allCases, layerSlots.other) {
-          names.set(slot, field.value(of: other.frame))
+        for (field, slot) in zip(LayerExpressionField.allCases, layerSlots.other) {
+          names.set(slot, field.value(of: other))
         }
       }
       names.set(layerSlots.index, Double(position))

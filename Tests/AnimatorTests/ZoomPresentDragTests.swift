@@ -21,7 +21,8 @@ import TransitionKit
       matched
       ? ["detail-image", "zoom-present.origin"]
       : [
-        "zoom-present.from-background", "detail-image", "detail-caption", "detail-toolbar",
+        "zoom-present.window", "zoom-present.from-background", "detail-image", "detail-caption",
+        "detail-toolbar",
         "zoom-present.origin",
       ]
     #expect(gesture.hold == expected)

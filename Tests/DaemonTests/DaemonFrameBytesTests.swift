@@ -6,12 +6,16 @@ import UnixIO
 /// The bytes of the frames a real daemon streams for the built-in animators are pinned: the
 /// same lines, to the byte, whatever the frame path does to write them faster. Both are pinned
 /// from their data files (config/animators): album-flip's photo screen names no roles, and the
-/// data version infers the grid's cells and deals them (`Screen.inferredCellIDs`).
+/// data version infers the grid's cells and deals them (`Screen.inferredCellIDs`); its covers
+/// have rounded corners and a shadow, which the turning cover takes, and zoom-present's cells
+/// have rounded corners, which the window the detail is clipped to morphs to the screen's.
 @Suite struct DaemonFrameBytesTests {
-  /// An album-flip push: four covers (the second tapped), six photo cells (JSON text).
+  /// An album-flip push: four rounded, shadowed covers (the second tapped), six photo cells
+  /// (JSON text).
   private static let albumPush: String = {
     let covers = (0..<4).map { index in
       #"{"id":"album-\#(index)","frame":[\#(16 + (index % 2) * 187),\#(107 + (index / 2) * 230),171,171],"#
+        + ##""cornerRadius":8,"clips":true,"shadow":{"color":"#00000033","blur":10,"offset":[0,3]},"##
         + ##""background":"#d8d8d8ff","content":{"image":"album-\##(index).jpg"}}"##
     }
     let photos = (0..<6).map { index in
@@ -23,11 +27,12 @@ import UnixIO
       + ##""to":{"background":"#ffffffff","layers":[\##(photos.joined(separator: ","))]}}"##
   }()
 
-  /// A zoom-present present: six cells (the fifth tapped), a detail screen of two layers.
+  /// A zoom-present present: six rounded cells (the fifth tapped), a detail screen of two layers.
   private static let zoomPresent: String = {
     let cells = (0..<6).map { index in
       #"{"id":"cell-\#(index)","frame":[\#((index % 3) * 131),\#(94 + (index / 3) * 131),128,128],"#
-        + ##""background":"#e5e5eaff","content":{"image":"library-\##(index).jpg"}}"##
+        + ##""cornerRadius":10,"clips":true,"background":"#e5e5eaff","##
+        + ##""content":{"image":"library-\##(index).jpg"}}"##
     }
     return #"{"operation":"present","container":[390,844],"selected":"cell-4","#
       + ##""from":{"background":"#ffffffff","layers":[\##(cells.joined(separator: ","))]},"##
@@ -75,8 +80,8 @@ import UnixIO
   @Test func albumFlipFramesAreThePinnedBytes() throws {
     let lines = try frameLines(animator: "album-flip", context: Self.albumPush, duration: 0.7)
     #expect(lines.count == 43)
-    #expect(lines.map { $0.utf8.count + 1 }.reduce(0, +) == 83_895)
-    #expect(Self.hash(lines) == 0x72cc_028e_6550_07ae)
+    #expect(lines.map { $0.utf8.count + 1 }.reduce(0, +) == 103_116)
+    #expect(Self.hash(lines) == 0x8e77_4796_18ad_8a27)
     // The role-less photo cells are dealt: moving (a transform) halfway, at rest at the end.
     let dealt = try #require(lines.count > 2 ? lines[lines.count / 2] : nil)
     let cell = try #require(dealt.firstRange(of: #""id":"photo-0""#))
@@ -90,7 +95,7 @@ import UnixIO
     let lines = try frameLines(
       animator: "zoom-present", context: Self.zoomPresent, duration: 0.5)
     #expect(lines.count == 31)
-    #expect(lines.map { $0.utf8.count + 1 }.reduce(0, +) == 46_271)
-    #expect(Self.hash(lines) == 0x49b5_09b9_d243_e6e0)
+    #expect(lines.map { $0.utf8.count + 1 }.reduce(0, +) == 60_042)
+    #expect(Self.hash(lines) == 0x2419_443a_ec9d_7d0b)
   }
 }

@@ -103,6 +103,38 @@ import TransitionPluginSDK
     #expect(timeline.curve == .linear)
   }
 
+  /// A frame taken from a context layer brings its look (corners, border, shadow, not its clip),
+  /// and expressions read the looks of the selected, matched, drawn and other layers.
+  @Test func aStandInTakesTheLookOfItsLayerAndExpressionsReadLooks() throws {
+    let text = #"""
+      {"requires": ["selected"], "operations": {"present": {"duration": 1, "rules": [
+        {"add": "stand-in", "frame": "selected"},
+        {"select": {"screen": "to"}, "tracks": [
+          {"property": "cornerRadius", "from": "selected.cornerRadius / 2 + match.border.width", "to": "layer.cornerRadius"},
+          {"property": "shadow.blur", "from": "other.shadow.blur", "to": "layer.shadow.blur"}]}]}}}
+      """#
+    var context = Self.context(.present)
+    context.match = "photo"
+    let look = LayerShadow(color: .black, blur: 6, offset: Point(x: 0, y: 2))
+    context.from.layers[2].cornerRadius = 10
+    context.from.layers[2].clips = true
+    context.from.layers[2].border = LayerBorder(width: 1, color: .white)
+    context.from.layers[2].shadow = look
+    context.to.layers[0].cornerRadius = 4
+    context.to.layers[0].border = LayerBorder(width: 3, color: .white)
+    let timeline = try #require(try animator(text).timeline(for: context, duration: 1))
+    let standIn = try #require(timeline.layers.first { $0.id == "test.stand-in" }).initial
+    #expect(standIn.cornerRadius == 10 && standIn.borderWidth == 1 && standIn.borderColor == .white)
+    #expect(standIn.shadowColor == .black && standIn.shadowBlur == 6 && standIn.shadowOffset.y == 2)
+    #expect(!standIn.clips && standIn.clipTo == nil)
+    let photo = try #require(timeline.layers.first { $0.id == "photo" })
+    // The selected cell's radius halved plus the match's border width; the cell's blur.
+    #expect(photo.initial.cornerRadius == 8 && photo.initial.shadowBlur == 6)
+    let ends = photo.tracks.map { ($0.property, $0.keyframes.last?.value) }
+    #expect(ends.contains { $0 == .cornerRadius && $1 == .number(4) })
+    #expect(ends.contains { $0 == .shadowBlur && $1 == .number(0) })
+  }
+
   /// The overall curve is how an operation feels, not part of its motion: a mirror keeps it
   /// (pop decelerates like push, as UIKit's defaults do) unless it sets its own.
   @Test func aMirrorKeepsTheOverallCurve() throws {

@@ -8,7 +8,11 @@ Each layer is drawn through its projected geometry: the daemon's ``quad`` in a r
 geometry stream (subscribe's geometry "quad"), else ``transitiond.project``'s; its background
 fills the projected quad; a ``content.image`` picture (object-fit: cover, as the viewer page
 draws it) is mapped onto a 16 × 16 mesh of affine triangles, each drawn without antialiasing,
-and the whole masked by the antialiased quad (docs/renderers.md, "2D renderers"). pycairo
+and the whole masked by the antialiased quad (docs/renderers.md, "2D renderers"). A layer's
+``cornerRadius`` rounds that outline (each corner's arc projected in eight steps): the
+background always, the picture when the layer ``clips``. A ``shadow`` is the outline moved by
+its offset, blurred by a Gaussian of σ = blur / 2 (with Pillow; without it none is drawn) and
+masked off where the box is; borders and ``clipTo`` are not drawn. pycairo
 reads PNG only: JPEG pictures are converted with Pillow when it is installed, else the layer
 is drawn in its colour only. Other content (titles, texts, tab bars) is not drawn. A layer
 with a corner behind the eye draws the mesh triangles whose three corners are in front.
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
 import os
 import sys
 
@@ -30,7 +35,7 @@ from transitiond import BeginEvent, Frame, StreamDecoder, project  # noqa: E402
 MESH = 16
 
 try:
-    from PIL import Image
+    from PIL import Image, ImageFilter
 except ImportError:  # colour only
     Image = None
 
@@ -70,6 +75,64 @@ def quad_path(context, corners) -> None:
     for corner in corners[1:]:
         context.line_to(*corner)
     context.close_path()
+
+
+ARC_STEPS = 8
+
+
+def rounded_outline(layer, projection, corners):
+    """The projected outline of the layer's rounded box (its quad without a radius, or when a
+    point of it is behind the eye)."""
+    width, height = layer.frame[2], layer.frame[3]
+    radius = min(layer.corner_radius, width / 2, height / 2)
+    if radius <= 0:
+        return corners
+    points = []
+    for cx, cy, start in ((width - radius, radius, -math.pi / 2), (width - radius, height - radius, 0),
+                          (radius, height - radius, math.pi / 2), (radius, radius, math.pi)):
+        for step in range(ARC_STEPS + 1):
+            angle = start + math.pi / 2 * step / ARC_STEPS
+            point = projection.point(cx + radius * math.cos(angle), cy + radius * math.sin(angle))[0]
+            if point is None:
+                return corners
+            points.append(point)
+    return points
+
+
+def draw_shadow(context, layer, outline, surface) -> None:
+    """The layer's shadow under it: its outline moved by the offset and blurred, outside the
+    outline only (as CSS box-shadow)."""
+    shadow = layer.shadow
+    if shadow is None or Image is None:
+        return
+    red, green, blue, alpha = colour(shadow.color)
+    if alpha <= 0:
+        return
+    width, height = surface.get_width(), surface.get_height()
+    matrix = context.get_matrix()
+    shape = cairo.ImageSurface(cairo.FORMAT_A8, width, height)
+    drawing = cairo.Context(shape)
+    drawing.set_matrix(matrix)
+    drawing.translate(*shadow.offset)
+    quad_path(drawing, outline)
+    drawing.fill()
+    shape.flush()
+    stride = shape.get_stride()
+    blurred = Image.frombuffer("L", (width, height), bytes(shape.get_data()), "raw", "L", stride, 1)
+    if shadow.blur > 0:
+        blurred = blurred.filter(ImageFilter.GaussianBlur(shadow.blur / 2 * matrix.xx))
+    data = bytearray(blurred.tobytes("raw", "L", stride, 1))
+    mask = cairo.ImageSurface.create_for_data(data, cairo.FORMAT_A8, width, height, stride)
+    context.save()
+    context.new_path()
+    context.rectangle(-1e5, -1e5, 2e5, 2e5)
+    quad_path(context, outline)
+    context.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
+    context.clip()
+    context.identity_matrix()
+    context.set_source_rgba(red, green, blue, alpha * layer.alpha)
+    context.mask_surface(mask, 0, 0)
+    context.restore()
 
 
 def draw_picture(context, layer, projection, surface) -> None:
@@ -152,16 +215,19 @@ def draw_frame(frame: Frame, container, pictures: Pictures, scale: float, backgr
         if isinstance(content, dict) and isinstance(content.get("image"), str):
             picture = pictures.get(content["image"])
         if not behind_eye:
+            outline = corners if layer.quad_w is not None else rounded_outline(layer, projection, corners)
+            draw_shadow(context, layer, outline, surface)
             context.push_group()
             if layer.background:
                 context.set_source_rgba(*colour(layer.background))
-                quad_path(context, corners)
+                quad_path(context, outline)
                 context.fill()
             if picture is not None:
                 draw_picture(context, layer, projection, picture)
             context.pop_group_to_source()
-            # The antialiased quad masks the mesh's aliased edges.
-            quad_path(context, corners)
+            # The antialiased outline masks the mesh's aliased edges (and clips the picture to
+            # the rounded box when the layer clips).
+            quad_path(context, outline if layer.clips or picture is None else corners)
             context.save()
             context.clip()
             context.paint_with_alpha(layer.alpha)
