@@ -4,8 +4,9 @@ import TransitionWire
 /// What one HTTP request to the daemon's viewer listener asks for (the daemon's HTTP edge: the
 /// server core knows nothing of HTTP), decided from its path and query
 /// alone (docs/viewer.md, "Live"): the token comes first, then the route. Only `GET` (and
-/// `HEAD`) reach this point, and nothing here can change the server's state: the one thing
-/// besides files is a wall-clock subscription.
+/// `HEAD`) reach this point, and nothing here can change the server's state beyond the
+/// reader's own event stream: a wall-clock subscription, its display timing and its
+/// presentation reports.
 public enum ViewerRequest: Equatable, Sendable {
   /// One of the page's files (`/` is `index.html`).
   case page(fileName: String)
@@ -17,18 +18,25 @@ public enum ViewerRequest: Equatable, Sendable {
   /// `begin` event; `encoding=delta` asks for delta frames (docs/protocol.md, "Delta frames"),
   /// `encoding=full` (the default) for full ones; `period=P&vblank=V` (and `lead=L`) paces
   /// the frames by the reader's display (docs/protocol.md, "Display pacing"), its numbers
-  /// checked by the server core as `subscribe`'s `display`.
+  /// checked by the server core as `subscribe`'s `display`; `stream=NAME` names the stream
+  /// for `/display` and `/presented` (``problem(withStreamName:)``).
   case events(
     session: String?, fps: Double, timeline: Bool = false, encoding: FrameEncoding = .full,
-    display: Display? = nil)
+    display: Display? = nil, stream: String? = nil)
   /// `/clock`: the daemon's clock now, `{"now":…}`, for mapping the reader's clock to it.
   case clock
+  /// `/display?stream=NAME&period=P&vblank=V` (and `lead=L`): the display timing of the open
+  /// event stream named NAME changes (the `display` op).
+  case display(stream: String, display: Display)
+  /// `/presented?stream=NAME&session=ID&seq=N&time=T`: frame `seq` of `session`, sent on the
+  /// display-paced event stream named NAME, was presented at `time` (the `presented` op).
+  case presented(stream: String, session: String, seq: Int, time: Double)
   /// No or a wrong `token`: 403.
   case forbidden
-  /// A path that is not the page's nor `/events`: 404.
+  /// A path that is not the page's nor a route: 404.
   case notFound
-  /// `/events` with a bad `session`, `fps`, `encoding` or display timing: 400, with the
-  /// reason.
+  /// `/events`, `/display` or `/presented` with a bad `session`, `fps`, `encoding`, display
+  /// timing, stream name or report: 400, with the reason.
   case badRequest(String)
 
   /// The display timing an `/events` request gives, as numbers (in seconds, on the daemon's
@@ -84,21 +92,43 @@ public enum ViewerRequest: Equatable, Sendable {
       }
       var display: Display?
       if fields["period"] != nil || fields["vblank"] != nil || fields["lead"] != nil {
-        let number = { (name: String) in
-          fields[name].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
-        }
-        guard let period = number("period"), let vblank = number("vblank"),
-          fields["lead"] == nil || number("lead") != nil
-        else {
-          self = .badRequest(
-            "period and vblank (and lead) must be numbers of seconds, given together")
+        guard let timing = Self.display(in: fields) else {
+          self = .badRequest(Self.displayProblem)
           return
         }
-        display = Display(period: period, vblank: vblank, lead: number("lead"))
+        display = timing
+      }
+      if let stream = fields["stream"], let problem = Self.problem(withStreamName: stream) {
+        self = .badRequest(problem)
+        return
       }
       self = .events(
         session: target == "*" ? nil : target, fps: fps, timeline: fields["timeline"] == "1",
-        encoding: encoding, display: display)
+        encoding: encoding, display: display, stream: fields["stream"])
+    case "/display":
+      guard let stream = Self.stream(in: fields) else {
+        self = .badRequest(Self.streamProblem)
+        return
+      }
+      guard let display = Self.display(in: fields) else {
+        self = .badRequest(Self.displayProblem)
+        return
+      }
+      self = .display(stream: stream, display: display)
+    case "/presented":
+      guard let stream = Self.stream(in: fields) else {
+        self = .badRequest(Self.streamProblem)
+        return
+      }
+      guard let session = fields["session"], SessionID.problem(with: session) == nil,
+        let seq = fields["seq"].flatMap({ Int($0) }), seq >= 0,
+        let time = fields["time"].flatMap(Double.init), time.isFinite
+      else {
+        self = .badRequest(
+          "presented takes session (an id), seq (a whole number) and time (seconds)")
+        return
+      }
+      self = .presented(stream: stream, session: session, seq: seq, time: time)
     case "/clock": self = .clock
     case _ where path.hasPrefix(Self.imagesPrefix):
       let encoded = path.dropFirst(Self.imagesPrefix.count)
@@ -129,9 +159,45 @@ public enum ViewerRequest: Equatable, Sendable {
         String(
           message.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) })
       )
-    case .page, .image, .events, .clock: nil
+    case .page, .image, .events, .clock, .display, .presented: nil
     }
   }
+
+  /// Why `name` cannot name an event stream, or nil when it can: 1 to 64 ASCII letters,
+  /// digits, `_` and `-` (the reader picks it, for `/display` and `/presented`).
+  public static func problem(withStreamName name: String) -> String? {
+    guard (1...64).contains(name.utf8.count),
+      name.utf8.allSatisfy({ byte in
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+          || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+          || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+      })
+    else { return streamProblem + ", got \"\(name)\"" }
+    return nil
+  }
+
+  /// The query's `stream`, when it is a valid stream name.
+  private static func stream(in fields: [String: String]) -> String? {
+    fields["stream"].flatMap { problem(withStreamName: $0) == nil ? $0 : nil }
+  }
+
+  /// The query's `period`, `vblank` and `lead` as a display timing, or nil when they are not
+  /// numbers given together (``displayProblem``).
+  private static func display(in fields: [String: String]) -> Display? {
+    let number = { (name: String) in
+      fields[name].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
+    }
+    guard let period = number("period"), let vblank = number("vblank"),
+      fields["lead"] == nil || number("lead") != nil
+    else { return nil }
+    return Display(period: period, vblank: vblank, lead: number("lead"))
+  }
+
+  private static let displayProblem =
+    "period and vblank (and lead) must be numbers of seconds, given together"
+  private static let streamProblem =
+    "stream must name an event stream: 1 to 64 of A-Z a-z 0-9 _ -"
 
   /// Where pictures are served.
   public static let imagesPrefix = "/images/"

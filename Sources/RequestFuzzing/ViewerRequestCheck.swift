@@ -52,9 +52,20 @@ public struct ViewerRequestCheck: Sendable {
       else { return "\(path) serves the picture \(name.debugDescription)" }
     case .clock:
       guard path == "/clock" else { return "\(path) serves the clock" }
-    case .events(let session, let fps, _, _, let display):
+    case .display(let stream, let display):
+      guard path == "/display", ViewerRequest.problem(withStreamName: stream) == nil,
+        display.period.isFinite, display.vblank.isFinite
+      else { return "\(path) retimes \(stream.debugDescription) by \(display)" }
+    case .presented(let stream, let session, let seq, let time):
+      guard path == "/presented", ViewerRequest.problem(withStreamName: stream) == nil,
+        SessionID.problem(with: session) == nil, seq >= 0, time.isFinite
+      else { return "\(path) reports \(session.debugDescription) seq \(seq) at \(time)" }
+    case .events(let session, let fps, _, _, let display, let stream):
       if let display, !display.period.isFinite || !display.vblank.isFinite {
         return "\(path) paces by a display of non-finite timing"
+      }
+      if let stream, let reason = ViewerRequest.problem(withStreamName: stream) {
+        return "\(path) names the stream \(stream.debugDescription): \(reason)"
       }
       guard ServerConfig.fpsRange.contains(fps) else { return "\(path) streams at \(fps) fps" }
       if let session, let reason = SessionID.problem(with: session) {

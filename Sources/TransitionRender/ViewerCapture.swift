@@ -182,19 +182,9 @@ public final class ViewerCapture: @unchecked Sendable {
     return Array(data)
   }
 
-  /// Evaluates `expression` in the page, awaiting it if it is a promise, and returns its value.
+  /// Evaluates `expression` in the page (``DevToolsPipe/evaluate(_:session:)``).
   @discardableResult
   private func evaluate(_ expression: String) throws(DevToolsPipe.Failure) -> JSONValue {
-    let result = try devTools.call(
-      "Runtime.evaluate",
-      ["expression": .string(expression), "awaitPromise": true, "returnByValue": true],
-      session: session)
-    if let exception = result["exceptionDetails"] {
-      let text =
-        exception["exception"]?["description"]?.stringValue
-        ?? exception["text"]?.stringValue ?? exception.serialized
-      throw DevToolsPipe.Failure(description: "the viewer page failed: \(text)")
-    }
-    return result["result"]?["value"] ?? .null
+    try devTools.evaluate(expression, session: session)
   }
 }

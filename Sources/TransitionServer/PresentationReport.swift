@@ -1,3 +1,5 @@
+import FrameStreaming
+import TransitionJSON
 import TransitionWire
 
 /// The fields of `presented` (docs/protocol.md, "presented"): frame `seq` of `session`,
@@ -20,5 +22,18 @@ struct PresentationReport: Equatable {
     session = try request.requiredString("session")
     seq = try request.requiredInteger("seq")
     time = try request.requiredNumber("time")
+  }
+
+  /// Checks that `time` is an instant on the daemon's clock near monotonic `now`.
+  ///
+  /// - Throws: `bad_request` for a `time` more than ``DisplayTiming/vblankReach`` from now.
+  func checkTime(now: Double) throws(WireError) {
+    guard abs(time - now) <= DisplayTiming.vblankReach else {
+      throw WireError(
+        .badRequest,
+        "time must be an instant on the daemon's clock within "
+          + "\(JSONValue.format(DisplayTiming.vblankReach)) s of now, got "
+          + JSONValue.format(time))
+    }
   }
 }

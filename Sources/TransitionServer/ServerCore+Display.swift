@@ -31,13 +31,7 @@ extension ServerCore {
   {
     let subscription = try displayableSubscription(report.subscription, of: client)
     let now = clock.now
-    guard abs(report.time - now) <= DisplayTiming.vblankReach else {
-      throw WireError(
-        .badRequest,
-        "time must be an instant on the daemon's clock within "
-          + "\(JSONValue.format(DisplayTiming.vblankReach)) s of now, got "
-          + JSONValue.format(report.time))
-    }
+    try report.checkTime(now: now)
     let moved = try subscription.report(report)
     client.reply(id: id)
     if let moved {

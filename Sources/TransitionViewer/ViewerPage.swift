@@ -10,7 +10,7 @@ public enum ViewerPage {
   /// The page's file names; `index.html` is the page itself.
   public static let fileNames = [
     "index.html", "viewer.css", "viewer.js", "recording.js", "frame-renderer.js",
-    "timeline-inspector.js", "transitiond.mjs",
+    "timeline-inspector.js", "transitiond.mjs", "display-clock.mjs", "display-pacer.js",
   ]
 
   /// The page's directory relative to an installation prefix.

@@ -1,13 +1,16 @@
 // A Node client of transitiond over its Unix socket (node:net): requests matched to replies by
 // id, events in order with frames always whole (the delta applier of transitiond.mjs, the
 // module the viewer page uses), a lost delta stream resynced by itself, and reconnection after
-// a restart of the daemon. docs/clients.md is its guide.
+// a restart of the daemon, and display pacing (display-clock.mjs, shared with the page too).
+// docs/clients.md is its guide.
 
 import net from "node:net";
 import os from "node:os";
 import { DecodeError, StreamDecoder, decodeFrame, parseLine } from "../TransitionViewer/viewer/transitiond.mjs";
+import { ClockMapping, displayTiming } from "../TransitionViewer/viewer/display-clock.mjs";
 
 export * from "../TransitionViewer/viewer/transitiond.mjs";
+export * from "../TransitionViewer/viewer/display-clock.mjs";
 
 /// The protocol version this client speaks, and the name `hello` gives.
 export const PROTOCOL_VERSION = 1;
@@ -66,6 +69,13 @@ function openSocket(path) {
     socket.once("connect", () => { socket.removeAllListeners("error"); resolve(socket); });
     socket.once("error", (error) => reject(Object.assign(new Error("cannot connect to " + path + ": " + error.code), { code: "connect_failed" })));
   });
+}
+
+/// The daemon's clock on the same machine: CLOCK_MONOTONIC in seconds (libuv's hrtime reads
+/// it), as the C library's `td_monotonic_seconds`. Instants of `display`, `presented` and
+/// `pullFrame` are on this clock; another clock is mapped with `Client.clockMapping`.
+export function monotonicSeconds() {
+  return Number(process.hrtime.bigint()) / 1e9;
 }
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -252,6 +262,43 @@ export class Client {
   begin(context, fields = {}) { return this.request("begin", Object.assign({ context }, fields)); }
   subscribe(session, fields = {}) { return this.request("subscribe", Object.assign({ session }, fields)); }
   control(op, session, fields = {}) { return this.request(op, Object.assign({ session }, fields)); }
+
+  /// Changes a wall subscription's display timing while it runs (a mode switch, variable
+  /// refresh; a grid subscription becomes display-paced): `period` and `vblank` in seconds on
+  /// the daemon's clock, `lead` null for the daemon's `pacingLead`. `subscribe(session,
+  /// { display: displayTiming(period, vblank, lead) })` paces a stream from its start.
+  display(subscription, period, vblank, lead = null) {
+    return this.request("display", Object.assign({ subscription }, displayTiming(period, vblank, lead)));
+  }
+
+  /// Reports that frame `seq` of `session`, sent on display-paced `subscription`, was presented
+  /// at `time` on the daemon's clock; each frame once.
+  presented(subscription, session, seq, time) {
+    return this.request("presented", { subscription, session, seq, time });
+  }
+
+  /// The frame of `session` at instant `at` on the daemon's clock, at once, typed as a
+  /// stream's frame (`seq` 0: it belongs to no stream; `key` null). `geometry: "quad"` adds
+  /// each layer's projected geometry.
+  async pullFrame(session, at, { geometry } = {}) {
+    const reply = await this.request("frame", { session, at, geometry });
+    return decodeFrame(reply.frame, null);
+  }
+
+  /// The daemon's clock now, in seconds.
+  async clock() { return (await this.request("clock")).now; }
+
+  /// `local` (a function giving another clock, in seconds) mapped onto the daemon's clock by
+  /// `rounds` round trips of `clock` (ClockMapping: the middle of the shortest).
+  async clockMapping(local, rounds = 5) {
+    const samples = [];
+    for (let round = 0; round < rounds; round += 1) {
+      const before = local();
+      const remote = await this.clock();
+      samples.push({ before, remote, after: local() });
+    }
+    return new ClockMapping(samples);
+  }
 
   /// Closes the connection.
   close() {

@@ -13,9 +13,11 @@ import UnixIO
 /// files and `/events`, the frames as Server-Sent Events.
 ///
 /// Every request must carry the listener's random token (`?token=…`, compared in constant
-/// time) or gets 403. Only `GET` is served and nothing over HTTP changes state: an `/events`
-/// request becomes an ``EventStreamPeer`` that the core subscribes on the wall clock, under
-/// the same slow-subscriber policy and client limits as a socket client.
+/// time) or gets 403. Only `GET` is served and nothing over HTTP changes state beyond a
+/// reader's own stream: an `/events` request becomes an ``EventStreamPeer`` that the core
+/// subscribes on the wall clock, under the same slow-subscriber policy and client limits as a
+/// socket client; one opened with `stream=NAME` can be retimed (`/display`) and told when its
+/// frames were presented (`/presented`) by that name.
 final class ViewerListener {
   /// The viewer's URL with its token: `http://127.0.0.1:7878/?token=…`.
   let url: String
@@ -30,6 +32,8 @@ final class ViewerListener {
   private let loop: EventLoop
   private let logger: Logger
   private var streams: [UInt64: EventStreamPeer] = [:]
+  /// The open streams that a reader named (`stream=NAME`), by name.
+  private var namedStreams: [String: EventStreamPeer] = [:]
   private var keepAliveTimer: LoopTimer?
 
   /// Binds `address` and starts serving.
@@ -70,6 +74,7 @@ final class ViewerListener {
     keepAliveTimer = nil
     for stream in Array(streams.values) { stream.close() }
     streams = [:]
+    namedStreams = [:]
     server.close()
   }
 
@@ -88,19 +93,50 @@ final class ViewerListener {
       servePage(name, to: request)
     case .image(let name):
       serveImage(name, to: request)
-    case .events(let session, let fps, let timeline, let encoding, let display):
+    case .events(let session, let fps, let timeline, let encoding, let display, let stream):
       openEventStream(
         request, session: session, fps: fps, timeline: timeline, encoding: encoding,
-        display: display)
+        display: display, name: stream)
+    case .display(let name, let display):
+      answer(request, stream: name) { peer throws(WireError) in
+        let timing = try core.retimeEventStream(
+          peer, period: display.period, vblank: display.vblank, lead: display.lead)
+        return .object(["display": timing])
+      }
+    case .presented(let name, let session, let seq, let time):
+      answer(request, stream: name) { peer throws(WireError) in
+        try core.reportEventStreamPresentation(peer, session: session, seq: seq, time: time)
+        return .object(["ok": .bool(true)])
+      }
     case .clock:
-      request.respond(
-        status: 200, reason: "OK",
-        headers: [
-          ("Content-Type", "application/json"), ("Cache-Control", "no-store"),
-          ("X-Content-Type-Options", "nosniff"),
-        ],
-        body: Array("{\"now\":\(JSONValue.format(core.currentTime))}\n".utf8))
+      json(request, .object(["now": .number(core.currentTime)]))
     }
+  }
+
+  /// Answers a request about the open stream named `name` with `body`'s JSON, or with the
+  /// refusal: 404 when no open stream has that name, 400 with the core's code and message.
+  private func answer(
+    _ request: HTTPRequest, stream name: String,
+    _ body: (EventStreamPeer) throws(WireError) -> JSONValue
+  ) {
+    guard let peer = namedStreams[name], peer.isOpen else {
+      return plain(request, 404, "Not Found", "no open event stream \(name)")
+    }
+    do throws(WireError) {
+      json(request, try body(peer))
+    } catch {
+      plain(request, 400, "Bad Request", "\(error.code.rawValue): \(error.message)")
+    }
+  }
+
+  private func json(_ request: HTTPRequest, _ value: JSONValue) {
+    request.respond(
+      status: 200, reason: "OK",
+      headers: [
+        ("Content-Type", "application/json"), ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+      ],
+      body: Array((value.serialized + "\n").utf8))
   }
 
   private func servePage(_ name: String, to request: HTTPRequest) {
@@ -160,8 +196,11 @@ final class ViewerListener {
 
   private func openEventStream(
     _ request: HTTPRequest, session: String?, fps: Double, timeline: Bool,
-    encoding: FrameEncoding, display: ViewerRequest.Display?
+    encoding: FrameEncoding, display: ViewerRequest.Display?, name: String?
   ) {
+    if let name, namedStreams[name]?.isOpen == true {
+      return plain(request, 400, "Bad Request", "the event stream \(name) is open already")
+    }
     let peer = EventStreamPeer(
       id: loop.makeConnectionID(), request: request, core: core, limits: core.config.limits,
       http: settings)
@@ -184,7 +223,11 @@ final class ViewerListener {
     }
     guard peer.isOpen else { return }
     streams[peer.id] = peer
-    peer.onEnded = { [unowned self] peer in self.streams[peer.id] = nil }
+    if let name { namedStreams[name] = peer }
+    peer.onEnded = { [unowned self] peer in
+      self.streams[peer.id] = nil
+      if let name, self.namedStreams[name] === peer { self.namedStreams[name] = nil }
+    }
     peer.startStreaming()
     logger.debug(
       "HTTP event stream \(peer.id) for \(session ?? "*") at \(fps) fps, \(encoding.rawValue) frames"

@@ -61,6 +61,34 @@ import TransitionKit
     #expect(decide("/events", "period=0.01&vblank=1&lead=no&" + token).isBadRequest)
   }
 
+  @Test func aNamedStreamIsRetimedAndToldWhenItsFramesWerePresented() {
+    let token = "token=" + String(decoding: Self.token, as: UTF8.self)
+    #expect(
+      decide("/events", "stream=page-1&period=0.016&vblank=5&" + token)
+        == .events(
+          session: nil, fps: 60, display: .init(period: 0.016, vblank: 5), stream: "page-1"))
+    #expect(decide("/events", "stream=a%20b&" + token).isBadRequest)
+    #expect(decide("/events", "stream=&" + token).isBadRequest)
+    #expect(
+      decide("/events", "stream=" + String(repeating: "x", count: 65) + "&" + token).isBadRequest)
+    #expect(
+      decide("/display", "stream=page-1&period=0.008&vblank=7.5&lead=0.016&" + token)
+        == .display(stream: "page-1", display: .init(period: 0.008, vblank: 7.5, lead: 0.016)))
+    #expect(decide("/display", "period=0.008&vblank=7.5&" + token).isBadRequest)
+    #expect(decide("/display", "stream=page-1&period=0.008&" + token).isBadRequest)
+    #expect(decide("/display", "stream=page-1&period=0.008&vblank=7.5") == .forbidden)
+    #expect(
+      decide("/presented", "stream=p&session=s1&seq=12&time=9.25&" + token)
+        == .presented(stream: "p", session: "s1", seq: 12, time: 9.25))
+    for bad in [
+      "session=s1&seq=12&time=9.25", "stream=p&seq=12&time=9.25",
+      "stream=p&session=s1&seq=-1&time=9.25", "stream=p&session=s1&seq=1.5&time=9.25",
+      "stream=p&session=s1&seq=1&time=nan", "stream=p&session=%2A&seq=1&time=1",
+    ] {
+      #expect(decide("/presented", bad + "&" + token).isBadRequest, "\(bad)")
+    }
+  }
+
   @Test func eventsTakeFullOrDeltaFramesAndRefuseAnyOtherEncoding() {
     let token = "token=" + String(decoding: Self.token, as: UTF8.self)
     #expect(decide("/events", "encoding=full&" + token) == .events(session: nil, fps: 60))

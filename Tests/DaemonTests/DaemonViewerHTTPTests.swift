@@ -116,6 +116,56 @@ struct DaemonViewerHTTPTests {
     #expect(early.isEmpty, "\(early)")
   }
 
+  @Test("a named /events stream is retimed by /display and takes /presented once per frame")
+  func namedStreamRetimedAndReported() throws {
+    let viewer = try ViewerDaemon()
+    let client = try viewer.daemon.client()
+    defer { client.close() }
+    _ = try client.begin(
+      context: DaemonScenes.present(), animator: "crossfade", duration: 30, session: "long")
+    let now = try #require(try viewer.get("/clock", token: viewer.token).json["now"]?.numberValue)
+    let stream = try ViewerHTTPClient(port: viewer.port)
+    try stream.send(
+      "/events?session=long&stream=page&period=0.02&vblank=\(now)&token=\(viewer.token)")
+    let opened = try stream.readEvents { $0.count >= 3 }
+    let begin = try JSONValue(parsing: Array(opened[0].utf8))
+    let frame = try JSONValue(parsing: Array(opened[2].utf8))
+    let start = try #require(begin["start"]?.numberValue)
+    let seq = try #require(frame["seq"]?.numberValue)
+    let t = try #require(frame["t"]?.numberValue)
+    // A second stream cannot take a name that is open.
+    #expect(try viewer.get("/events?stream=page", token: viewer.token).status == 400)
+
+    let presented = "/presented?stream=page&session=long&seq=\(Int(seq))&time=\(start + t)"
+    let taken = try viewer.get(presented, token: viewer.token)
+    #expect(taken.status == 200 && taken.json == .object(["ok": .bool(true)]))
+    let again = try viewer.get(presented, token: viewer.token)
+    #expect(again.status == 400 && again.text.hasPrefix("bad_request: "), "\(again.text)")
+    let unsent = try viewer.get(
+      "/presented?stream=page&session=long&seq=100000&time=\(start + t)", token: viewer.token)
+    #expect(unsent.status == 400, "\(unsent.text)")
+    #expect(
+      try viewer.get(
+        presented.replacingOccurrences(of: "=page", with: "=nobody"), token: viewer.token
+      ).status == 404)
+
+    let retimed = try viewer.get(
+      "/display?stream=page&period=0.01&vblank=\(now + 0.003)", token: viewer.token)
+    #expect(retimed.status == 200, "\(retimed.text)")
+    #expect(retimed.json["display"]?["period"] == .number(0.01))
+    let refused = try viewer.get(
+      "/display?stream=page&period=0.0001&vblank=\(now)", token: viewer.token)
+    #expect(refused.status == 400 && refused.text.contains("period must be in [0.002, 1]"))
+    // The frames go on at the new timing: each shows a vblank of it.
+    let later = try stream.readEvents { $0.count >= 12 }.dropFirst(8)
+    for line in later {
+      let event = try JSONValue(parsing: Array(line.utf8))
+      let shown = start + (try #require(event["t"]?.numberValue))
+      let phase = (shown - now - 0.003) / 0.01
+      #expect(abs(phase - phase.rounded()) * 0.01 < 1e-4, "\(line)")
+    }
+  }
+
   @Test("/events carries the same lines as the socket: begin, every frame, complete")
   func eventsAreTheSocketsLines() throws {
     let viewer = try ViewerDaemon()
@@ -305,4 +355,9 @@ struct DaemonViewerHTTPTests {
       if case .complete = event { return lines }
     }
   }
+}
+
+extension ViewerHTTPReply {
+  /// The body as JSON (`.null` when it is not).
+  fileprivate var json: JSONValue { (try? JSONValue(parsing: body)) ?? .null }
 }

@@ -16,6 +16,8 @@
 //                        unless captions=0
 //   measure=all          draw every frame in turn and write what the browser drew (corner
 //                        points, bounding boxes, opacity) as JSON into <pre id="measurements">
+//   measure=pacing       live and paced: write what the display pacer drew (display-pacer.js,
+//                        its report()) as JSON into <pre id="measurements">
 //   measure=inspector    write the timeline inspector's lanes and the plotted value of the
 //                        layer select=ID (its track property=NAME) at each frame's
 //                        progress, as JSON, likewise
@@ -32,7 +34,10 @@
 //   background=#RRGGBB   the stage's colour behind the layers (default black)
 //   token=T              over HTTP: the daemon's token, passed on to /events (live mode)
 //   fps=N                over HTTP: the live stream's frame rate on the daemon's grid; without
-//                        it the frames are paced by this page's display (requestAnimationFrame)
+//                        it the frames are paced by this page's display (requestAnimationFrame,
+//                        display-pacer.js)
+//   stream=NAME          over HTTP: the name the paced stream goes by for /display and
+//                        /presented (default: a random one)
 //   encoding=full        over HTTP: ask the live stream for full frames instead of delta
 //                        frames (the default, rebuilt here as they arrive)
 //
@@ -363,7 +368,11 @@ class Player {
       this.openStream("live: reconnecting for key frames");
       return;
     }
-    if (record === this.record && (event.event === "frame" || event.event === "complete")) {
+    if (record !== this.record) return;
+    if (event.event === "frame" && this.pacer) {
+      // Drawn at the animation frame of its vblank (display-pacer.js).
+      this.pacer.enqueue(record, record.frames.length - 1);
+    } else if (event.event === "frame" || (event.event === "complete" && !(this.pacer && this.pacer.queue.length))) {
       this.show(record.frames.length - 1);
     }
   }
@@ -540,15 +549,20 @@ async function main() {
       session: "*", fps: params.get("fps") || "60", timeline: "1",
       encoding: params.get("encoding") === "full" ? "full" : "delta",
     });
+    const tokenQuery = params.has("token") ? "?token=" + encodeURIComponent(params.get("token")) : "";
     if (params.has("token")) query.set("token", params.get("token"));
     // Without fps=, frames are paced by this page's display: evaluated for the instants
-    // requestAnimationFrame shows them (docs/renderers.md, "The two clocks").
+    // requestAnimationFrame shows them and drawn then (docs/renderers.md, "The two clocks").
     if (!params.has("fps")) {
-      const timing = await displayTiming(params.has("token") ? "?token=" + encodeURIComponent(params.get("token")) : "");
-      if (timing) {
-        query.set("period", String(timing.period));
-        query.set("vblank", String(timing.vblank));
-        document.body.dataset.pacing = "display";
+      const stream = params.get("stream") || randomStreamName();
+      const pacer = new DisplayPacer({
+        tokenQuery, stream, draw: (record, index) => { if (record === player.record) player.show(index); },
+        measure: params.get("measure") === "pacing" ? $("measurements") : null });
+      if (await pacer.start()) {
+        for (const [name, value] of Object.entries(pacer.timing())) query.set(name, value);
+        query.set("stream", stream);
+        player.pacer = pacer;
+        window.viewerPacing = pacer;
       }
     }
     player.fallbackContainer = container;
@@ -564,35 +578,9 @@ async function main() {
   setStatus("ready");
 }
 
-/// The page's display timing as requestAnimationFrame sees it, on the daemon's clock: the
-/// median of 30 frame intervals as the period, and the last frame's timestamp as a vblank,
-/// mapped through the daemon's `/clock` (its clock at the middle of the round trip). Null
-/// when the page cannot tell within a second (a hidden page gets no frames).
-async function displayTiming(tokenQuery) {
-  const stamps = [];
-  const counted = new Promise((resolve) => {
-    const step = (stamp) => {
-      stamps.push(stamp);
-      if (stamps.length > 30) resolve(true);
-      else requestAnimationFrame(step);
-    };
-    requestAnimationFrame(step);
-  });
-  const waited = new Promise((resolve) => setTimeout(() => resolve(false), 1000));
-  if (!(await Promise.race([counted, waited]))) return null;
-  const intervals = stamps.slice(1).map((stamp, index) => stamp - stamps[index]).sort((a, b) => a - b);
-  const period = intervals[intervals.length >> 1] / 1000;
-  try {
-    const before = performance.now();
-    const reply = await fetch("clock" + tokenQuery);
-    const after = performance.now();
-    const { now } = await reply.json();
-    const vblank = stamps[stamps.length - 1] / 1000 + (now - (before + after) / 2000);
-    if (!(period >= 0.002 && period <= 1) || !Number.isFinite(vblank)) return null;
-    return { period, vblank };
-  } catch (error) {
-    return null;
-  }
+/// A name for this page's event stream: 16 random hex digits.
+function randomStreamName() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 // The page's scripts are inserted by index.html and may run before the body is parsed.
