@@ -76,12 +76,12 @@ import Testing
   }
 
   @Test func operationMaskHasOneBitPerOperation() {
-    #expect(PluginExport.operationMask([]) == 0)
-    #expect(PluginExport.operationMask([.push]) == 0x1)
-    #expect(PluginExport.operationMask([.pop]) == 0x2)
-    #expect(PluginExport.operationMask([.present]) == 0x4)
-    #expect(PluginExport.operationMask([.dismiss]) == 0x8)
-    #expect(PluginExport.operationMask([.push, .pop, .present, .dismiss]) == 0xF)
+    #expect(PluginAPI.operationMask([]) == 0)
+    #expect(PluginAPI.operationMask([.push]) == 0x1)
+    #expect(PluginAPI.operationMask([.pop]) == 0x2)
+    #expect(PluginAPI.operationMask([.present]) == 0x4)
+    #expect(PluginAPI.operationMask([.dismiss]) == 0x8)
+    #expect(PluginAPI.operationMask([.push, .pop, .present, .dismiss]) == 0xF)
   }
 
   @Test func okReturnsTimelineBytesThatDecode() throws {
