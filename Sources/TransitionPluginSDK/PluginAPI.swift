@@ -71,8 +71,8 @@ public enum PluginExport {
   /// The descriptor, its animator table and its strings are allocated once and never freed,
   /// as the ABI requires of static data; later calls with the same plugin name return the same
   /// pointer and ignore their arguments. Each animator's `make_timeline` runs
-  /// `Animator.outcome(forContextJSON:)` and hands back bytes allocated with `malloc`, which its
-  /// `free_bytes` releases with `free`.
+  /// `Animator.outcome(forContextJSON:encoding:)` and hands back the timeline's binary form in
+  /// bytes allocated with `malloc`, which its `free_bytes` releases with `free`.
   /// - Parameters:
   ///   - plugin: the plugin's name for listings and logs; non-empty.
   ///   - version: the plugin's version, such as `1.0.0`; non-empty.
@@ -135,7 +135,9 @@ private final class AnimatorBox: Sendable {
 }
 
 /// `make_timeline` of every Swift animator: decodes, runs and encodes through
-/// `Animator.outcome(forContextJSON:)`.
+/// `Animator.outcome(forContextJSON:encoding:)`, the timeline in its binary form
+/// (`Timeline.binaryEncoded`), which the host tells from JSON by its first bytes and the
+/// daemon reads without parsing numbers as text.
 private let makeTimeline: transitiond_make_timeline_fn = {
   animatorData, contextJSON, contextLength, outBytes, outLength in
   guard let animatorData, let outBytes, let outLength else {
@@ -147,7 +149,8 @@ private let makeTimeline: transitiond_make_timeline_fn = {
     outcome = .failed("the context bytes are missing")
   } else {
     outcome = animator.outcome(
-      forContextJSON: UnsafeBufferPointer(start: contextJSON, count: contextLength))
+      forContextJSON: UnsafeBufferPointer(start: contextJSON, count: contextLength),
+      encoding: .binary)
   }
   switch outcome {
   case .timeline(let bytes):

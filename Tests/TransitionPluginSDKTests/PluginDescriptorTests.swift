@@ -87,7 +87,10 @@ import Testing
   @Test func okReturnsTimelineBytesThatDecode() throws {
     let result = try Self.call(Array(contextJSON("push", hints: #""duration": 0.75"#).utf8))
     #expect(result.status == TRANSITIOND_STATUS_OK)
-    let timeline = try Timeline(jsonBytes: try #require(result.bytes))
+    // The SDK answers in the binary form, which the host tells from JSON by its first bytes.
+    let bytes = try #require(result.bytes)
+    #expect(Timeline.isBinaryForm(bytes))
+    let timeline = try Timeline(binary: bytes)
     #expect(timeline.duration == 0.75)
     #expect(timeline.layers.map(\.id) == ["sdk-test.fill"])
   }
