@@ -1,5 +1,6 @@
 import CTransitionPlugin
 import PluginValues
+import TransitionKit
 
 /// An animator accepted from a plugin descriptor: its listing and the C functions to call.
 struct LoadedAnimator {
@@ -52,7 +53,7 @@ struct LoadedAnimator {
       guard let copied, !copied.isEmpty else {
         return .failed("reported success but returned no timeline")
       }
-      return .timeline(copied)
+      return Timeline.isBinaryForm(copied) ? .binaryTimeline(copied) : .timeline(copied)
     case transitiond_status(TRANSITIOND_STATUS_DECLINE):
       return .declined
     case transitiond_status(TRANSITIOND_STATUS_ERROR):

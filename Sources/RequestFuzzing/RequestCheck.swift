@@ -97,8 +97,8 @@ public struct RequestCheck: Sendable {
   }
 
   private func beginProblem(_ request: Request) -> String? {
-    guard let contextValue = request.body.value["context"],
-      let context = try? TransitionContext(json: contextValue)
+    guard let contextText = request.contextText,
+      let context = try? TransitionContext(jsonBytes: contextText)
     else { return nil }
     var contextJSON = context.json
     if case .number(let duration)? = request.body.value["duration"],

@@ -12,6 +12,9 @@ struct JSONParser {
   }
   /// Where the value of the last top-level member of each of `keptMembers` lies in the bytes.
   private(set) var keptRanges: [Range<Int>?] = []
+  /// The top-level members whose value is checked but not built: `null` stands in the
+  /// parsed value, and their text (kept through `keptMembers`) is what a reader reads.
+  var unbuiltMembers: [String] = []
   /// When set, the byte offset where each value starts is recorded by its JSON pointer
   /// (RFC 6901) in `offsets`, and a member repeated in one object is refused.
   var recordsOffsets = false
@@ -93,9 +96,7 @@ struct JSONParser {
     }
     guard !recordsOffsets else { return try parseObjectRecordingOffsets() }
     let key = try parseMemberName()
-    let valueStart = index
-    let value = try parseValue()
-    keepText(of: key, from: valueStart)
+    let value = try parseMemberValue(of: key)
     // An object of one member (a layer's `content`, most often) is made at once.
     if try parseEndOfMember() { return .object([key: value]) }
     // The members are gathered on a stack shared by the objects being read (an inner
@@ -106,9 +107,7 @@ struct JSONParser {
     pendingMembers.append((key, value))
     repeat {
       let key = try parseMemberName()
-      let valueStart = index
-      let value = try parseValue()
-      keepText(of: key, from: valueStart)
+      let value = try parseMemberValue(of: key)
       pendingMembers.append((key, value))
     } while try !parseEndOfMember()
     var members = [String: JSONValue](minimumCapacity: pendingMembers.count - base)
@@ -165,6 +164,56 @@ struct JSONParser {
     return true
   }
 
+  /// The value of the member `key` of the object being read: parsed, or, for a top-level
+  /// member of ``unbuiltMembers``, checked by ``skipValue()`` and left `null`; its text is kept
+  /// when it is one of ``keptMembers``.
+  private mutating func parseMemberValue(of key: String) throws(JSONSyntaxError) -> JSONValue {
+    let valueStart = index
+    let value: JSONValue
+    if depth == 1, unbuiltMembers.contains(key) {
+      try skipValue()
+      value = .null
+    } else {
+      value = try parseValue()
+    }
+    keepText(of: key, from: valueStart)
+    return value
+  }
+
+  /// Reads past one value without building it, checked as ``parseValue()`` checks it: the same
+  /// syntax errors at the same offsets, the same nesting bound.
+  mutating func skipValue() throws(JSONSyntaxError) {
+    skipWhitespace()
+    guard index < bytes.count else { throw failure("unexpected end of input") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"):
+      try enter()
+      index += 1
+      skipWhitespace()
+      if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        depth -= 1
+        return
+      }
+      repeat {
+        _ = try parseMemberName()
+        try skipValue()
+      } while try !parseEndOfMember()
+    case UInt8(ascii: "["):
+      try enter()
+      index += 1
+      skipWhitespace()
+      if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        depth -= 1
+        return
+      }
+      repeat { try skipValue() } while try !parseEndOfElement()
+    case UInt8(ascii: "\""): _ = try parseString()
+    default: _ = try parseValue()
+    }
+  }
+
   /// Records where the value of a top-level member of ``keptMembers`` lies, which ends here.
   private mutating func keepText(of key: String, from start: Int) {
     if depth == 1, let kept = keptMembers.firstIndex(of: key) { keptRanges[kept] = start..<index }
@@ -189,18 +238,23 @@ struct JSONParser {
       } else {
         elements.append(try parseValue())
       }
-      skipWhitespace()
-      guard index < bytes.count else { throw failure("unexpected end of input") }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-      } else if bytes[index] == UInt8(ascii: "]") {
-        index += 1
-        depth -= 1
-        return .array(elements)
-      } else {
-        throw failure("expected ',' or ']'")
-      }
+      if try parseEndOfElement() { return .array(elements) }
     }
+  }
+
+  /// Reads what follows an element: a `,` (false: another element comes) or the `]` that ends
+  /// the array (true).
+  private mutating func parseEndOfElement() throws(JSONSyntaxError) -> Bool {
+    skipWhitespace()
+    guard index < bytes.count else { throw failure("unexpected end of input") }
+    if bytes[index] == UInt8(ascii: ",") {
+      index += 1
+      return false
+    }
+    guard bytes[index] == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
+    index += 1
+    depth -= 1
+    return true
   }
 
   mutating func parseNumber() throws(JSONSyntaxError) -> Double {

@@ -22,13 +22,19 @@ public enum JSONValue: Equatable, Hashable, Sendable {
   /// Parses UTF-8 JSON text and returns, beside the value, the exact text of each top-level
   /// object member of `keys`, in their order (of the last one, when it is repeated, as the
   /// value keeps it); nil for a member the document lacks, or when it is not an object.
+  ///
+  /// The members of `unbuilt` (among `keys`, top-level) are checked as JSON but not built:
+  /// `null` stands for each in the value, and its kept text is the one thing to read of it
+  /// (a `begin`'s context, which the daemon reads once, from its text).
   public static func parsing(
-    _ bytes: some Collection<UInt8>, keepingTextOf keys: [String]
+    _ bytes: some Collection<UInt8>, keepingTextOf keys: [String],
+    leavingUnbuilt unbuilt: [String] = []
   ) throws(JSONSyntaxError) -> (value: JSONValue, memberTexts: [[UInt8]?]) {
     try bytes.withContiguousBytes { buffer in
       Result { () throws(JSONSyntaxError) -> (JSONValue, [[UInt8]?]) in
         var parser = JSONParser(buffer)
         parser.keptMembers = keys
+        parser.unbuiltMembers = unbuilt
         let value = try parser.parseDocument()
         return (value, parser.keptRanges.map { $0.map { Array(buffer[$0]) } })
       }

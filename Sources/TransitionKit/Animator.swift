@@ -47,8 +47,8 @@ extension Animator {
 
 /// What an animator made of one context's JSON bytes: the three answers of `make_timeline`.
 public enum AnimatorOutcome: Equatable, Sendable {
-  /// The timeline in the encoding asked for: compact UTF-8 JSON (`TRANSITIOND_STATUS_OK`), or
-  /// the binary form the plugin host sends the daemon (`Timeline.binaryEncoded`).
+  /// The timeline in the encoding asked for (`TRANSITIOND_STATUS_OK`): compact UTF-8 JSON, or
+  /// the binary form (`Timeline.binaryEncoded`) the SDK returns and the plugin host sends.
   case timeline([UInt8])
   /// The animator cannot serve the context (`TRANSITIOND_STATUS_DECLINE`).
   case declined
@@ -59,9 +59,10 @@ public enum AnimatorOutcome: Equatable, Sendable {
 
 /// How ``AnimatorOutcome/timeline(_:)`` carries the timeline.
 public enum TimelineEncoding: Sendable {
-  /// `Timeline.jsonText`: what `make_timeline` returns.
+  /// `Timeline.jsonText`: the JSON of the ABI, as a C plugin returns it.
   case json
-  /// `Timeline.binaryEncoded`: what the plugin host sends for the animators it runs itself.
+  /// `Timeline.binaryEncoded`: what the SDK's `make_timeline` returns and the plugin host
+  /// sends for the animators it runs itself.
   case binary
 }
 

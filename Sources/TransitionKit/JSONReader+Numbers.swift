@@ -1,6 +1,6 @@
 import TransitionJSON
 
-/// The arrays of numbers the fast-path readers (``TimelineReader``, ``ContextReader``) read;
+/// The arrays of numbers the context's fast-path reader (``ContextReader``) reads;
 /// anything else there is ``Unreadable``, left to the reference decoder.
 extension JSONReader {
   /// The next element of an array, a number.

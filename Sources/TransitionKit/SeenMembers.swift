@@ -1,4 +1,4 @@
-/// Why a fast-path reader (``TimelineReader``, ``ContextReader``) leaves a text to its
+/// Why the fast-path reader (``ContextReader``) leaves a text to its
 /// reference decoder: anything it does not read exactly as the reference would.
 struct Unreadable: Error {}
 

@@ -35,8 +35,24 @@ import TransitionJSON
 /// valid UTF-8, nothing after the end) and then builds the timeline with the validating
 /// initialisers the JSON decoders use, so it accepts no timeline they would refuse.
 extension Timeline {
-  /// The first bytes of the binary form.
+  /// The first bytes of the binary form: `TLB` and the form's version.
   static let binaryMagic: [UInt8] = [UInt8(ascii: "T"), UInt8(ascii: "L"), UInt8(ascii: "B"), 1]
+
+  /// Whether `bytes` that a `make_timeline` returned are in the binary form, of any version
+  /// (they start with `TLB`), rather than JSON, which never starts with `T`.
+  public static func isBinaryForm(_ bytes: [UInt8]) -> Bool {
+    bytes.starts(with: binaryMagic.prefix(3))
+  }
+
+  /// Decodes the bytes a `make_timeline` returned: the binary form (the SDK's) or JSON (a C
+  /// plugin's), told apart by ``isBinaryForm(_:)``.
+  public init(returned bytes: [UInt8]) throws(EngineError) {
+    if Self.isBinaryForm(bytes) {
+      try self.init(binary: bytes)
+    } else {
+      try self.init(jsonBytes: bytes)
+    }
+  }
 
   /// The timeline in its binary form.
   public var binaryEncoded: [UInt8] {

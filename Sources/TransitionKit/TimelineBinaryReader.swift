@@ -200,10 +200,13 @@ struct BinaryTimelineReader {
 
   mutating func timeline() throws(EngineError) -> Timeline {
     let magic = Timeline.binaryMagic
-    guard raw.count >= 4, raw[0] == magic[0], raw[1] == magic[1], raw[2] == magic[2],
-      raw[3] == magic[3]
-    else {
+    guard raw.count >= 4, raw[0] == magic[0], raw[1] == magic[1], raw[2] == magic[2] else {
       throw broken("it does not start with the binary timeline's magic")
+    }
+    guard raw[3] == magic[3] else {
+      throw EngineError(
+        .invalidValue,
+        "the binary timeline is of version \(raw[3]); this build reads version \(magic[3])")
     }
     offset = 4
     let duration = try number()

@@ -38,23 +38,14 @@ extension Timeline {
     }
   }
 
-  /// Decodes a timeline from UTF-8 JSON bytes: what `init(json:)` decodes from the parsed text,
-  /// read straight from the text (``TimelineReader``) when it is valid; an invalid text is
-  /// decoded again by `init(json:)`, so that its error names the field.
+  /// Decodes a timeline from UTF-8 JSON bytes: parsed into a `JSONValue`, then read by
+  /// `init(json:)`. The timeline's one JSON reader: a compiled plugin's timeline (a C
+  /// plugin's; the SDK's come in the binary form) and the documents of the tests and tools.
+  /// - Throws: `EngineError`: `invalid_value` with the parser's message for text that is not
+  ///   JSON, otherwise what `init(json:)` throws.
   public init(jsonBytes: some Collection<UInt8>) throws(EngineError) {
-    let bytes = Array(jsonBytes)
-    if let timeline = bytes.withUnsafeBufferPointer(TimelineReader.timeline) {
-      self = timeline
-      return
-    }
-    try self.init(referenceDecodingOf: bytes)
-  }
-
-  /// Decodes a timeline from UTF-8 JSON bytes by parsing them into a `JSONValue` and reading it
-  /// with `init(json:)`: the reference that ``TimelineReader`` agrees with.
-  init(referenceDecodingOf bytes: [UInt8]) throws(EngineError) {
     let json: JSONValue
-    do { json = try JSONValue(parsing: bytes) } catch { throw EngineError(error) }
+    do { json = try JSONValue(parsing: jsonBytes) } catch { throw EngineError(error) }
     try self.init(json: json)
   }
 
@@ -109,6 +100,14 @@ extension Timeline {
           curve: curve ?? .linear))
     }
     return PropertyTrack(property, mode: mode, keyframes: keyframes)
+  }
+
+  /// The timeline as compact JSON text: the bytes of `json.serialized` (members sorted), what
+  /// `make_timeline` returns for `TimelineEncoding.json`.
+  public var jsonText: [UInt8] {
+    var sink = ByteSink(capacity: 1024 + layers.count * 256)
+    sink.appendJSON(json)
+    return sink.bytes
   }
 
   /// The timeline as JSON, in the form `init(json:)` reads; defaults are left out.

@@ -32,23 +32,17 @@ struct BeginRequest: Equatable {
   var contextText: [UInt8]
 
   init(_ request: Request) throws(WireError) {
-    let contextValue: JSONValue
-    do {
-      contextValue = try request.body.required("context").value
-    } catch {
-      throw WireError(.badRequest, error.message)
+    // The context's one read: from its text, which the request's parse checked but did not
+    // build (`Request.body` holds `null` for it).
+    guard let text = request.contextText, text != Self.nullText else {
+      throw WireError(.badRequest, "context is required")
     }
     do {
-      // Read again from its text, which the fast path reads without walking the parsed
-      // value; the same context, or the same error, as `TransitionContext(json:)` of it.
-      if let text = request.contextText {
-        context = try TransitionContext(jsonBytes: text, path: "context")
-      } else {
-        context = try TransitionContext(json: contextValue, path: "context")
-      }
+      context = try TransitionContext(jsonBytes: text, path: "context")
     } catch {
       throw WireError(.invalidContext, error.message)
     }
+    contextText = text
     try Self.refuseMisplacedMembers(of: context)
     duration = try request.optionalNumber("duration")
     if let duration, !(duration > 0) {
@@ -78,9 +72,10 @@ struct BeginRequest: Equatable {
     animator = try request.optionalString("animator")
     interrupts = try request.optionalString("interrupts")
     params = try request.optionalNumbers("params") ?? [:]
-    // The text of the member whose value was just read: there whenever `context` is.
-    contextText = request.contextText ?? []
   }
+
+  /// A `null` context's text: absent, as an optional member that is `null` is.
+  private static let nullText = Array("null".utf8)
 
   /// The members of `begin` itself (and of a scene file, which `transitionctl play` sends as
   /// `begin`'s) that a context cannot carry as hints: sent inside the context (a scene file

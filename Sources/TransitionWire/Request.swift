@@ -5,10 +5,12 @@ import TransitionKit
 public struct Request: Sendable {
   public let op: String
   public let id: RequestID?
-  /// The whole request object, for reading the op's fields with path-naming errors.
+  /// The whole request object, for reading the op's fields with path-naming errors. Its
+  /// `context` member is checked as JSON but not built (`null` stands for it): a `begin`
+  /// reads its context once, from ``contextText``.
   public let body: JSONField
-  /// The exact text of the `context` member (the last one, when it is repeated), which a
-  /// `begin` hands to the animator as it came; nil without one.
+  /// The exact text of the `context` member (the last one, when it is repeated): what a
+  /// `begin` decodes its context from, and hands to the animator as it came; nil without one.
   public let contextText: [UInt8]?
 
   /// Parses one line (without its `\n`).
@@ -19,7 +21,8 @@ public struct Request: Sendable {
     let value: JSONValue
     let texts: [[UInt8]?]
     do {
-      (value, texts) = try JSONValue.parsing(line, keepingTextOf: ["id", "context"])
+      (value, texts) = try JSONValue.parsing(
+        line, keepingTextOf: ["id", "context"], leavingUnbuilt: ["context"])
     } catch {
       throw RequestError(id: nil, WireError(.invalidJSON, error.message))
     }

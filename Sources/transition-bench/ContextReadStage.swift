@@ -14,12 +14,12 @@ enum ContextReadStage {
   }
 
   /// The daemon's read of a `begin` line up to its validated context, as `BeginRequest`
-  /// reads it: the request parsed, then its `context` member decoded; returns its layer count.
+  /// reads it: the request parsed (its `context` checked, not built), then the context
+  /// decoded from its text; returns its layer count.
   @inline(never)
   static func daemonRead(_ beginLine: [UInt8]) throws -> Int {
     let request: Request
     do { request = try Request(line: beginLine) } catch { throw error.error }
-    _ = try request.body.required("context")
     return try TransitionContext(jsonBytes: request.contextText ?? [], path: "context").from
       .layers.count
   }

@@ -124,7 +124,7 @@ struct AnimatorUnderTest: Sendable {
     let (status, bytes) = call(bytes: Array(json.serialized.utf8))
     switch status {
     case TRANSITIOND_STATUS_OK:
-      return .timeline(try Timeline(jsonBytes: bytes ?? []))
+      return .timeline(try Timeline(returned: bytes ?? []))
     case TRANSITIOND_STATUS_DECLINE:
       return .declined
     default:

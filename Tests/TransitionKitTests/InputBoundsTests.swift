@@ -199,4 +199,32 @@ import TransitionJSON
     #expect(repeated.memberTexts[0].map { String(decoding: $0, as: UTF8.self) } == #""two""#)
     #expect(try JSONValue.parsing(Array("[1]".utf8), keepingTextOf: ["id"]).memberTexts[0] == nil)
   }
+
+  @Test func anUnbuiltMemberIsCheckedAndKeptAsText() throws {
+    let line = Array(
+      #"{"op":"x","context":{"a":[1,{"b":"\u00e9"}],"c":null},"n":{"context":2}}"#.utf8)
+    let (value, texts) = try JSONValue.parsing(
+      line, keepingTextOf: ["context"], leavingUnbuilt: ["context"])
+    #expect(value["context"] == .null)
+    #expect(value["n"] == .object(["context": .number(2)]))
+    #expect(
+      texts[0].map { String(decoding: $0, as: UTF8.self) }
+        == #"{"a":[1,{"b":"\u00e9"}],"c":null}"#)
+    // Bad text inside it fails as a full parse does: the same message at the same offset.
+    let bad = [
+      #"{"context":{"a":[1,]}}"#, #"{"context":{"a" 1}}"#, #"{"context":[1 2]}"#,
+      #"{"context":"\x"}"#, #"{"context":tru}"#, #"{"context":{"a":1"#,
+      #"{"context":\#(String(repeating: "[", count: 70))\#(String(repeating: "]", count: 70))}"#,
+    ]
+    for text in bad {
+      let bytes = Array(text.utf8)
+      var full: JSONSyntaxError?
+      do { _ = try JSONValue(parsing: bytes) } catch { full = error }
+      var skipped: JSONSyntaxError?
+      do {
+        _ = try JSONValue.parsing(bytes, keepingTextOf: ["context"], leavingUnbuilt: ["context"])
+      } catch { skipped = error }
+      #expect(full != nil && skipped == full, "\(text)")
+    }
+  }
 }

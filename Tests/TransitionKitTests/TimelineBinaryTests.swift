@@ -9,7 +9,7 @@ import TransitionJSON
 /// naming the byte, never trapped on; a value the engine refuses is refused as in JSON.
 @Suite struct TimelineBinaryTests {
   static func withGestureAndWarnings() throws -> Timeline {
-    try Timeline(json: try TimelineReaderTests.document())
+    try Timeline(json: try TimelineJSONTests.document())
   }
 
   @Test func everyPropertyCurveGestureAndWarningSurvives() throws {
@@ -41,6 +41,25 @@ import TransitionJSON
     #expect(to.tracks[0].keyframes[0].curve == .easeInEaseOut)
     #expect(to.tracks[1].keyframes[0].curve == .spring(try Spring(stiffness: 300, damping: 20)))
     #expect(to.tracks[1].keyframes[0].value == .number(1.25))
+  }
+
+  /// What a `make_timeline` returned is read in the form its first bytes name; a binary form
+  /// of another version is refused naming both versions.
+  @Test func aReturnedTimelineIsReadInItsForm() throws {
+    let timeline = try Self.withGestureAndWarnings()
+    #expect(Timeline.isBinaryForm(timeline.binaryEncoded))
+    #expect(!Timeline.isBinaryForm(timeline.jsonText))
+    #expect(try Timeline(returned: timeline.binaryEncoded) == timeline)
+    #expect(try Timeline(returned: timeline.jsonText) == timeline)
+    var later = timeline.binaryEncoded
+    later[3] = 2
+    #expect(Timeline.isBinaryForm(later))
+    do throws(EngineError) {
+      _ = try Timeline(returned: later)
+      Issue.record("a binary timeline of version 2 was read")
+    } catch {
+      #expect(error.message == "the binary timeline is of version 2; this build reads version 1")
+    }
   }
 
   @Test func aColourIsEightBitsAComponentAsInJSON() throws {

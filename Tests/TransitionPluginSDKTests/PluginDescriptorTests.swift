@@ -76,18 +76,21 @@ import Testing
   }
 
   @Test func operationMaskHasOneBitPerOperation() {
-    #expect(PluginExport.operationMask([]) == 0)
-    #expect(PluginExport.operationMask([.push]) == 0x1)
-    #expect(PluginExport.operationMask([.pop]) == 0x2)
-    #expect(PluginExport.operationMask([.present]) == 0x4)
-    #expect(PluginExport.operationMask([.dismiss]) == 0x8)
-    #expect(PluginExport.operationMask([.push, .pop, .present, .dismiss]) == 0xF)
+    #expect(PluginAPI.operationMask([]) == 0)
+    #expect(PluginAPI.operationMask([.push]) == 0x1)
+    #expect(PluginAPI.operationMask([.pop]) == 0x2)
+    #expect(PluginAPI.operationMask([.present]) == 0x4)
+    #expect(PluginAPI.operationMask([.dismiss]) == 0x8)
+    #expect(PluginAPI.operationMask([.push, .pop, .present, .dismiss]) == 0xF)
   }
 
   @Test func okReturnsTimelineBytesThatDecode() throws {
     let result = try Self.call(Array(contextJSON("push", hints: #""duration": 0.75"#).utf8))
     #expect(result.status == TRANSITIOND_STATUS_OK)
-    let timeline = try Timeline(jsonBytes: try #require(result.bytes))
+    // The SDK answers in the binary form, which the host tells from JSON by its first bytes.
+    let bytes = try #require(result.bytes)
+    #expect(Timeline.isBinaryForm(bytes))
+    let timeline = try Timeline(binary: bytes)
     #expect(timeline.duration == 0.75)
     #expect(timeline.layers.map(\.id) == ["sdk-test.fill"])
   }

@@ -24,11 +24,11 @@ import TransitionWire
     }
   }
 
-  /// What the request's parsed `context` member decodes to, or its error as `begin` reports
-  /// it; nil when the line fails before its context is read.
+  /// What the line's `context` member, parsed as a value, decodes to, or its error as `begin`
+  /// reports it; nil when the line fails before its context is read.
   private static func reference(_ line: [UInt8]) -> Result<TransitionContext, WireError>? {
-    guard let request = try? Request(line: line),
-      let member = try? request.body.required("context")
+    guard (try? Request(line: line)) != nil, let parsed = try? JSONValue(parsing: line),
+      let member = try? JSONField(parsed, path: "").required("context")
     else { return nil }
     return Result { () throws(WireError) in
       do throws(EngineError) {

@@ -6,7 +6,9 @@
  * library, calls the entry once, reads the ABI version from the first field of the returned
  * descriptor before anything else, and refuses a mismatch. Everything else crosses as bytes:
  * the transition context goes in as JSON, the timeline comes out as JSON (schemas in
- * docs/plugins.md). No other type, allocator or runtime is shared with the daemon.
+ * docs/plugins.md; the Swift SDK returns the timeline in the host's binary form instead, which
+ * starts with the bytes "TLB" and the form's version, so the host tells the two apart). No
+ * other type, allocator or runtime is shared with the daemon.
  *
  * Rules (see docs/plugins.md for the full text):
  *   - Memory returned by a plugin is freed by the same plugin: the host copies the bytes that
@@ -58,7 +60,7 @@ extern "C" {
 /*
  * Status codes returned by make_timeline. Any other value is treated as an error.
  */
-/** The timeline JSON is in *out_bytes / *out_length. */
+/** The timeline is in *out_bytes / *out_length: JSON, or the Swift SDK's binary form. */
 #define TRANSITIOND_STATUS_OK 0
 /**
  * The animator cannot serve this context (say, it needs a "selected" layer that is absent).

@@ -1,6 +1,13 @@
+// The animator contract's Swift face, as one file: what transitiond_plugin.h says in C, said
+// for a plugin written in Swift. A plugin imports this module alone; with it come the engine's
+// types (the `Animator` protocol, `TransitionContext`, `Timeline`, `AnimatorOutcome`), the
+// ABI's constants and layout (``PluginAPI``), and the one call that makes the descriptor its
+// entry symbol returns (``PluginExport/descriptor(plugin:version:animators:)``).
+// PluginAPITests checks this file against the header as a C compiler reads it.
+
 import CTransitionPlugin
 import Synchronization
-import TransitionKit
+@_exported import TransitionKit
 import TransitionPluginABI
 
 #if canImport(Glibc)
@@ -10,6 +17,44 @@ import TransitionPluginABI
 #elseif canImport(Darwin)
   import Darwin
 #endif
+
+/// transitiond_plugin.h's constants and layout, as Swift values.
+public enum PluginAPI {
+  /// `TRANSITIOND_PLUGIN_ABI_VERSION`: what a descriptor's `abi_version` holds; the daemon
+  /// refuses a plugin built against any other.
+  public static let abiVersion = UInt32(TRANSITIOND_PLUGIN_ABI_VERSION)
+  /// `TRANSITIOND_PLUGIN_ENTRY_SYMBOL`: the one symbol a plugin exports.
+  public static let entrySymbol = TRANSITIOND_PLUGIN_ENTRY_SYMBOL
+  /// `sizeof(transitiond_plugin)`: a plugin descriptor's `struct_size`.
+  public static let pluginStructSize = UInt32(MemoryLayout<transitiond_plugin>.size)
+  /// `sizeof(transitiond_animator)`: an animator descriptor's `struct_size`.
+  public static let animatorStructSize = UInt32(MemoryLayout<transitiond_animator>.size)
+
+  /// What `make_timeline` returns: the `TRANSITIOND_STATUS_` values, one for each
+  /// ``AnimatorOutcome``.
+  public enum Status: transitiond_status, CaseIterable, Sendable {
+    /// `TRANSITIOND_STATUS_OK`: the timeline is in the out bytes.
+    case ok = 0
+    /// `TRANSITIOND_STATUS_DECLINE`: the daemon falls back to `default-slide`.
+    case declined = 1
+    /// `TRANSITIOND_STATUS_ERROR`: the out bytes, if any, hold the message.
+    case failed = 2
+
+    /// The status of `outcome`.
+    public init(_ outcome: AnimatorOutcome) {
+      switch outcome {
+      case .timeline: self = .ok
+      case .declined: self = .declined
+      case .failed: self = .failed
+      }
+    }
+  }
+
+  /// The ABI's bit of each operation in an animator's `operations` mask.
+  public static func operationMask(_ operations: Set<TransitionOperation>) -> UInt32 {
+    OperationMask.mask(operations)
+  }
+}
 
 /// Builds the C descriptor that a Swift plugin's entry symbol returns.
 ///
@@ -26,8 +71,8 @@ public enum PluginExport {
   /// The descriptor, its animator table and its strings are allocated once and never freed,
   /// as the ABI requires of static data; later calls with the same plugin name return the same
   /// pointer and ignore their arguments. Each animator's `make_timeline` runs
-  /// `Animator.outcome(forContextJSON:)` and hands back bytes allocated with `malloc`, which its
-  /// `free_bytes` releases with `free`.
+  /// `Animator.outcome(forContextJSON:encoding:)` and hands back the timeline's binary form in
+  /// bytes allocated with `malloc`, which its `free_bytes` releases with `free`.
   /// - Parameters:
   ///   - plugin: the plugin's name for listings and logs; non-empty.
   ///   - version: the plugin's version, such as `1.0.0`; non-empty.
@@ -56,8 +101,8 @@ public enum PluginExport {
       let entry = UnsafeMutablePointer<transitiond_animator>.allocate(capacity: 1)
       entry.initialize(
         to: transitiond_animator(
-          struct_size: UInt32(MemoryLayout<transitiond_animator>.size),
-          operations: operationMask(animator.operations),
+          struct_size: PluginAPI.animatorStructSize,
+          operations: PluginAPI.operationMask(animator.operations),
           name: permanentCString(animator.name),
           default_duration: animator.defaultDuration,
           make_timeline: makeTimeline,
@@ -68,18 +113,13 @@ public enum PluginExport {
     let descriptor = UnsafeMutablePointer<transitiond_plugin>.allocate(capacity: 1)
     descriptor.initialize(
       to: transitiond_plugin(
-        abi_version: UInt32(TRANSITIOND_PLUGIN_ABI_VERSION),
-        struct_size: UInt32(MemoryLayout<transitiond_plugin>.size),
+        abi_version: PluginAPI.abiVersion,
+        struct_size: PluginAPI.pluginStructSize,
         name: permanentCString(plugin),
         version: permanentCString(version),
         animators: UnsafePointer(table),
         animator_count: animators.count))
     return descriptor
-  }
-
-  /// The ABI's operation bits for `operations`.
-  static func operationMask(_ operations: Set<TransitionOperation>) -> UInt32 {
-    OperationMask.mask(operations)
   }
 
   /// A NUL-terminated copy of `text` that is never freed.
@@ -95,34 +135,38 @@ private final class AnimatorBox: Sendable {
 }
 
 /// `make_timeline` of every Swift animator: decodes, runs and encodes through
-/// `Animator.outcome(forContextJSON:)`.
+/// `Animator.outcome(forContextJSON:encoding:)`, the timeline in its binary form
+/// (`Timeline.binaryEncoded`), which the host tells from JSON by its first bytes and the
+/// daemon reads without parsing numbers as text.
 private let makeTimeline: transitiond_make_timeline_fn = {
   animatorData, contextJSON, contextLength, outBytes, outLength in
-  guard let animatorData, let outBytes, let outLength else { return TRANSITIOND_STATUS_ERROR }
+  guard let animatorData, let outBytes, let outLength else {
+    return PluginAPI.Status.failed.rawValue
+  }
   let animator = Unmanaged<AnimatorBox>.fromOpaque(animatorData).takeUnretainedValue().animator
   let outcome: AnimatorOutcome
   if contextLength < 0 || (contextJSON == nil && contextLength > 0) {
     outcome = .failed("the context bytes are missing")
   } else {
     outcome = animator.outcome(
-      forContextJSON: UnsafeBufferPointer(start: contextJSON, count: contextLength))
+      forContextJSON: UnsafeBufferPointer(start: contextJSON, count: contextLength),
+      encoding: .binary)
   }
   switch outcome {
   case .timeline(let bytes):
-    guard let copy = mallocCopy(bytes) else { return TRANSITIOND_STATUS_ERROR }
+    guard let copy = mallocCopy(bytes) else { return PluginAPI.Status.failed.rawValue }
     outBytes.pointee = copy
     outLength.pointee = bytes.count
-    return TRANSITIOND_STATUS_OK
   case .declined:
-    return TRANSITIOND_STATUS_DECLINE
+    break
   case .failed(let message):
     let bytes = Array(message.utf8)
     if let copy = mallocCopy(bytes) {
       outBytes.pointee = copy
       outLength.pointee = bytes.count
     }
-    return TRANSITIOND_STATUS_ERROR
   }
+  return PluginAPI.Status(outcome).rawValue
 }
 
 /// `free_bytes` of every Swift animator.
