@@ -98,7 +98,7 @@ struct JSONParser {
     let key = try parseMemberName()
     let value = try parseMemberValue(of: key)
     // An object of one member (a layer's `content`, most often) is made at once.
-    if try parseEndOfMember() { return .object([key: value]) }
+    if try parseEnd(closedBy: UInt8(ascii: "}")) { return .object([key: value]) }
     // The members are gathered on a stack shared by the objects being read (an inner
     // object's above its parent's), then made one dictionary of the size they need: no
     // dictionary grows and rehashes member by member.
@@ -109,7 +109,7 @@ struct JSONParser {
       let key = try parseMemberName()
       let value = try parseMemberValue(of: key)
       pendingMembers.append((key, value))
-    } while try !parseEndOfMember()
+    } while try !parseEnd(closedBy: UInt8(ascii: "}"))
     var members = [String: JSONValue](minimumCapacity: pendingMembers.count - base)
     // In order, so that a repeated member's last value is the one kept.
     for (key, value) in pendingMembers[base...] { members[key] = value }
@@ -129,7 +129,7 @@ struct JSONParser {
       members[key] = try parseValue()
       pointer = parent
       keepText(of: key, from: valueStart)
-    } while try !parseEndOfMember()
+    } while try !parseEnd(closedBy: UInt8(ascii: "}"))
     return .object(members)
   }
 
@@ -149,16 +149,18 @@ struct JSONParser {
     return key
   }
 
-  /// Reads what follows a member's value: a `,` (false: another member comes) or the `}`
-  /// that ends the object (true).
-  private mutating func parseEndOfMember() throws(JSONSyntaxError) -> Bool {
+  /// Reads what follows a member's value or an element: a `,` (false: another comes) or the
+  /// `closer` (`}` or `]`) that ends the object or array (true).
+  private mutating func parseEnd(closedBy closer: UInt8) throws(JSONSyntaxError) -> Bool {
     skipWhitespace()
     guard index < bytes.count else { throw failure("unexpected end of input") }
     if bytes[index] == UInt8(ascii: ",") {
       index += 1
       return false
     }
-    guard bytes[index] == UInt8(ascii: "}") else { throw failure("expected ',' or '}'") }
+    guard bytes[index] == closer else {
+      throw failure("expected ',' or '\(Character(Unicode.Scalar(closer)))'")
+    }
     index += 1
     depth -= 1
     return true
@@ -198,7 +200,7 @@ struct JSONParser {
       repeat {
         _ = try parseMemberName()
         try skipValue()
-      } while try !parseEndOfMember()
+      } while try !parseEnd(closedBy: UInt8(ascii: "}"))
     case UInt8(ascii: "["):
       try enter()
       index += 1
@@ -208,7 +210,7 @@ struct JSONParser {
         depth -= 1
         return
       }
-      repeat { try skipValue() } while try !parseEndOfElement()
+      repeat { try skipValue() } while try !parseEnd(closedBy: UInt8(ascii: "]"))
     case UInt8(ascii: "\""): _ = try parseString()
     default: _ = try parseValue()
     }
@@ -238,23 +240,8 @@ struct JSONParser {
       } else {
         elements.append(try parseValue())
       }
-      if try parseEndOfElement() { return .array(elements) }
+      if try parseEnd(closedBy: UInt8(ascii: "]")) { return .array(elements) }
     }
-  }
-
-  /// Reads what follows an element: a `,` (false: another element comes) or the `]` that ends
-  /// the array (true).
-  private mutating func parseEndOfElement() throws(JSONSyntaxError) -> Bool {
-    skipWhitespace()
-    guard index < bytes.count else { throw failure("unexpected end of input") }
-    if bytes[index] == UInt8(ascii: ",") {
-      index += 1
-      return false
-    }
-    guard bytes[index] == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
-    index += 1
-    depth -= 1
-    return true
   }
 
   mutating func parseNumber() throws(JSONSyntaxError) -> Double {
