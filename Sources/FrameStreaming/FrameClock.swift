@@ -24,16 +24,13 @@
 /// instants its frames are due to be sent, each a lead before a vblank: a deadline's frames
 /// show the vblank (``showOffset`` after it). Its frames are not held for the deadline: each
 /// leaves as soon as it is rendered, the render lead ahead of it, so that the display's own
-/// lead is the least a frame has in hand. Its renders start on a shared grid of
-/// ``displayWakeQuantum`` (the start rounded down): the clocks of many displays of random
-/// phases wake together, a few times a period, not each on its own.
+/// lead is the least a frame has in hand. Its renders start on the coarse grids every display
+/// clock shares (``DisplayWakeTime``): the clocks of many displays of random phases wake
+/// together, a few times a period, not each on its own.
 public final class FrameClock {
   /// The longest a render runs before the loop serves its other events, in seconds by
   /// default: about as long as a request waits for a render under way.
   static let defaultSliceSeconds = 0.000_1
-  /// The grid display clocks start their renders on, in seconds: a frame leaves at most this
-  /// much earlier than its lead asks.
-  public static let displayWakeQuantum = 0.002
 
   let fps: Double
   /// How long after a deadline the frames rendered for it show: 0 on a grid, the lead on a
@@ -169,9 +166,10 @@ public final class FrameClock {
       renderTimer = clock.makeTimer { [unowned self] in self.renderTimerFired() }
     }
     let start = deadline(index) - lead.seconds
+    // A display's frame shows deadline + showOffset; the one before shows a deadline earlier.
     renderTimer?.schedule(
       at: holdsOutput
-        ? start : (start / Self.displayWakeQuantum).rounded(.down) * Self.displayWakeQuantum)
+        ? start : DisplayWakeTime.wake(renderStart: start, after: deadline(index - 1) + showOffset))
   }
 
   private func renderTimerFired() {

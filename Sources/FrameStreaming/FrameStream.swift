@@ -152,7 +152,12 @@ public final class FrameStream {
   /// that frame (so every subscriber of a session that has just begun sees its first frame,
   /// seq 0); otherwise the first one, or one joining a session that stands still, gets a
   /// frame at once (and so do the others), and any other joins at the next tick.
-  public func attach(_ subscriber: any FrameSubscriber, at now: Double) {
+  ///
+  /// - Parameter leavesAtOnce: Whether a frame rendered at once is sent now (a subscriber
+  ///   joining) or with the rest of the loop iteration's output (a subscriber moving to the
+  ///   stream of its new display timing: a read of many `display` ops, their replies and
+  ///   their frames leave in one write).
+  public func attach(_ subscriber: any FrameSubscriber, at now: Double, leavesAtOnce: Bool = true) {
     guard let sink = subscriber.sink else { return }
     let isFirst = members.isEmpty
     let member = Member(subscriber, sink: sink)
@@ -172,7 +177,7 @@ public final class FrameStream {
       resend(to: member)
       return
     }
-    if isFirst || !session.isMoving { sessionChanged(at: now) }
+    if isFirst || !session.isMoving { sessionChanged(at: now, leavesAtOnce: leavesAtOnce) }
   }
 
   /// Removes a subscriber; the last one leaving stops the stream.
@@ -254,11 +259,16 @@ public final class FrameStream {
 
   /// The session changed, or the stream must show it now: renders a frame of its current
   /// state at once, then ticks on the frame clock while the session moves.
-  public func sessionChanged(at now: Double) {
+  ///
+  /// - Parameter leavesAtOnce: Whether the frame is sent now, not behind the rest of the loop
+  ///   iteration (``attach(_:at:leavesAtOnce:)``).
+  public func sessionChanged(at now: Double, leavesAtOnce: Bool = true) {
     guard !members.isEmpty, !session.isCompleted else { return }
     tick(at: pacing.showTime(at: now))
     // The frame answers a request: it leaves now, not behind the rest of the iteration.
-    for member in members { member.sink.flushNow() }
+    if leavesAtOnce {
+      for member in members { member.sink.flushNow() }
+    }
     // Sending can close a subscriber's client (a write fails, the slow-subscriber rule drops
     // it); with the last one the stream has left its session, and must not tick on its own.
     if session.isMoving, !members.isEmpty, !session.isCompleted { frameClocks.add(self) }

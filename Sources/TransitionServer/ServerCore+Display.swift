@@ -16,7 +16,6 @@ extension ServerCore {
     client.reply(
       id: requestID, ["subscription": .number(Double(id)), "display": timing.json])
     subscription.retime(to: timing, requested: true, at: clock.now)
-    client.flushNow()
   }
 
   /// `presented`: frame `seq` of a session, sent on a display-paced subscription, was
@@ -34,10 +33,7 @@ extension ServerCore {
     try report.checkTime(now: now)
     let moved = try subscription.report(report)
     client.reply(id: id)
-    if let moved {
-      subscription.retime(to: moved, requested: false, at: now)
-      client.flushNow()
-    }
+    if let moved { subscription.retime(to: moved, requested: false, at: now) }
   }
 
   /// `frame`: the frame of a running session at instant `at`, in the reply (`frame`), the

@@ -48,6 +48,11 @@ struct DisplayBench {
     var framesRead = 0
     var cpuFraction = 0.0
     var seconds = 0.0
+
+    /// Frames read a second, over the measured span.
+    var framesPerSecond: Double { Double(framesRead) / max(seconds, 1e-9) }
+    /// The daemon's CPU seconds a frame read.
+    var cpuPerFrame: Double { cpuFraction / max(framesPerSecond, 1) }
   }
 
   /// One stretch of a display's vblanks: `first`, then every `period` until the next stretch.

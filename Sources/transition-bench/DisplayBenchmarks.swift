@@ -2,7 +2,8 @@ import Foundation
 
 extension DaemonBenchmarks {
   /// `display`: each refresh scenario display-paced and on today's grid, one run each,
-  /// interleaved (``DisplayBench``).
+  /// interleaved (``DisplayBench``), and for each build the daemon's CPU a frame paced over
+  /// that on the grid.
   func display() throws {
     let seconds = options.secondsGiven ? options.scaleSeconds : 30
     let sessions = options.scaleSessions ?? 1_000
@@ -12,6 +13,8 @@ extension DaemonBenchmarks {
       .fixed(hertz: 60), .fixed(hertz: 120), .fixed(hertz: 144), .variable(48...144),
     ]
     for refresh in refreshes {
+      // Each build's CPU a frame, display-paced, for the ratio after its grid run.
+      var pacedCPU: [String: Double] = [:]
       for paced in [true, false] {
         for build in options.daemonBuilds {
           let daemon = try DaemonProcess(binDirectory: build.directory, config: Self.config)
@@ -23,6 +26,14 @@ extension DaemonBenchmarks {
             "\(refresh.name), \(paced ? "display-paced" : "grid \(refresh.gridFps) fps"), "
               + "\(sessions) / \(connections)")
           reportDisplay(result, name: name, lead: lead)
+          let cpuAFrame = result.cpuPerFrame
+          if paced {
+            pacedCPU[build.label] = cpuAFrame
+          } else if let pacedCPU = pacedCPU[build.label], cpuAFrame > 0 {
+            report.add(
+              "display", build.labelled("\(refresh.name): daemon CPU a frame, paced / grid"),
+              pacedCPU / cpuAFrame, "", "at most 1.1 is the bound (docs/performance.md)")
+          }
         }
       }
     }
@@ -45,12 +56,11 @@ extension DaemonBenchmarks {
       "ms",
       "median \(BenchReport.format(result.earliness.median * 1e3)) ms, lead "
         + "\(BenchReport.format(lead * 1e3)) ms, \(result.framesRead) frames")
-    let framesPerSecond = Double(result.framesRead) / result.seconds
     report.add(
       "display", "\(name): daemon CPU", result.cpuFraction, "cores",
-      "\(BenchReport.format(framesPerSecond)) frames/s read")
+      "\(BenchReport.format(result.framesPerSecond)) frames/s read")
     report.add(
-      "display", "\(name): daemon CPU a frame", result.cpuFraction / max(framesPerSecond, 1) * 1e6,
+      "display", "\(name): daemon CPU a frame", result.cpuPerFrame * 1e6,
       "µs", "the daemon's CPU over the frames read")
   }
 }

@@ -73,11 +73,12 @@ import TransitionWire
     // One frame a vblank: none repeated, none skipped.
     #expect(zip(indexes, indexes.dropFirst()).allSatisfy { $1 == $0 + 1 })
     // The paced ones (all but the first, sent at the subscription) leave the lead before
-    // their vblank, or up to the display clocks' wake quantum before that.
+    // their vblank, or up to the coarsest wake grid before that, and after the vblank before.
     for frame in frames.dropFirst() {
       let early = start + frame.t - frame.arrived
       #expect(
-        early >= lead - 1e-6 && early <= lead + FrameClock.displayWakeQuantum + 1e-6,
+        early >= lead - 1e-6 && early <= lead + DisplayWakeTime.coarsestGrid + 1e-6
+          && early < period,
         "frame \(frame.seq) arrived \(early) s early")
     }
   }
