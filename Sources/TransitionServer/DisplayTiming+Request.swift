@@ -4,6 +4,20 @@ import TransitionKit
 import TransitionWire
 
 extension DisplayTiming {
+  /// Checks that `instant`, the request's member `name`, lies on the daemon's clock within
+  /// ``vblankReach`` of monotonic `now` (a vblank, a presented time, a pulled frame's `at`).
+  ///
+  /// - Throws: `bad_request` naming the member, now and the instant given.
+  static func checkReach(of instant: Double, named name: String, now: Double) throws(WireError) {
+    guard abs(instant - now) <= vblankReach else {
+      throw WireError(
+        .badRequest,
+        "\(name) must be an instant on the daemon's clock within "
+          + "\(JSONValue.format(vblankReach)) s of now (now is \(JSONValue.format(now)); "
+          + "op clock tells it), got \(JSONValue.format(instant))")
+    }
+  }
+
   /// Reads a display's timing from `field`'s members `period`, `vblank` and `lead`
   /// (`subscribe`'s `display` object, or the `display` op's own members), checked against
   /// monotonic `now`; `lead` defaults to `defaultLead` (the config's `pacingLead`).
@@ -43,13 +57,7 @@ extension DisplayTiming {
         "\(prefix)period must be in [0.002, 1] seconds (500 Hz to 1 Hz), got "
           + JSONValue.format(period))
     }
-    guard abs(vblank - now) <= Self.vblankReach else {
-      throw WireError(
-        .badRequest,
-        "\(prefix)vblank must be an instant on the daemon's clock within "
-          + "\(JSONValue.format(Self.vblankReach)) s of now (now is \(JSONValue.format(now)); "
-          + "op clock tells it), got \(JSONValue.format(vblank))")
-    }
+    try Self.checkReach(of: vblank, named: "\(prefix)vblank", now: now)
     guard Self.leadRange.contains(lead) else {
       throw WireError(
         .badRequest, "\(prefix)lead must be in [0, 0.1] seconds, got \(JSONValue.format(lead))")

@@ -6,9 +6,6 @@ import TransitionWire
 /// The fields of `frame` (docs/protocol.md, "frame (pull)"): the frame of `session` at
 /// monotonic instant `at`, whole, its layers carrying `geometry`.
 struct FramePull: Equatable {
-  /// How far from now `at` may lie, in seconds, either way (as a display's vblank).
-  static let reach = DisplayTiming.vblankReach
-
   var session: String
   var at: Double
   var geometry: FrameGeometry
@@ -21,18 +18,12 @@ struct FramePull: Equatable {
 
   /// Reads the fields, `at` checked against monotonic `now`.
   ///
-  /// - Throws: `bad_request` for a missing field, an `at` more than ``reach`` from now, an
+  /// - Throws: `bad_request` for a missing field, an `at` more than ``DisplayTiming/vblankReach`` from now, an
   ///   `encoding` other than `"full"` (a pulled frame stands alone) or an unknown `geometry`.
   init(_ request: Request, now: Double) throws(WireError) {
     session = try request.requiredString("session")
     at = try request.requiredNumber("at")
-    guard abs(at - now) <= Self.reach else {
-      throw WireError(
-        .badRequest,
-        "at must be an instant on the daemon's clock within \(JSONValue.format(Self.reach)) s "
-          + "of now (now is \(JSONValue.format(now)); op clock tells it), got "
-          + JSONValue.format(at))
-    }
+    try DisplayTiming.checkReach(of: at, named: "at", now: now)
     let encodingName = try request.optionalString("encoding") ?? FrameEncoding.full.rawValue
     guard encodingName == FrameEncoding.full.rawValue else {
       throw WireError(

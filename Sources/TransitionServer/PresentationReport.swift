@@ -28,12 +28,6 @@ struct PresentationReport: Equatable {
   ///
   /// - Throws: `bad_request` for a `time` more than ``DisplayTiming/vblankReach`` from now.
   func checkTime(now: Double) throws(WireError) {
-    guard abs(time - now) <= DisplayTiming.vblankReach else {
-      throw WireError(
-        .badRequest,
-        "time must be an instant on the daemon's clock within "
-          + "\(JSONValue.format(DisplayTiming.vblankReach)) s of now, got "
-          + JSONValue.format(time))
-    }
+    try DisplayTiming.checkReach(of: time, named: "time", now: now)
   }
 }
