@@ -74,6 +74,8 @@ public final class FrameClock {
   private var renderEnd = 0
   private var renderNext = 0
   private var renderStart = 0.0
+  /// A display clock's renders start no earlier than this (``add(_:sendsAfter:)``).
+  private var wakeFloor = -Double.infinity
 
   init(
     pacing: FramePacing, clock: ServerClock, stats: FrameStreamStats, shares: RenderShares,
@@ -106,8 +108,11 @@ public final class FrameClock {
     origin + Double(index) / fps
   }
 
-  /// Adds `stream` to the ticks, from the next grid deadline not yet rendered on.
-  func add(_ stream: FrameStream) {
+  /// Adds `stream` to the ticks, from the next grid deadline not yet rendered on. On a
+  /// display, no render starts before `sendsAfter` from now on: a stream moved here from
+  /// another timing (``FrameStream/attach(_:movingFrom:at:)``) has its last frame there shown
+  /// at that vblank first.
+  func add(_ stream: FrameStream, sendsAfter: Double?) {
     guard !stream.isOnFrameClock else { return }
     // Streams that join and leave between two renders leave holes: past half the list they
     // are closed now, so that the list stays within twice the streams on the clock.
@@ -116,6 +121,13 @@ public final class FrameClock {
     stream.clockSlot = slots.count
     slots.append(stream)
     shares.streamAdded(stream.session.ownerUID, at: clock.now)
+    if let sendsAfter, !holdsOutput, sendsAfter > wakeFloor {
+      wakeFloor = sendsAfter
+      // A render already set for earlier waits for the floor.
+      if renderTime == nil, renderTimer?.isScheduled == true {
+        return scheduleRender(after: clock.now, notBefore: scheduledIndex)
+      }
+    }
     guard renderTimer?.isScheduled != true, renderTime == nil else { return }
     scheduleRender(after: clock.now, notBefore: scheduledIndex + 1)
   }
@@ -159,6 +171,8 @@ public final class FrameClock {
     var index = max(minimum, elapsed < 0 ? 0 : Int(min(elapsed, 1e15)) + 1)
     // Rounding may leave the computed deadline at or before `now`.
     while deadline(index) <= now { index += 1 }
+    // A display's vblanks up to the floor get no frame: none could leave before them.
+    while !holdsOutput, deadline(index) + showOffset <= wakeFloor { index += 1 }
     scheduledIndex = index
     if renderTimer == nil {
       // Unowned: deinit cancels the timer (the present timer, which holds only the
@@ -166,10 +180,14 @@ public final class FrameClock {
       renderTimer = clock.makeTimer { [unowned self] in self.renderTimerFired() }
     }
     let start = deadline(index) - lead.seconds
+    if holdsOutput {
+      renderTimer?.schedule(at: start)
+      return
+    }
     // A display's frame shows deadline + showOffset; the one before shows a deadline earlier.
+    let previousVblank = max(deadline(index - 1) + showOffset, wakeFloor)
     renderTimer?.schedule(
-      at: holdsOutput
-        ? start : DisplayWakeTime.wake(renderStart: start, after: deadline(index - 1) + showOffset))
+      at: max(DisplayWakeTime.wake(renderStart: start, after: previousVblank), wakeFloor))
   }
 
   private func renderTimerFired() {
@@ -223,7 +241,7 @@ public final class FrameClock {
   /// (it joined, or its session changed, after the render began).
   private func renderIfDue(_ stream: FrameStream, at time: Double) {
     guard stream.tickingClock === self, !stream.session.ends(by: time) else { return }
-    if let last = stream.lastFrameTime, last >= time { return }
+    if let last = stream.lastFrameTime ?? stream.showsAfter, last >= time { return }
     guard shares.isSharing else {
       return stream.tick(at: time, holding: holdsOutput ? presenter : nil)
     }

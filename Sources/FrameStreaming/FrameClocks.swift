@@ -16,15 +16,16 @@ public final class FrameClocks {
     self.stats = stats
   }
 
-  /// Adds `stream` to the clock of its pacing.
-  func add(_ stream: FrameStream) {
+  /// Adds `stream` to the clock of its pacing; a display clock sends its frames after
+  /// `sendsAfter` (``FrameClock/add(_:sendsAfter:)``).
+  func add(_ stream: FrameStream, sendsAfter: Double?) {
     let frameClock =
       clocks[stream.pacing]
       ?? FrameClock(
         pacing: stream.pacing, clock: clock, stats: stats, shares: shares,
         sliceSeconds: sliceSeconds)
     clocks[stream.pacing] = frameClock
-    frameClock.add(stream)
+    frameClock.add(stream, sendsAfter: sendsAfter)
   }
 
   /// Takes `stream` out of the clock it ticks on; that clock is forgotten once it has no

@@ -103,6 +103,9 @@ public final class FrameStream {
   /// The time the last frame showed; nil before the first. A frame clock's tick renders a
   /// stream only at grid times after it (a stream joins the grid at the next deadline).
   public private(set) var lastFrameTime: Double?
+  /// Before its first frame, the instant a frame clock's tick renders it only after (a
+  /// subscriber moved here from another timing: ``attach(_:movingFrom:at:)``).
+  private(set) var showsAfter: Double?
   /// The frame clock the stream ticks on, while it is on one (kept by ``FrameClock``, so that
   /// a tick asks a stream rather than searching the clock's list, and so that the stream
   /// leaves the very clock it is on: ``FrameClocks`` may by then hold another for its rate).
@@ -152,14 +155,52 @@ public final class FrameStream {
   /// that frame (so every subscriber of a session that has just begun sees its first frame,
   /// seq 0); otherwise the first one, or one joining a session that stands still, gets a
   /// frame at once (and so do the others), and any other joins at the next tick.
-  ///
-  /// - Parameter leavesAtOnce: Whether a frame rendered at once is sent now (a subscriber
-  ///   joining) or with the rest of the loop iteration's output (a subscriber moving to the
-  ///   stream of its new display timing: a read of many `display` ops, their replies and
-  ///   their frames leave in one write).
-  public func attach(_ subscriber: any FrameSubscriber, at now: Double, leavesAtOnce: Bool = true) {
-    guard let sink = subscriber.sink else { return }
+  public func attach(_ subscriber: any FrameSubscriber, at now: Double) {
+    guard let member = addMember(subscriber) else { return }
+    join(member, at: now, leavesAtOnce: true)
+  }
+
+  /// Adds a subscriber moving to this display-paced stream from its session's stream of
+  /// another timing, whose last frame there shows the vblank at `shown`
+  /// (``FrameStream/lastFrameTime``; nil when it was sent none). Its next frame shows the
+  /// first vblank of this timing more than half a period after `shown` and after `now`, and
+  /// leaves after `shown`: a frame sent before then would reach the display in time for
+  /// `shown`'s vblank and replace the frame that shows it. So the first subscriber of a moving
+  /// session gets no frame at once: the stream goes on its clock, which renders the frame
+  /// then (``FrameClock/add(_:sendsAfter:)``). Otherwise it joins as ``attach(_:at:)`` has it,
+  /// its frames leaving with the rest of the loop iteration's output (a read of many `display`
+  /// ops, their replies and their frames leave in one write).
+  public func attach(_ subscriber: any FrameSubscriber, movingFrom shown: Double?, at now: Double)
+  {
+    guard let display = pacing.display else {
+      preconditionFailure("a subscriber moves only to a display-paced stream")
+    }
     let isFirst = members.isEmpty
+    guard let member = addMember(subscriber) else { return }
+    let after = max(now, shown.map { $0 + display.period / 2 } ?? now)
+    guard let shown, isFirst, session.isMoving, !session.isCompleted else {
+      return join(member, at: after, leavesAtOnce: false)
+    }
+    showsAfter = after
+    frameClocks.add(self, sendsAfter: shown)
+  }
+
+  /// Gives `member`, just added, its first frame: the last one again when it joins a moving
+  /// session in that frame's instant; a frame at once, for every member, when it is the first
+  /// or the session stands still; otherwise the next tick's.
+  private func join(_ member: Member, at now: Double, leavesAtOnce: Bool) {
+    if members.count > 1, session.isMoving, seq > 0, lastFrameTime == pacing.showTime(at: now) {
+      // The same frame again (same seq, same instant), rendered for this subscriber alone:
+      // rarer than keeping a copy of every frame's bytes.
+      return resend(to: member)
+    }
+    if members.count == 1 || !session.isMoving { sessionChanged(at: now, leavesAtOnce: leavesAtOnce) }
+  }
+
+  /// Adds `subscriber` to the members, the delta encoder made for the first delta one; nil
+  /// when it has no sink (its subscription has ended).
+  private func addMember(_ subscriber: any FrameSubscriber) -> Member? {
+    guard let sink = subscriber.sink else { return nil }
     let member = Member(subscriber, sink: sink)
     members.append(member)
     if member.isDelta {
@@ -171,13 +212,7 @@ public final class FrameStream {
           : FrameDeltaEncoder(geometry: geometry)
       }
     }
-    if !isFirst, session.isMoving, seq > 0, lastFrameTime == pacing.showTime(at: now) {
-      // The same frame again (same seq, same instant), rendered for this subscriber alone:
-      // rarer than keeping a copy of every frame's bytes.
-      resend(to: member)
-      return
-    }
-    if isFirst || !session.isMoving { sessionChanged(at: now, leavesAtOnce: leavesAtOnce) }
+    return member
   }
 
   /// Removes a subscriber; the last one leaving stops the stream.
@@ -261,7 +296,7 @@ public final class FrameStream {
   /// state at once, then ticks on the frame clock while the session moves.
   ///
   /// - Parameter leavesAtOnce: Whether the frame is sent now, not behind the rest of the loop
-  ///   iteration (``attach(_:at:leavesAtOnce:)``).
+  ///   iteration (``attach(_:movingFrom:at:)``).
   public func sessionChanged(at now: Double, leavesAtOnce: Bool = true) {
     guard !members.isEmpty, !session.isCompleted else { return }
     tick(at: pacing.showTime(at: now))
@@ -271,7 +306,9 @@ public final class FrameStream {
     }
     // Sending can close a subscriber's client (a write fails, the slow-subscriber rule drops
     // it); with the last one the stream has left its session, and must not tick on its own.
-    if session.isMoving, !members.isEmpty, !session.isCompleted { frameClocks.add(self) }
+    if session.isMoving, !members.isEmpty, !session.isCompleted {
+      frameClocks.add(self, sendsAfter: nil)
+    }
   }
 
   /// The frame at `time` for every subscriber: evaluated and encoded once, the same bytes
@@ -292,6 +329,7 @@ public final class FrameStream {
     let session = self.session
     guard !session.isCompleted else { return }
     lastFrameTime = time
+    showsAfter = nil
     let sessionID = session.id
     let frameSeq = seq
     seq += 1

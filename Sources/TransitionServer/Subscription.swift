@@ -104,8 +104,8 @@ final class Subscription: FrameSubscriber {
   /// timing, counting `seq` on from where it was: its next frame shows the first vblank of the
   /// new timing after now and more than half a period after the frame last sent (which was
   /// sent a lead ahead of its vblank). The lead of a `requested` timing (the `display` op)
-  /// becomes the least the phase lock sets. The new streams' first frames leave with the rest
-  /// of the loop iteration's output, the reply among it: one write for a read of retimes.
+  /// becomes the least the phase lock sets. The new streams' first frames leave after the
+  /// vblank the last frame sent shows (``FrameStream/attach(_:movingFrom:at:)``).
   func retime(to timing: DisplayTiming, requested: Bool, at now: Double) {
     guard clock == .wall else { return }
     display = timing
@@ -125,9 +125,8 @@ final class Subscription: FrameSubscriber {
       old.detach(self)
       streams.append(next)
       // The frame last sent, a lead ahead, keeps its vblank: the next is the first vblank of
-      // the new timing after now and after it, so that no vblank gets two frames.
-      next.attach(
-        self, at: max(now, shown.map { $0 + timing.period / 2 } ?? now), leavesAtOnce: false)
+      // the new timing more than half a period after it, sent after it.
+      next.attach(self, movingFrom: shown, at: now)
     }
   }
 

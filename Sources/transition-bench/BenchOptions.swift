@@ -7,6 +7,8 @@ struct BenchOptions {
   var modes: [BenchMode] = []
   /// Repetitions; medians are reported.
   var runs = 5
+  /// Whether `--runs` was given (display runs each scenario once by default).
+  var runsGiven = false
   /// Frames per throughput run.
   var frames = 20_000
   /// Layers of the engine benchmarks' timeline.
@@ -24,6 +26,11 @@ struct BenchOptions {
   /// scale: the one CPU the daemon runs on, the benchmark's readers on the others; nil to
   /// let the kernel place both.
   var daemonCPU: Int?
+  /// display: the refresh scenarios, in order (default: 60, 120 and 144 Hz, then 48–144 Hz
+  /// variable refresh).
+  var refreshes: [DisplayBench.Refresh] = [
+    .fixed(hertz: 60), .fixed(hertz: 120), .fixed(hertz: 144), .variable(48...144),
+  ]
   /// update: samples.
   var updates = 200
   /// begin: begins timed (tap times a quarter as many).
@@ -47,7 +54,7 @@ struct BenchOptions {
     \(BenchMode.usage)
 
     options:
-      --runs N          repetitions; medians are reported (default 5)
+      --runs N          repetitions; medians are reported (default 5; display: 1)
       --frames N        frames per throughput run (default 20000)
       --layers N        layers of the engine's timeline (default 36, as the album-flip push)
       --sessions N      scale: sessions (with --fps and --connections: one scenario);
@@ -57,6 +64,8 @@ struct BenchOptions {
       --encoding E      scale: the subscriptions' encoding, full or delta (default full)
       --seconds S       scale, fairness: seconds each scenario streams (default 6);
                         display: seconds each scenario is measured (default 30)
+      --refresh R,…     display: the scenarios, each a rate in Hz or vrr (48–144 Hz);
+                        default 60,120,144,vrr
       --daemon-cpu N    scale: run the daemon on CPU N alone and the readers on the other
                         CPUs (default: the kernel places both)
       --updates N       update: samples (default 200)
@@ -98,7 +107,9 @@ struct BenchOptions {
       }
       switch argument {
       case "all": options.modes += BenchMode.allCases
-      case "--runs": options.runs = try number()
+      case "--runs":
+        options.runs = try number()
+        options.runsGiven = true
       case "--frames": options.frames = try number()
       case "--layers": options.layerCount = max(try number(), 3)
       case "--sessions": options.scaleSessions = try number()
@@ -115,6 +126,14 @@ struct BenchOptions {
         }
         options.scaleSeconds = value
         options.secondsGiven = true
+      case "--refresh":
+        options.refreshes = try text().split(separator: ",").map { name throws(UsageError) in
+          if name == "vrr" { return .variable(48...144) }
+          guard let hertz = Double(name), (1...500).contains(hertz) else {
+            throw UsageError(message: "--refresh needs rates in Hz (1 to 500) or vrr, got \(name)")
+          }
+          return .fixed(hertz: hertz)
+        }
       case "--daemon-cpu":
         guard let cpu = Int(try text()), cpu >= 0 else {
           throw UsageError(message: "--daemon-cpu needs a CPU number")

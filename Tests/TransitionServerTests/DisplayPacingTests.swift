@@ -130,6 +130,11 @@ import TransitionWire
     // The next frame shows the first vblank of the new timing after now and after the frame
     // last sent; every one after it the next vblank.
     let lastShown = start + last.t
+    // The old timing's last frame, sent a lead ahead, shows a vblank still to come; none of
+    // the new timing's frames leaves before it, where it would replace that frame.
+    #expect(lastShown > now)
+    #expect(changed.frames.isEmpty)
+    #expect(after.allSatisfy { $0.arrived >= lastShown })
     #expect(
       abs((shown.first ?? 0) - timing.vblank(atOrAfter: max(now, lastShown + 1.0 / 240)))
         < 0.000_1)
