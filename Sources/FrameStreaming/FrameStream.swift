@@ -170,8 +170,7 @@ public final class FrameStream {
   /// then (``FrameClock/add(_:sendsAfter:)``). Otherwise it joins as ``attach(_:at:)`` has it,
   /// its frames leaving with the rest of the loop iteration's output (a read of many `display`
   /// ops, their replies and their frames leave in one write).
-  public func attach(_ subscriber: any FrameSubscriber, movingFrom shown: Double?, at now: Double)
-  {
+  public func attach(_ subscriber: any FrameSubscriber, movingFrom shown: Double?, at now: Double) {
     guard let display = pacing.display else {
       preconditionFailure("a subscriber moves only to a display-paced stream")
     }
@@ -194,7 +193,9 @@ public final class FrameStream {
       // rarer than keeping a copy of every frame's bytes.
       return resend(to: member)
     }
-    if members.count == 1 || !session.isMoving { sessionChanged(at: now, leavesAtOnce: leavesAtOnce) }
+    if members.count == 1 || !session.isMoving {
+      sessionChanged(at: now, leavesAtOnce: leavesAtOnce)
+    }
   }
 
   /// Adds `subscriber` to the members, the delta encoder made for the first delta one; nil
