@@ -46,4 +46,32 @@ import Testing
     #expect(log.report(session: "s", seq: 7) == .success(2.0))
     #expect(log.report(session: "s", seq: 7) == .failure(.alreadyReported))
   }
+
+  @Test func framesInStepAreOneRunAndOthersStartTheirOwn() {
+    // A stream in step at 120 Hz, then a retime to 60 Hz, a frame of another session in
+    // between, and a final frame: every frame reports its own vblank.
+    var log = SentFrameLog()
+    var expected: [(session: String, seq: Int, vblank: Double?)] = []
+    for seq in 0..<10 { expected.append(("s", seq, 100 + Double(seq) / 120)) }
+    expected.append(("t", 3, 100.05))
+    for seq in 10..<20 { expected.append(("s", seq, 100.2 + Double(seq) / 60)) }
+    expected.append(("s", 20, nil))
+    for frame in expected { log.sent(session: frame.session, seq: frame.seq, vblank: frame.vblank) }
+    #expect(log.count == expected.count)
+    for frame in expected.reversed() {
+      let reported = log.report(session: frame.session, seq: frame.seq)
+      guard case .success(let vblank) = reported else {
+        Issue.record("frame \(frame.seq) of \(frame.session): \(reported)")
+        continue
+      }
+      #expect(
+        vblank == nil && frame.vblank == nil || abs((vblank ?? 0) - (frame.vblank ?? 1)) < 1e-6)
+      #expect(log.report(session: frame.session, seq: frame.seq) == .failure(.alreadyReported))
+    }
+    // A vblank off its run's line by more than the tolerance starts a run, and keeps its own.
+    log.sent(session: "s", seq: 21, vblank: 101)
+    log.sent(session: "s", seq: 22, vblank: 101.01)
+    log.sent(session: "s", seq: 23, vblank: 101.02 + 1e-4)
+    #expect(log.report(session: "s", seq: 23) == .success(101.02 + 1e-4))
+  }
 }
