@@ -26,7 +26,10 @@
 /// leaves as soon as it is rendered, the render lead ahead of it, so that the display's own
 /// lead is the least a frame has in hand. Its renders start on the coarse grids every display
 /// clock shares (``DisplayWakeTime``): the clocks of many displays of random phases wake
-/// together, a few times a period, not each on its own.
+/// together, a few times a period, not each on its own. So a display clock's render lead
+/// counts from its wake, the renders queued before its own included, and a render never starts
+/// before the vblank before its frame's (where the frame would replace the one showing it),
+/// unless the lead is longer than a period.
 public final class FrameClock {
   /// The longest a render runs before the loop serves its other events, in seconds by
   /// default: about as long as a request waits for a render under way.
@@ -76,6 +79,8 @@ public final class FrameClock {
   private var renderStart = 0.0
   /// A display clock's renders start no earlier than this (``add(_:sendsAfter:)``).
   private var wakeFloor = -Double.infinity
+  /// The instant a display clock's render timer was last set for.
+  private var displayWake = 0.0
 
   init(
     pacing: FramePacing, clock: ServerClock, stats: FrameStreamStats, shares: RenderShares,
@@ -184,10 +189,12 @@ public final class FrameClock {
       renderTimer?.schedule(at: start)
       return
     }
-    // A display's frame shows deadline + showOffset; the one before shows a deadline earlier.
+    // A display's frame shows deadline + showOffset; the one before shows a deadline
+    // earlier, and the frame leaves after it (unless the lead is longer than a period).
     let previousVblank = max(deadline(index - 1) + showOffset, wakeFloor)
-    renderTimer?.schedule(
-      at: max(DisplayWakeTime.wake(renderStart: start, after: previousVblank), wakeFloor))
+    let due = deadline(index) > previousVblank ? max(start, previousVblank) : start
+    displayWake = max(DisplayWakeTime.wake(renderStart: due, after: previousVblank), wakeFloor)
+    renderTimer?.schedule(at: displayWake)
   }
 
   private func renderTimerFired() {
@@ -267,7 +274,9 @@ public final class FrameClock {
   private func finishRender() {
     guard let time = renderTime else { return }
     let now = clock.now
-    lead.record(now - renderStart)
+    // A display clock's renders wait behind the others woken at the same grid point: its
+    // lead counts from the wake.
+    lead.record(now - (holdsOutput ? renderStart : min(renderStart, displayWake)))
     renderTime = nil
     renderEnd = 0
     stats.ticksRendered += 1

@@ -48,6 +48,11 @@ struct DisplayBench {
     var framesRead = 0
     var cpuFraction = 0.0
     var seconds = 0.0
+    /// The daemon's frame clock ticks over the whole run (`stats`' `ticks`), and those
+    /// whose frames were ready only after their deadline: on a display, after the vblank
+    /// less the lead.
+    var ticksRendered = 0
+    var ticksLate = 0
 
     /// Frames read a second, over the measured span.
     var framesPerSecond: Double { Double(framesRead) / max(seconds, 1e-9) }
@@ -203,6 +208,13 @@ struct DisplayBench {
     result.earliness = Percentiles(collector.earlinesses)
     result.cpuFraction = cpuBox.fraction
     result.seconds = seconds
+    let stats = try control.request(#"{"op":"stats"}"#)
+    if let object = try? JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any],
+      let ticks = (object["stats"] as? [String: Any])?["ticks"] as? [String: Any]
+    {
+      result.ticksRendered = (ticks["rendered"] as? NSNumber)?.intValue ?? 0
+      result.ticksLate = (ticks["late"] as? NSNumber)?.intValue ?? 0
+    }
     for index in 0..<sessions {
       _ = try? control.request(#"{"op":"end","session":"z\#(index)"}"#)
     }

@@ -60,6 +60,10 @@ extension DaemonBenchmarks {
       "display", "\(name): repeated at a vblank", Double(result.repeated), "",
       "skipped \(result.skipped), of \(result.vblanks) vblanks")
     report.add(
+      "display", "\(name): daemon ticks late", Double(result.ticksLate), "",
+      "of \(result.ticksRendered) over the run: frames the daemon had ready only after their "
+        + "deadline")
+    report.add(
       "display", "\(name): arrival before its instant p1", result.earliness.value(0.01) * 1e3,
       "ms",
       "median \(BenchReport.format(result.earliness.median * 1e3)) ms, lead "
