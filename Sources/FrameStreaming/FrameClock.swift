@@ -26,10 +26,9 @@
 /// leaves as soon as it is rendered, the render lead ahead of it, so that the display's own
 /// lead is the least a frame has in hand. Its renders start on the coarse grids every display
 /// clock shares (``DisplayWakeTime``): the clocks of many displays of random phases wake
-/// together, a few times a period, not each on its own. So a display clock's render lead
-/// counts from its wake, the renders queued before its own included, and a render never starts
-/// before the vblank before its frame's (where the frame would replace the one showing it),
-/// unless the lead is longer than a period.
+/// together, a few times a period, not each on its own, and render in the order of their
+/// deadlines. A render never starts before the vblank before its frame's (where the frame
+/// would replace the one showing it), unless the lead is longer than a period.
 public final class FrameClock {
   /// The longest a render runs before the loop serves its other events, in seconds by
   /// default: about as long as a request waits for a render under way.
@@ -79,12 +78,11 @@ public final class FrameClock {
   private var renderStart = 0.0
   /// A display clock's renders start no earlier than this (``add(_:sendsAfter:)``).
   private var wakeFloor = -Double.infinity
-  /// The instant a display clock's render timer was last set for.
-  private var displayWake = 0.0
 
+  /// - Parameter renderEstimate: The render duration its lead starts from (``RenderLead``).
   init(
     pacing: FramePacing, clock: ServerClock, stats: FrameStreamStats, shares: RenderShares,
-    sliceSeconds: Double
+    sliceSeconds: Double, renderEstimate: Double = 0
   ) {
     fps = pacing.fps
     self.sliceSeconds = sliceSeconds
@@ -101,7 +99,7 @@ public final class FrameClock {
       showOffset = timing.lead
       holdsOutput = false
     }
-    lead = RenderLead(period: 1 / fps, timerSlack: clock.timerSlack)
+    lead = RenderLead(period: 1 / fps, timerSlack: clock.timerSlack, estimate: renderEstimate)
   }
 
   deinit {
@@ -193,8 +191,11 @@ public final class FrameClock {
     // earlier, and the frame leaves after it (unless the lead is longer than a period).
     let previousVblank = max(deadline(index - 1) + showOffset, wakeFloor)
     let due = deadline(index) > previousVblank ? max(start, previousVblank) : start
-    displayWake = max(DisplayWakeTime.wake(renderStart: due, after: previousVblank), wakeFloor)
-    renderTimer?.schedule(at: displayWake)
+    let wake = max(DisplayWakeTime.wake(renderStart: due, after: previousVblank), wakeFloor)
+    // The clocks woken at one grid point render in the order of their deadlines: each wakes
+    // a thousandth of its time in hand after the point (at most microseconds), and the loop
+    // runs the timers due in the order of their instants.
+    renderTimer?.schedule(at: wake + max(deadline(index) - wake, 0) / 1_000)
   }
 
   private func renderTimerFired() {
@@ -274,9 +275,7 @@ public final class FrameClock {
   private func finishRender() {
     guard let time = renderTime else { return }
     let now = clock.now
-    // A display clock's renders wait behind the others woken at the same grid point: its
-    // lead counts from the wake.
-    lead.record(now - (holdsOutput ? renderStart : min(renderStart, displayWake)))
+    lead.record(now - renderStart)
     renderTime = nil
     renderEnd = 0
     stats.ticksRendered += 1

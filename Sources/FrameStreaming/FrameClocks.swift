@@ -5,6 +5,10 @@ public final class FrameClocks {
   /// The frame path's counters, which the clocks and their streams keep.
   public let stats: FrameStreamStats
   private var clocks: [FramePacing: FrameClock] = [:]
+  /// The render duration a new display clock's lead starts from: that of the display clock
+  /// last dropped. A display's timing changes often (variable refresh: every retime is a new
+  /// clock), and a clock starting from nothing would render its first ticks late.
+  private var displayRenderEstimate = 0.0
   /// The render time every clock shares out by uid.
   public let shares = RenderShares()
   /// The longest a clock's render runs before the loop serves its other events, for clocks
@@ -23,7 +27,8 @@ public final class FrameClocks {
       clocks[stream.pacing]
       ?? FrameClock(
         pacing: stream.pacing, clock: clock, stats: stats, shares: shares,
-        sliceSeconds: sliceSeconds)
+        sliceSeconds: sliceSeconds,
+        renderEstimate: stream.pacing.display == nil ? 0 : displayRenderEstimate)
     clocks[stream.pacing] = frameClock
     frameClock.add(stream, sendsAfter: sendsAfter)
   }
@@ -41,6 +46,7 @@ public final class FrameClocks {
     frameClock.remove(stream)
     if frameClock.isEmpty, clocks[stream.pacing] === frameClock {
       clocks[stream.pacing] = nil
+      if stream.pacing.display != nil { displayRenderEstimate = frameClock.lead.estimate }
     }
   }
 

@@ -14,9 +14,12 @@ struct RenderLead {
   /// The recent render duration: the longest, decaying.
   private(set) var estimate = 0.0
 
-  init(period: Double, timerSlack: Double) {
+  /// A lead for ticks of `period`, its estimate starting from `estimate` (a clock taking over
+  /// from another: ``FrameClocks``).
+  init(period: Double, timerSlack: Double, estimate: Double = 0) {
     self.period = period
     self.timerSlack = max(timerSlack, 0)
+    self.estimate = estimate.isFinite ? max(estimate, 0) : 0
   }
 
   /// Seconds before a deadline to start rendering it.

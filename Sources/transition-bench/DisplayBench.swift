@@ -25,6 +25,12 @@ struct DisplayBench {
       }
     }
 
+    /// Whether the rate is fixed.
+    var isFixed: Bool {
+      if case .fixed = self { return true }
+      return false
+    }
+
     /// The rate a grid subscriber asks for: the highest the display shows.
     var gridFps: Int {
       switch self {
@@ -77,10 +83,13 @@ struct DisplayBench {
 
   /// Runs one scenario: `paced` by the displays or on the grid, for `seconds` measured after
   /// half a second of settling.
+  ///
+  /// - Parameter gridFps: The rate grid subscribers ask for (default ``Refresh/gridFps``).
   func run(
     refresh: Refresh, paced: Bool, sessions: Int, connections: Int, seconds: Double,
-    lead: Double
+    lead: Double, gridFps: Int? = nil
   ) throws -> Result {
+    let gridFps = gridFps ?? refresh.gridFps
     let control = try LineSocket(path: daemon.socketPath)
     let readers = try (0..<connections).map { _ in try LineSocket(path: daemon.socketPath) }
     let setup = 1.0 + Double(sessions) * 0.002
@@ -141,7 +150,7 @@ struct DisplayBench {
           let line =
             paced
             ? #"{"op":"subscribe","session":"z\#(session)","display":{"period":\#(timing.period),"vblank":\#(timing.first),"lead":\#(lead)}}"#
-            : #"{"op":"subscribe","session":"z\#(session)","fps":\#(refresh.gridFps)}"#
+            : #"{"op":"subscribe","session":"z\#(session)","fps":\#(gridFps)}"#
           let reply = try socket.request(line)
           guard let id = reply.value(of: "subscription").flatMap(Int.init) else {
             throw BenchError("subscribe failed: \(reply)")

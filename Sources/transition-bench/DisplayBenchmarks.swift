@@ -3,7 +3,9 @@ import Foundation
 extension DaemonBenchmarks {
   /// `display`: each refresh scenario display-paced and on today's grid, interleaved run by
   /// run (``DisplayBench``; one run each unless `--runs` is given), and for each build the
-  /// median over the runs of the daemon's CPU a frame paced over that on the grid.
+  /// median over the runs of the daemon's CPU a frame paced over that on the grid, at the same
+  /// frame count: a variable-refresh display's grid subscribers ask for its highest rate (so no
+  /// vblank lacks a frame), and one more grid run at the paced run's mean rate gives its ratio.
   func display() throws {
     let seconds = options.secondsGiven ? options.scaleSeconds : 30
     let sessions = options.scaleSessions ?? 1_000
@@ -11,25 +13,35 @@ extension DaemonBenchmarks {
     let runs = options.runsGiven ? options.runs : 1
     let lead = 0.004
     for refresh in options.refreshes {
-      // Each build's CPU a frame, display-paced and on the grid, run by run.
+      // Each build's CPU a frame, display-paced and on the grid at the same frame count.
       var pacedCPU: [String: [Double]] = [:]
       var gridCPU: [String: [Double]] = [:]
+      // The paced run's mean rate a session, for the grid run at the same frame count.
+      var pacedFps: [String: Int] = [:]
       for run in 0..<runs {
-        for paced in [true, false] {
+        for pass in DisplayPass.passes(for: refresh) {
           for build in options.daemonBuilds {
             let daemon = try DaemonProcess(binDirectory: build.directory, config: Self.config)
             defer { daemon.stop() }
+            let gridFps = pass == .gridAtPacedRate ? pacedFps[build.label] : nil
             let result = try DisplayBench(daemon: daemon).run(
-              refresh: refresh, paced: paced, sessions: sessions, connections: connections,
-              seconds: seconds, lead: lead)
+              refresh: refresh, paced: pass == .paced, sessions: sessions,
+              connections: connections, seconds: seconds, lead: lead, gridFps: gridFps)
+            let mode =
+              pass == .paced ? "display-paced" : "grid \(gridFps ?? refresh.gridFps) fps"
             let name = build.labelled(
-              "\(refresh.name), \(paced ? "display-paced" : "grid \(refresh.gridFps) fps"), "
-                + "\(sessions) / \(connections)\(runs > 1 ? ", run \(run + 1)" : "")")
+              "\(refresh.name), \(mode), \(sessions) / \(connections)"
+                + (runs > 1 ? ", run \(run + 1)" : ""))
             reportDisplay(result, name: name, lead: lead)
-            if paced {
+            switch pass {
+            case .paced:
               pacedCPU[build.label, default: []].append(result.cpuPerFrame)
-            } else {
+              pacedFps[build.label] = max(
+                Int((result.framesPerSecond / Double(sessions)).rounded()), 1)
+            case .grid where refresh.isFixed, .gridAtPacedRate:
               gridCPU[build.label, default: []].append(result.cpuPerFrame)
+            case .grid:
+              break
             }
           }
         }
@@ -39,11 +51,26 @@ extension DaemonBenchmarks {
         let grid = Percentiles(gridCPU[build.label] ?? []).median
         guard grid > 0 else { continue }
         report.add(
-          "display", build.labelled("\(refresh.name): daemon CPU a frame, paced / grid"),
+          "display",
+          build.labelled("\(refresh.name): daemon CPU a frame, paced / grid at the same frames"),
           paced / grid, "",
           "medians of \(runs) run\(runs == 1 ? "" : "s"): \(BenchReport.format(paced * 1e6)) / "
             + "\(BenchReport.format(grid * 1e6)) µs; at most 1.1 is the bound")
       }
+    }
+  }
+
+  /// One run of a refresh scenario.
+  private enum DisplayPass: Equatable {
+    /// Display-paced.
+    case paced
+    /// On the grid at the display's highest rate.
+    case grid
+    /// On the grid at the paced run's mean rate (variable refresh only).
+    case gridAtPacedRate
+
+    static func passes(for refresh: DisplayBench.Refresh) -> [DisplayPass] {
+      refresh.isFixed ? [.paced, .grid] : [.paced, .grid, .gridAtPacedRate]
     }
   }
 
