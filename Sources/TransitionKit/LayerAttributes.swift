@@ -34,8 +34,16 @@ public struct LayerAttributes: Equatable, Sendable {
   public var shadowColor: Color? = nil
   public var shadowBlur: Double = 0
   public var shadowOffset: Point = Point(x: 0, y: 0)
-  /// The id of the layer whose rounded box clips this one.
-  public var clipTo: String? = nil
+  /// The id of the layer whose rounded box clips this one, held inline (``LayerName``): so the
+  /// attributes hold no reference, and the evaluator's copy of a layer's attributes each frame
+  /// is a copy of bytes.
+  public var clipTarget: LayerName? = nil
+
+  /// The id of the layer whose rounded box clips this one (``clipTarget``).
+  public var clipTo: String? {
+    get { clipTarget?.string }
+    set { clipTarget = newValue.map(LayerName.init) }
+  }
 
   public init(frame: Rect) {
     self.frame = frame
@@ -86,7 +94,7 @@ public struct LayerAttributes: Equatable, Sendable {
     case .shadowColor: shadowColor == nil
     case .shadowBlur: shadowBlur == 0
     case .shadowOffset: shadowOffset == Point(x: 0, y: 0)
-    case .clipTo: clipTo == nil
+    case .clipTo: clipTarget == nil
     }
   }
 

@@ -65,7 +65,7 @@ public struct Timeline: Equatable, Sendable {
   /// The longest handover a timeline may ask for, in seconds.
   public static let maximumHandover = 10.0
   /// The longest id, in UTF-8 bytes, that a `clipTo` may name (which bounds a frame's text).
-  public static let maximumClipIDLength = 64
+  public static let maximumClipIDLength = LayerName.capacity
 
   /// A validated timeline.
   /// - Throws: `EngineError` naming the first problem: a duration that is not positive and
@@ -134,7 +134,15 @@ public struct Timeline: Equatable, Sendable {
     for index in layers.indices {
       let layer = layers.baseAddress.unsafelyUnwrapped + index
       var named: [(path: String, id: String)] = []
-      if let id = layer.pointee.initial.clipTo { named.append(("layers[\(index)].clipTo", id)) }
+      if let name = layer.pointee.initial.clipTarget {
+        guard !name.isTruncated else {
+          throw EngineError(
+            .outOfRange,
+            "layers[\(index)].clipTo names an id of more than \(maximumClipIDLength) bytes, "
+              + "which no clip may name")
+        }
+        named.append(("layers[\(index)].clipTo", name.string))
+      }
       for (trackIndex, track) in layer.pointee.tracks.enumerated() where track.property == .clipTo {
         for (keyIndex, keyframe) in track.keyframes.enumerated() {
           guard case .layer(let id?) = keyframe.value else { continue }
