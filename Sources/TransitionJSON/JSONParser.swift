@@ -85,15 +85,20 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+  /// Reads the opening bracket at `index`, within the nesting bound, and the whitespace
+  /// after it: true when `close` follows at once (an empty container, read whole and left).
+  private mutating func openContainer(closedBy close: UInt8) throws(JSONSyntaxError) -> Bool {
     try enter()
     index += 1
     skipWhitespace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-      index += 1
-      depth -= 1
-      return .object([:])
-    }
+    guard index < bytes.count, bytes[index] == close else { return false }
+    index += 1
+    depth -= 1
+    return true
+  }
+
+  private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    if try openContainer(closedBy: UInt8(ascii: "}")) { return .object([:]) }
     guard !recordsOffsets else { return try parseObjectRecordingOffsets() }
     let key = try parseMemberName()
     let value = try parseMemberValue(of: key)
@@ -189,27 +194,13 @@ struct JSONParser {
     guard index < bytes.count else { throw failure("unexpected end of input") }
     switch bytes[index] {
     case UInt8(ascii: "{"):
-      try enter()
-      index += 1
-      skipWhitespace()
-      if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-        index += 1
-        depth -= 1
-        return
-      }
+      if try openContainer(closedBy: UInt8(ascii: "}")) { return }
       repeat {
         _ = try parseMemberName()
         try skipValue()
       } while try !parseEnd(closedBy: UInt8(ascii: "}"))
     case UInt8(ascii: "["):
-      try enter()
-      index += 1
-      skipWhitespace()
-      if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-        index += 1
-        depth -= 1
-        return
-      }
+      if try openContainer(closedBy: UInt8(ascii: "]")) { return }
       repeat { try skipValue() } while try !parseEnd(closedBy: UInt8(ascii: "]"))
     case UInt8(ascii: "\""): _ = try parseString()
     default: _ = try parseValue()
@@ -222,15 +213,8 @@ struct JSONParser {
   }
 
   private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
-    try enter()
-    index += 1
+    if try openContainer(closedBy: UInt8(ascii: "]")) { return .array([]) }
     var elements: [JSONValue] = []
-    skipWhitespace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-      index += 1
-      depth -= 1
-      return .array(elements)
-    }
     while true {
       if recordsOffsets {
         let parent = pointer
