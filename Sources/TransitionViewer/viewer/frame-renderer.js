@@ -179,6 +179,14 @@ function isAffine2D(m) {
   return Math.abs(m[3]) < 1e-12 && Math.abs(m[7]) < 1e-12 && Math.abs(m[15] - 1) < 1e-12;
 }
 
+/// A map as a CSS transform: `matrix()` of its 2D part when it is 2D-affine, else `matrix3d()`.
+/// A 2D transform is painted with the page and not composited on its own; headless Chromium
+/// sometimes takes its screenshot before a composited layer's text is rastered.
+function cssMatrix(m) {
+  return isAffine2D(m) ? "matrix(" + [m[0], m[1], m[4], m[5], m[12], m[13]].join(",") + ")"
+    : "matrix3d(" + m.join(",") + ")";
+}
+
 /// The inverse of a 2D-affine map as a 4×4 matrix (z left as it is); null when it is singular.
 function inverseAffine2D(m) {
   const [a, b, c, d, tx, ty] = [m[0], m[1], m[4], m[5], m[12], m[13]];
@@ -332,7 +340,7 @@ class FrameRenderer {
         const parent = clipIndex === chain.length - 1 ? IDENTITY : inverses[clipIndex + 1];
         Object.assign(style, {
           left: "0px", top: "0px", width: w + "px", height: h + "px", transformOrigin: "0px 0px 0px",
-          transform: "matrix3d(" + multiply(maps[clipIndex], parent).join(",") + ")",
+          transform: cssMatrix(multiply(maps[clipIndex], parent)),
           borderRadius: cornerRadius(clip) + "px", overflow: "hidden", clipPath: "",
         });
       } else {
@@ -348,7 +356,7 @@ class FrameRenderer {
       style.left = "0px";
       style.top = "0px";
       style.transformOrigin = "0px 0px 0px";
-      style.transform = "matrix3d(" + multiply(boxToContainer(layer), inverses[0]).join(",") + ")";
+      style.transform = cssMatrix(multiply(boxToContainer(layer), inverses[0]));
     }
   }
 
