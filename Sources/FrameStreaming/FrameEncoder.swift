@@ -227,7 +227,7 @@ public struct FrameEncoder {
       contentRanges[index] = nil
     }
     appendFragment(headRanges[index])
-    for field in LayerFields.each { field.writeFull(of: layer, into: &sink) }
+    LayerFields.writeEachFull(of: layer, into: &sink)
     if geometry == .quad { sink.appendProjectedQuad(ProjectedQuad(layer.pointee)) }
     if layer.pointee.content != nil {
       if contentRanges[index] == nil
@@ -253,7 +253,7 @@ public struct FrameEncoder {
     into sink: inout ByteSink
   ) {
     writeLayerHead(of: layer, into: &sink)
-    for field in LayerFields.each { field.writeFull(of: layer, into: &sink) }
+    LayerFields.writeEachFull(of: layer, into: &sink)
     if geometry == .quad { sink.appendProjectedQuad(ProjectedQuad(layer.pointee)) }
     if let content = layer.pointee.content {
       sink.append(",\"content\":")

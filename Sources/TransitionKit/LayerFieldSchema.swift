@@ -4,15 +4,41 @@ import TransitionJSON
 /// writes them (docs/protocol.md, `frame`; docs/renderers.md, "What a layer says"). `id` and
 /// `content` are not fields: a timeline never changes them.
 ///
-/// Adding a field: its declaration here, its bit in ``LayerFields``, a line in each
-/// dispatch below, its stored property in ``LayerState`` and its model in
-/// ``LayerAttributes`` (what a track sets), and its row in docs/renderers.md.
+/// Adding a field: its declaration here and its line in ``visitEach(_:)``, its bit in
+/// ``LayerFields``, its stored property in ``LayerState``, its model in ``LayerAttributes``
+/// and the properties a track sets it by (``LayerProperty``, each naming its field), and its
+/// row in docs/renderers.md.
 public enum LayerFieldSchema {
-  /// Every field, in the order a frame writes them.
-  public static let all: [any LayerField.Type] = [
-    Box.self, Anchor.self, Transform.self, Alpha.self, Hidden.self, Z.self, Background.self,
-    CornerRadius.self, Clips.self, Border.self, Shadow.self, ClipTo.self,
-  ]
+  /// Calls `visitor` with every field's declaration, in the order a frame writes them: the
+  /// one list of the fields, from which ``all`` and every dispatch of the frame path
+  /// (``LayerFields``) are derived. Generic, so that each visit calls its declaration
+  /// statically.
+  @inlinable @inline(__always)
+  public static func visitEach<Visitor: LayerFieldVisitor>(_ visitor: inout Visitor) {
+    visitor.visit(Box.self)
+    visitor.visit(Anchor.self)
+    visitor.visit(Transform.self)
+    visitor.visit(Alpha.self)
+    visitor.visit(Hidden.self)
+    visitor.visit(Z.self)
+    visitor.visit(Background.self)
+    visitor.visit(CornerRadius.self)
+    visitor.visit(Clips.self)
+    visitor.visit(Border.self)
+    visitor.visit(Shadow.self)
+    visitor.visit(ClipTo.self)
+  }
+
+  /// Every field, in the order a frame writes them (``visitEach(_:)``).
+  public static let all: [any LayerField.Type] = {
+    struct Collector: LayerFieldVisitor {
+      var fields: [any LayerField.Type] = []
+      mutating func visit<Field: LayerField>(_: Field.Type) { fields.append(Field.self) }
+    }
+    var collector = Collector()
+    visitEach(&collector)
+    return collector.fields
+  }()
 
   /// The declaration of `field` (one bit of ``LayerFields``).
   public static func declaration(of field: LayerFields) -> (any LayerField.Type)? {
@@ -452,28 +478,33 @@ public enum LayerFieldSchema {
   }
 }
 
-// The dispatch from a field's bit to its declaration: a switch, so that the frame path calls
-// each declaration statically.
+/// A computation over the fields' declarations (``LayerFieldSchema/visitEach(_:)``).
+public protocol LayerFieldVisitor {
+  mutating func visit<Field: LayerField>(_ field: Field.Type)
+}
+
+// The frame path's dispatch to the declarations: visitors of the one list, each visit a static
+// call once inlined.
 extension LayerFields {
   /// Writes this field (one bit) of `layer` as a full frame does (``LayerField/writeFull(of:into:)``).
   @inlinable @inline(__always)
   public func writeFull<Output: FrameTextOutput>(
     of layer: UnsafePointer<LayerState>, into output: inout Output
   ) {
-    switch self {
-    case .frame: LayerFieldSchema.Box.writeFull(of: layer, into: &output)
-    case .anchor: LayerFieldSchema.Anchor.writeFull(of: layer, into: &output)
-    case .transform: LayerFieldSchema.Transform.writeFull(of: layer, into: &output)
-    case .alpha: LayerFieldSchema.Alpha.writeFull(of: layer, into: &output)
-    case .hidden: LayerFieldSchema.Hidden.writeFull(of: layer, into: &output)
-    case .z: LayerFieldSchema.Z.writeFull(of: layer, into: &output)
-    case .background: LayerFieldSchema.Background.writeFull(of: layer, into: &output)
-    case .cornerRadius: LayerFieldSchema.CornerRadius.writeFull(of: layer, into: &output)
-    case .clips: LayerFieldSchema.Clips.writeFull(of: layer, into: &output)
-    case .border: LayerFieldSchema.Border.writeFull(of: layer, into: &output)
-    case .shadow: LayerFieldSchema.Shadow.writeFull(of: layer, into: &output)
-    case .clipTo: LayerFieldSchema.ClipTo.writeFull(of: layer, into: &output)
-    default: break
+    withUnsafeMutablePointer(to: &output) { output in
+      var writer = FullWriter(field: self, layer: layer, output: output)
+      LayerFieldSchema.visitEach(&writer)
+    }
+  }
+
+  /// Writes every field of `layer`, in order, as a full frame does.
+  @inlinable @inline(__always)
+  public static func writeEachFull<Output: FrameTextOutput>(
+    of layer: UnsafePointer<LayerState>, into output: inout Output
+  ) {
+    withUnsafeMutablePointer(to: &output) { output in
+      var writer = FullWriter(field: .all, layer: layer, output: output)
+      LayerFieldSchema.visitEach(&writer)
     }
   }
 
@@ -482,69 +513,31 @@ extension LayerFields {
   public func writeChanged<Output: FrameTextOutput>(
     of layer: UnsafePointer<LayerState>, into output: inout Output
   ) {
-    switch self {
-    case .frame: LayerFieldSchema.Box.writeChanged(of: layer, into: &output)
-    case .anchor: LayerFieldSchema.Anchor.writeChanged(of: layer, into: &output)
-    case .transform: LayerFieldSchema.Transform.writeChanged(of: layer, into: &output)
-    case .alpha: LayerFieldSchema.Alpha.writeChanged(of: layer, into: &output)
-    case .hidden: LayerFieldSchema.Hidden.writeChanged(of: layer, into: &output)
-    case .z: LayerFieldSchema.Z.writeChanged(of: layer, into: &output)
-    case .background: LayerFieldSchema.Background.writeChanged(of: layer, into: &output)
-    case .cornerRadius: LayerFieldSchema.CornerRadius.writeChanged(of: layer, into: &output)
-    case .clips: LayerFieldSchema.Clips.writeChanged(of: layer, into: &output)
-    case .border: LayerFieldSchema.Border.writeChanged(of: layer, into: &output)
-    case .shadow: LayerFieldSchema.Shadow.writeChanged(of: layer, into: &output)
-    case .clipTo: LayerFieldSchema.ClipTo.writeChanged(of: layer, into: &output)
-    default: break
+    withUnsafeMutablePointer(to: &output) { output in
+      var writer = ChangedWriter(field: self, layer: layer, output: output)
+      LayerFieldSchema.visitEach(&writer)
     }
   }
 
   /// The fields among `compared` in which the layer at `new` differs from the one at `old`.
   /// Read through pointers, so that no layer is copied or retained.
-  @inlinable
+  @inlinable @inline(__always)
   public static func changed(
     _ compared: LayerFields, from old: UnsafePointer<LayerState>, to new: UnsafePointer<LayerState>
   ) -> LayerFields {
-    var changed: LayerFields = []
-    func check<Field: LayerField>(_: Field.Type) {
-      if compared.contains(Field.bit), Field.differs(old, new) { changed.insert(Field.bit) }
-    }
-    check(LayerFieldSchema.Box.self)
-    check(LayerFieldSchema.Anchor.self)
-    check(LayerFieldSchema.Transform.self)
-    check(LayerFieldSchema.Alpha.self)
-    check(LayerFieldSchema.Hidden.self)
-    check(LayerFieldSchema.Z.self)
-    check(LayerFieldSchema.Background.self)
-    check(LayerFieldSchema.CornerRadius.self)
-    check(LayerFieldSchema.Clips.self)
-    check(LayerFieldSchema.Border.self)
-    check(LayerFieldSchema.Shadow.self)
-    check(LayerFieldSchema.ClipTo.self)
-    return changed
+    var comparer = Comparer(compared: compared, old: old, new: new)
+    LayerFieldSchema.visitEach(&comparer)
+    return comparer.changed
   }
 
   /// Copies the fields of `fields` from the layer at `source` into the one at `target`.
-  @inlinable
+  @inlinable @inline(__always)
   public static func copy(
     _ fields: LayerFields, from source: UnsafePointer<LayerState>,
     to target: UnsafeMutablePointer<LayerState>
   ) {
-    func copy<Field: LayerField>(_: Field.Type) {
-      if fields.contains(Field.bit) { Field.copy(from: source, to: target) }
-    }
-    copy(LayerFieldSchema.Box.self)
-    copy(LayerFieldSchema.Anchor.self)
-    copy(LayerFieldSchema.Transform.self)
-    copy(LayerFieldSchema.Alpha.self)
-    copy(LayerFieldSchema.Hidden.self)
-    copy(LayerFieldSchema.Z.self)
-    copy(LayerFieldSchema.Background.self)
-    copy(LayerFieldSchema.CornerRadius.self)
-    copy(LayerFieldSchema.Clips.self)
-    copy(LayerFieldSchema.Border.self)
-    copy(LayerFieldSchema.Shadow.self)
-    copy(LayerFieldSchema.ClipTo.self)
+    var copier = Copier(fields: fields, source: source, target: target)
+    LayerFieldSchema.visitEach(&copier)
   }
 
   /// Writes the fields of `fields` evaluated from `attributes` into the layer at `state`
@@ -554,21 +547,85 @@ extension LayerFields {
     _ fields: LayerFields, from attributes: UnsafePointer<LayerAttributes>,
     into state: UnsafeMutablePointer<LayerState>
   ) {
-    func write<Field: LayerField>(_: Field.Type) {
+    var evaluator = Evaluator(fields: fields, attributes: attributes, state: state)
+    LayerFieldSchema.visitEach(&evaluator)
+  }
+
+  @usableFromInline
+  struct FullWriter<Output: FrameTextOutput>: LayerFieldVisitor {
+    /// The fields it writes: one, or all.
+    @usableFromInline let field: LayerFields
+    @usableFromInline let layer: UnsafePointer<LayerState>
+    @usableFromInline let output: UnsafeMutablePointer<Output>
+    @inlinable
+    init(field: LayerFields, layer: UnsafePointer<LayerState>, output: UnsafeMutablePointer<Output>)
+    {
+      (self.field, self.layer, self.output) = (field, layer, output)
+    }
+    @inlinable @inline(__always)
+    mutating func visit<Field: LayerField>(_: Field.Type) {
+      if field.contains(Field.bit) { Field.writeFull(of: layer, into: &output.pointee) }
+    }
+  }
+
+  @usableFromInline
+  struct ChangedWriter<Output: FrameTextOutput>: LayerFieldVisitor {
+    @usableFromInline let field: LayerFields
+    @usableFromInline let layer: UnsafePointer<LayerState>
+    @usableFromInline let output: UnsafeMutablePointer<Output>
+    @inlinable
+    init(field: LayerFields, layer: UnsafePointer<LayerState>, output: UnsafeMutablePointer<Output>)
+    {
+      (self.field, self.layer, self.output) = (field, layer, output)
+    }
+    @inlinable @inline(__always)
+    mutating func visit<Field: LayerField>(_: Field.Type) {
+      if Field.bit == field { Field.writeChanged(of: layer, into: &output.pointee) }
+    }
+  }
+
+  @usableFromInline
+  struct Comparer: LayerFieldVisitor {
+    @usableFromInline let compared: LayerFields
+    @usableFromInline let old: UnsafePointer<LayerState>
+    @usableFromInline let new: UnsafePointer<LayerState>
+    @usableFromInline var changed: LayerFields = []
+    @inlinable
+    init(compared: LayerFields, old: UnsafePointer<LayerState>, new: UnsafePointer<LayerState>) {
+      (self.compared, self.old, self.new) = (compared, old, new)
+    }
+    @inlinable @inline(__always)
+    mutating func visit<Field: LayerField>(_: Field.Type) {
+      if compared.contains(Field.bit), Field.differs(old, new) { changed.insert(Field.bit) }
+    }
+  }
+
+  @usableFromInline
+  struct Copier: LayerFieldVisitor {
+    @usableFromInline let fields: LayerFields
+    @usableFromInline let source: UnsafePointer<LayerState>
+    @usableFromInline let target: UnsafeMutablePointer<LayerState>
+    @inlinable
+    init(
+      fields: LayerFields, source: UnsafePointer<LayerState>,
+      target: UnsafeMutablePointer<LayerState>
+    ) {
+      (self.fields, self.source, self.target) = (fields, source, target)
+    }
+    @inlinable @inline(__always)
+    mutating func visit<Field: LayerField>(_: Field.Type) {
+      if fields.contains(Field.bit) { Field.copy(from: source, to: target) }
+    }
+  }
+
+  struct Evaluator: LayerFieldVisitor {
+    let fields: LayerFields
+    let attributes: UnsafePointer<LayerAttributes>
+    let state: UnsafeMutablePointer<LayerState>
+    @inline(__always)
+    mutating func visit<Field: LayerField>(_: Field.Type) {
       if fields.contains(Field.bit) { Field.writeEvaluated(attributes, into: state) }
     }
-    write(LayerFieldSchema.Box.self)
-    write(LayerFieldSchema.Anchor.self)
-    write(LayerFieldSchema.Transform.self)
-    write(LayerFieldSchema.Alpha.self)
-    write(LayerFieldSchema.Hidden.self)
-    write(LayerFieldSchema.Z.self)
-    write(LayerFieldSchema.Background.self)
-    write(LayerFieldSchema.CornerRadius.self)
-    write(LayerFieldSchema.Clips.self)
-    write(LayerFieldSchema.Border.self)
-    write(LayerFieldSchema.Shadow.self)
-    write(LayerFieldSchema.ClipTo.self)
   }
 
   /// The most bytes a full frame writes for this field (one bit).

@@ -29,25 +29,4 @@ public struct LayerFields: OptionSet, Hashable, Sendable {
 
   /// Every field.
   public static let all = LayerFields(each)
-
-  /// The fields a track of `property` changes: `frame` for the box and its parts, `transform`
-  /// for the matrix and every scalar component composed into it.
-  public init(_ property: LayerProperty) {
-    switch property {
-    case .frame, .position, .size: self = .frame
-    case .anchor: self = .anchor
-    case .alpha: self = .alpha
-    case .hidden: self = .hidden
-    case .z: self = .z
-    case .background: self = .background
-    case .cornerRadius: self = .cornerRadius
-    case .clips: self = .clips
-    case .borderWidth, .borderColor: self = .border
-    case .shadowColor, .shadowBlur, .shadowOffset: self = .shadow
-    case .clipTo: self = .clipTo
-    case .transform, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY,
-      .translationX, .translationY, .translationZ, .perspective:
-      self = .transform
-    }
-  }
 }

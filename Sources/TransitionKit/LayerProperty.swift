@@ -79,4 +79,26 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
       .number
     }
   }
+
+  /// The field of a layer a track of the property changes (``LayerFields``): `frame` for the
+  /// box and its parts, `transform` for the matrix and every scalar component composed into it.
+  @inlinable
+  public var field: LayerFields {
+    switch self {
+    case .frame, .position, .size: .frame
+    case .anchor: .anchor
+    case .alpha: .alpha
+    case .hidden: .hidden
+    case .z: .z
+    case .background: .background
+    case .cornerRadius: .cornerRadius
+    case .clips: .clips
+    case .borderWidth, .borderColor: .border
+    case .shadowColor, .shadowBlur, .shadowOffset: .shadow
+    case .clipTo: .clipTo
+    case .transform, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY,
+      .translationX, .translationY, .translationZ, .perspective:
+      .transform
+    }
+  }
 }

@@ -14,36 +14,14 @@ struct LayerPropertySet {
     bits & Self.mask(property) != 0
   }
 
-  /// The property's bit, one of its own for each case (a switch: no search of `allCases`).
+  /// The property's bit: its case's index, which is what a case of an enum without payloads
+  /// is stored as (no search of `allCases`).
   private static func mask(_ property: LayerProperty) -> UInt32 {
-    switch property {
-    case .frame: 1 << 0
-    case .position: 1 << 1
-    case .size: 1 << 2
-    case .anchor: 1 << 3
-    case .alpha: 1 << 4
-    case .hidden: 1 << 5
-    case .z: 1 << 6
-    case .background: 1 << 7
-    case .transform: 1 << 8
-    case .rotationX: 1 << 9
-    case .rotationY: 1 << 10
-    case .rotationZ: 1 << 11
-    case .scale: 1 << 12
-    case .scaleX: 1 << 13
-    case .scaleY: 1 << 14
-    case .translationX: 1 << 15
-    case .translationY: 1 << 16
-    case .translationZ: 1 << 17
-    case .perspective: 1 << 18
-    case .cornerRadius: 1 << 19
-    case .clips: 1 << 20
-    case .borderWidth: 1 << 21
-    case .borderColor: 1 << 22
-    case .shadowColor: 1 << 23
-    case .shadowBlur: 1 << 24
-    case .shadowOffset: 1 << 25
-    case .clipTo: 1 << 26
-    }
+    let index = unsafeBitCast(property, to: UInt8.self)
+    assert(
+      LayerProperty.allCases.count <= UInt32.bitWidth
+        && LayerProperty.allCases[Int(index)] == property,
+      "a layer property's case index is its bit")
+    return 1 << UInt32(index)
   }
 }

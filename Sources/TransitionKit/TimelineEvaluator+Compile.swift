@@ -28,7 +28,7 @@ extension TimelineEvaluator {
     for index in source.indices {
       var animated = held.contains(index) ? LayerFields.transform : LayerFields()
       for track in source[index].tracks {
-        animated.formUnion(LayerFields(track.property))
+        animated.formUnion(track.property.field)
         sizes.keyframes += track.keyframes.count
         guard track.property.kind == .number, track.mode == .linear || track.mode == .discrete
         else {
@@ -101,7 +101,7 @@ extension TimelineEvaluator {
       }
       let isHeld = held.contains(index)
       var animated = isHeld ? LayerFields.transform : LayerFields()
-      for track in layer.pointee.tracks { animated.formUnion(LayerFields(track.property)) }
+      for track in layer.pointee.tracks { animated.formUnion(track.property.field) }
       let firstChange = fieldChanges.count
       let firstLayerTime = changeTimes.count
       let firstLayerSpan = changeSpans.count
@@ -113,7 +113,7 @@ extension TimelineEvaluator {
         // rests.
         if field == .transform && isHeld { changeSpans.append(-.infinity ... .infinity) }
         for trackIndex in first..<numberTracks.count
-        where LayerFields(numberTracks[trackIndex].property) == field {
+        where numberTracks[trackIndex].property.field == field {
           let track = numberTracks[trackIndex]
           for keyIndex in -1..<track.rest.count {
             let key = keyIndex < 0 ? track.first : numberKeys[track.rest.lowerBound + keyIndex]
@@ -123,7 +123,7 @@ extension TimelineEvaluator {
           }
         }
         for trackIndex in firstOther..<otherTracks.count
-        where LayerFields(otherTracks[trackIndex].property) == field {
+        where otherTracks[trackIndex].property.field == field {
           otherTracks[trackIndex].recordChanges(times: &changeTimes, spans: &changeSpans)
         }
         if changeTimes.count - firstTime > 1 {

@@ -276,7 +276,7 @@ public struct TimelineEvaluator: Sendable {
     let all = fields == layer.pointee.animated
     if let tracks {
       for track in layer.pointee.numberTracks
-      where all || fields.contains(LayerFields(tracks[track].property)) {
+      where all || fields.contains(tracks[track].property.field) {
         attributes.setNumber(
           tracks[track].property,
           to: value(of: tracks + track, keys: keys, curves: curves, at: time))
@@ -286,7 +286,7 @@ public struct TimelineEvaluator: Sendable {
       for index in layer.pointee.tracks {
         // Borrowed, not retained.
         Unmanaged.passUnretained(others[index])._withUnsafeGuaranteedRef { track in
-          guard all || fields.contains(LayerFields(track.property)) else { return }
+          guard all || fields.contains(track.property.field) else { return }
           attributes.set(track.property, to: track.value(at: time))
         }
       }

@@ -40,26 +40,26 @@ import TransitionKit
   }
 
   @Test func aTracksPropertyNamesTheFieldItChanges() {
-    #expect(LayerFields(.position) == .frame)
-    #expect(LayerFields(.size) == .frame)
-    #expect(LayerFields(.frame) == .frame)
-    #expect(LayerFields(.anchor) == .anchor)
+    #expect(LayerProperty.position.field == .frame)
+    #expect(LayerProperty.size.field == .frame)
+    #expect(LayerProperty.frame.field == .frame)
+    #expect(LayerProperty.anchor.field == .anchor)
     for property in [LayerProperty.rotationY, .scale, .scaleX, .translationZ, .perspective] {
-      #expect(LayerFields(property) == .transform)
+      #expect(property.field == .transform)
     }
-    #expect(LayerFields(.alpha) == .alpha)
-    #expect(LayerFields(.hidden) == .hidden)
-    #expect(LayerFields(.z) == .z)
-    #expect(LayerFields(.background) == .background)
-    #expect(LayerFields(.cornerRadius) == .cornerRadius)
-    #expect(LayerFields(.clips) == .clips)
-    #expect(LayerFields(.borderWidth) == .border)
-    #expect(LayerFields(.borderColor) == .border)
+    #expect(LayerProperty.alpha.field == .alpha)
+    #expect(LayerProperty.hidden.field == .hidden)
+    #expect(LayerProperty.z.field == .z)
+    #expect(LayerProperty.background.field == .background)
+    #expect(LayerProperty.cornerRadius.field == .cornerRadius)
+    #expect(LayerProperty.clips.field == .clips)
+    #expect(LayerProperty.borderWidth.field == .border)
+    #expect(LayerProperty.borderColor.field == .border)
     for property in [LayerProperty.shadowColor, .shadowBlur, .shadowOffset] {
-      #expect(LayerFields(property) == .shadow)
+      #expect(property.field == .shadow)
     }
-    #expect(LayerFields(.clipTo) == .clipTo)
-    #expect(Set(LayerProperty.allCases.map { LayerFields($0) }).count == 12)
+    #expect(LayerProperty.clipTo.field == .clipTo)
+    #expect(Set(LayerProperty.allCases.map(\.field)).count == 12)
   }
 
   @Test func theEvaluatorListsTheFieldsEachLayerAnimates() throws {
