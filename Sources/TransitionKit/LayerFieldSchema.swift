@@ -503,7 +503,8 @@ extension LayerFields {
     of layer: UnsafePointer<LayerState>, into output: inout Output
   ) {
     withUnsafeMutablePointer(to: &output) { output in
-      var writer = FullWriter(field: .all, layer: layer, output: output)
+      // Every bit set, a constant (``LayerFields/all`` is a global, checked at each read).
+      var writer = FullWriter(field: LayerFields(rawValue: .max), layer: layer, output: output)
       LayerFieldSchema.visitEach(&writer)
     }
   }
