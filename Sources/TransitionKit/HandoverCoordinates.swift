@@ -31,23 +31,19 @@ struct HandoverCoordinates: Equatable, Sendable {
     return fields
   }
 
-  /// The slots of this layout that `property` moves; empty for the fields a blend does not
-  /// write (`hidden`, `z`, `clips`, `clipTo`, the border and the shadow).
+  /// The slots of this layout that `property` moves (by the field it sets); empty for the
+  /// fields a blend does not write (`hidden`, `z`, `clips`, `clipTo`, the border, the shadow,
+  /// and any field not named here).
   func slots(of property: LayerProperty) -> Range<Int> {
     let transformStart = blendsBackground ? 12 : 8
-    let count = transformStart + (decomposes ? 17 : 16)
-    switch property {
-    case .frame, .position, .size: return 0..<4
+    switch property.field {
+    case .frame: return 0..<4
     case .anchor: return 4..<6
     case .alpha: return 6..<7
     case .cornerRadius: return 7..<8
     case .background: return blendsBackground ? 8..<12 : 0..<0
-    case .hidden, .z, .clips, .borderWidth, .borderColor, .shadowColor, .shadowBlur,
-      .shadowOffset, .clipTo:
-      return 0..<0
-    case .transform, .rotationX, .rotationY, .rotationZ, .scale, .scaleX, .scaleY, .translationX,
-      .translationY, .translationZ, .perspective:
-      return transformStart..<count
+    case .transform: return transformStart..<transformStart + (decomposes ? 17 : 16)
+    default: return 0..<0
     }
   }
 
