@@ -1,7 +1,8 @@
 // Draws transitiond frames as absolutely positioned elements (docs/renderers.md).
 //
 // One element a layer: left/top/width/height = frame, transform-origin = anchor,
-// transform = matrix3d() with the 16 numbers as they are, opacity = alpha, visibility from
+// transform = matrix3d() with the 16 numbers as they are (matrix() of its 2D part when it is
+// 2D-affine, which draws the same), opacity = alpha, visibility from
 // hidden, z-index = the layer's rank by (z, position in the frame's layers), background-color
 // = background ("#rrggbbaa"), and content drawn as the example scenes mean it (a picture when
 // an image base is set, a title bar, a tab bar, a keyboard, a text), else a small label.
@@ -391,7 +392,7 @@ class FrameRenderer {
     style.height = h + "px";
     style.transformOrigin = ax * w + "px " + ay * h + "px 0px";
     style.transform = Array.isArray(layer.transform) && layer.transform.length === 16
-      ? "matrix3d(" + layer.transform.join(",") + ")" : "none";
+      ? cssMatrix(layer.transform) : "none";
     style.opacity = layer.alpha === undefined ? "1" : String(layer.alpha);
     style.visibility = layer.hidden ? "hidden" : "visible";
     style.zIndex = String(rank);
